@@ -1,0 +1,40 @@
+// Package dataset loads benchmark questions (BIRD, Spider, nl2sqlbench JSONL) into one
+// shape, Question, and says where each question's database lives.
+//
+// To add a benchmark: write a loader in its own file (e.g. science.go) that fills a
+// Dataset, and register its KIND in Load.
+package dataset
+
+import "errors"
+
+// Question is one benchmark question with everything the judge needs.
+type Question struct {
+	Index      int      // 0-based position in the dataset file
+	ID         string   // question_id (BIRD, JSONL) or the index as text (Spider)
+	DBID       string   // database id
+	Text       string   // the natural-language question
+	Evidence   string   // BIRD's external knowledge; empty elsewhere
+	Gold       []string // accepted gold SQL, at least one; a prediction matching any is correct
+	Difficulty string   // BIRD: simple/moderate/challenging; Spider: easy/medium/hard/extra
+}
+
+// Dataset is a loaded benchmark.
+type Dataset struct {
+	Kind      string // "bird", "spider" or "jsonl"
+	Path      string // the question file that was read
+	DBRoot    string // where databases are looked up
+	Tables    string // tables.json path, if any
+	Questions []Question
+}
+
+// Options override where databases and schemas are found.
+type Options struct {
+	DBRoot string // --db-root
+	Tables string // --tables
+}
+
+// Sentinel errors.
+var (
+	ErrUnknownKind = errors.New("unknown dataset kind")
+	ErrBadSpec     = errors.New("dataset must be given as KIND:PATH")
+)

@@ -1,0 +1,52 @@
+// Package engine executes SQL against a database, read-only, with a timeout that really
+// interrupts the database engine and a cap on the rows it will read.
+//
+// Every engine returns results in one shape (Result) with values normalised to a small set
+// of Go types, so the comparators never care which engine ran a query. SQLite is the only
+// engine today; to add one, implement Engine in a new file (postgres.go, mysql.go) and run
+// it through the same contract tests as SQLite.
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Result is what a query returned. Row values are one of: nil (NULL), int64, float64,
+// string (TEXT, exactly the bytes stored: it may be invalid UTF-8) or []byte (BLOB).
+type Result struct {
+	Columns []string
+	Rows    [][]any
+}
+
+// Limits bound one query's execution.
+type Limits struct {
+	Timeout time.Duration // 0 means no timeout beyond ctx
+	MaxRows int           // 0 means no cap; reading more rows than this fails with ErrRowLimit
+}
+
+// Engine runs one read-only query against a database named by db (a file path for SQLite).
+type Engine interface {
+	Query(ctx context.Context, db, query string, lim Limits) (*Result, error)
+	Close() error
+}
+
+// Sentinel errors. Errors reported by the database itself are returned wrapped in
+// *DBError, with the engine's own message.
+var (
+	ErrTimeout            = errors.New("query timed out")
+	ErrRowLimit           = errors.New("result exceeds the row limit")
+	ErrNotReadOnly        = errors.New("statement would modify the database; refused")
+	ErrMultipleStatements = errors.New("several statements in one query; only one may be executed")
+	ErrEmptyQuery         = errors.New("empty query")
+	ErrNoDatabase         = errors.New("database file not found")
+)
+
+// DBError is an error the database engine reported for a query (syntax errors, unknown
+// tables, and so on). Message is the engine's own text, e.g. "no such column: x".
+type DBError struct {
+	Message string
+}
+
+func (e *DBError) Error() string { return e.Message }

@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// driverName is a go-sqlite3 driver whose every connection is also set to query_only,
+// a second lock on top of opening files with mode=ro.
+const driverName = "sqlite3_nl2sqlbench_readonly"
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{
+		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			_, err := c.Exec("PRAGMA query_only = 1", nil)
+			return err
+		},
+	})
+}
+
+// SQLite runs queries on SQLite database files, opened read-only. It keeps one pool of
+// connections per file, so a run that executes thousands of queries opens each database
+// once. It is safe for concurrent use.
+type SQLite struct {
+	// MaxConnsPerDB caps the open connections per database file (default 4).
+	MaxConnsPerDB int
+
+	mu  sync.Mutex
+	dbs map[string]*sql.DB
+}
+
+var _ Engine = (*SQLite)(nil)
+
+// NewSQLite returns an SQLite engine.
+func NewSQLite() *SQLite { return &SQLite{dbs: map[string]*sql.DB{}} }
+
+// Close closes every database the engine opened.
+func (s *SQLite) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first error
+	for p, db := range s.dbs {
+		if err := db.Close(); err != nil && first == nil {
+			first = fmt.Errorf("close database %s: %w", p, err)
+		}
+		delete(s.dbs, p)
+	}
+	return first
+}
+
+func (s *SQLite) open(path string) (*sql.DB, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dbs == nil {
+		s.dbs = map[string]*sql.DB{}
+	}
+	if db, ok := s.dbs[path]; ok {
+		return db, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() {
+		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, path)
+	}
+	db, err := sql.Open(driverName, readOnlyDSN(path))
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	n := s.MaxConnsPerDB
+	if n <= 0 {
+		n = 4
+	}
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	s.dbs[path] = db
+	return db, nil
+}
+
+// readOnlyDSN builds an SQLite URI that opens path read-only. Characters that URIs
+// reserve are escaped so that any file name works.
+func readOnlyDSN(path string) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return "file:" + r.Replace(path) + "?mode=ro&_query_only=1"
+}
+
+// Query executes one read-only statement on the database file at path. The statement
+// is prepared first and refused unless SQLite says it cannot write (sqlite3_stmt_readonly);
+// the connection is also read-only twice over, so a database file is never modified.
+// The timeout interrupts SQLite itself (sqlite3_interrupt), so a runaway query stops
+// using CPU as soon as it expires.
+func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Result, error) {
+	first, more := firstStatement(query)
+	if more {
+		return nil, ErrMultipleStatements
+	}
+	if onlyTrivia(first) {
+		return nil, ErrEmptyQuery
+	}
+	db, err := s.open(path)
+	if err != nil {
+		return nil, err
+	}
+	qctx := ctx
+	if lim.Timeout > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, lim.Timeout)
+		defer cancel()
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", path, err)
+	}
+	defer conn.Close()
+	var res *Result
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		var qerr error
+		res, qerr = runRaw(qctx, c, first, lim.MaxRows)
+		return qerr
+	})
+	if err != nil {
+		if qctx.Err() != nil && ctx.Err() == nil {
+			return nil, ErrTimeout
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// runRaw prepares and steps the statement on the raw driver connection. Going below
+// database/sql lets us (1) ask SQLite whether the statement is read-only before running it
+// and (2) switch off go-sqlite3's conversion of DATE/DATETIME/TIMESTAMP and BOOLEAN columns
+// into time.Time and bool: the reference tools see the stored text and integers, and so
+// must we (a text that fails to parse as a date would otherwise become the zero time).
+func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int) (*Result, error) {
+	st, err := c.Prepare(query)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer st.Close()
+	ss := st.(*sqlite3.SQLiteStmt)
+	if !ss.Readonly() {
+		return nil, ErrNotReadOnly
+	}
+	drows, err := ss.QueryContext(ctx, nil)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer drows.Close()
+	rows := drows.(*sqlite3.SQLiteRows)
+	decl := rows.DeclTypes()
+	for i := range decl {
+		decl[i] = "" // no driver-side type conversion: see the doc comment above
+	}
+	cols := rows.Columns()
+	res := &Result{Columns: append([]string(nil), cols...)}
+	dest := make([]driver.Value, len(cols))
+	for {
+		if err := rows.Next(dest); err != nil {
+			if errors.Is(err, io.EOF) {
+				return res, nil
+			}
+			return nil, dbError(err)
+		}
+		if maxRows > 0 && len(res.Rows) >= maxRows {
+			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
+		}
+		row := make([]any, len(dest))
+		for i, v := range dest {
+			row[i] = normalise(v)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+}
+
+// normalise maps a driver value to the Result value types.
+func normalise(v driver.Value) any {
+	switch x := v.(type) {
+	case nil, int64, float64, string:
+		return x
+	case []byte:
+		return append([]byte(nil), x...)
+	case bool: // not produced once decltypes are cleared; kept for safety
+		if x {
+			return int64(1)
+		}
+		return int64(0)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// dbError turns go-sqlite3's error into a DBError carrying SQLite's own message, or
+// passes context errors through.
+func dbError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		if se.Code == sqlite3.ErrInterrupt {
+			return context.DeadlineExceeded
+		}
+		return &DBError{Message: err.Error()}
+	}
+	return &DBError{Message: err.Error()}
+}

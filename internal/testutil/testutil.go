@@ -1,0 +1,35 @@
+// Package testutil holds helpers shared by tests: locating ../shared (the real benchmark
+// data beside the repository) and skipping cleanly when it is absent.
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// RepoRoot returns the repository's root directory.
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		tb.Fatal("cannot locate testutil source file")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Shared returns the path of rel inside ../shared (beside the repository), or skips the
+// test with a message naming what is missing. NL2SQLBENCH_SHARED overrides the location.
+func Shared(tb testing.TB, rel string) string {
+	tb.Helper()
+	root := os.Getenv("NL2SQLBENCH_SHARED")
+	if root == "" {
+		root = filepath.Join(RepoRoot(tb), "..", "shared")
+	}
+	p := filepath.Join(root, rel)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("skipping: %s not found (real benchmark data lives in ../shared beside the repository)", p)
+	}
+	return p
+}
