@@ -62,13 +62,16 @@ func skipBlockComment(s string, i int) int {
 	return len(s)
 }
 
-// onlyTrivia reports whether s holds nothing but white space, comments and semicolons.
+// onlyTrivia reports whether s holds nothing but white space and comments. After the
+// first statement's semicolon Python's sqlite3 accepts exactly that (so "SELECT 1;;" is
+// refused there as a second statement, and here too); its white space, like SQLite's,
+// is space, tab, newline, carriage return and form feed, not vertical tab.
 func onlyTrivia(s string) bool {
 	i := 0
 	for i < len(s) {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == ';':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
 			i++
 		case c == '-' && i+1 < len(s) && s[i+1] == '-':
 			for i < len(s) && s[i] != '\n' {

@@ -15,16 +15,44 @@ import (
 )
 
 // driverName is a go-sqlite3 driver whose every connection is also set to query_only,
-// a second lock on top of opening files with mode=ro.
+// a second lock on top of opening files with mode=ro, and carries readOnlyAuthorizer.
 const driverName = "sqlite3_nl2sqlbench_readonly"
 
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec("PRAGMA query_only = 1", nil)
-			return err
+			if _, err := c.Exec("PRAGMA query_only = 1", nil); err != nil {
+				return err
+			}
+			c.RegisterAuthorizer(readOnlyAuthorizer)
+			return nil
 		},
 	})
+}
+
+// readOnlyAuthorizer refuses, when a statement is prepared, what sqlite3_stmt_readonly lets
+// through because it writes no database file yet changes the pooled connection or the disk:
+// ATTACH (which creates a missing file, opened read-write) and DETACH, transaction control
+// (BEGIN would leave a transaction open for the next query) and PRAGMAs that set a value
+// (PRAGMA query_only = 0, writable_schema = 1). A PRAGMA whose argument names a table or
+// index only reads, and stays allowed.
+func readOnlyAuthorizer(op int, arg1, arg2, _ string) int {
+	switch op {
+	case sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_TRANSACTION, sqlite3.SQLITE_SAVEPOINT:
+		return sqlite3.SQLITE_DENY
+	case sqlite3.SQLITE_PRAGMA:
+		if arg2 != "" && !namePragmas[strings.ToLower(arg1)] {
+			return sqlite3.SQLITE_DENY
+		}
+	}
+	return sqlite3.SQLITE_OK
+}
+
+// namePragmas take a table or index name (or a row count) as argument and change nothing.
+var namePragmas = map[string]bool{
+	"table_info": true, "table_xinfo": true, "table_list": true, "index_info": true, "index_xinfo": true,
+	"index_list": true, "foreign_key_list": true, "foreign_key_check": true, "integrity_check": true,
+	"quick_check": true,
 }
 
 // SQLite runs queries on SQLite database files, opened read-only. It keeps one pool of
@@ -116,7 +144,8 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("connect %s: %w", path, err)
+		// Opening runs SQLite's first read: a file that is not a database fails here.
+		return nil, fmt.Errorf("connect %s: %w", path, dbError(err))
 	}
 	defer conn.Close()
 	var res *Result
@@ -149,6 +178,10 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int) (*Result, error) {
 	st, err := c.Prepare(query)
 	if err != nil {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.Code == sqlite3.ErrAuth {
+			return nil, ErrNotReadOnly // denied by readOnlyAuthorizer
+		}
 		return nil, dbError(err)
 	}
 	defer st.Close()
@@ -193,7 +226,11 @@ func normalise(v driver.Value) any {
 	case nil, int64, float64, string:
 		return x
 	case []byte:
-		return append([]byte(nil), x...)
+		// Copy (the driver reuses its buffer) and keep an empty BLOB non-nil, so that it is
+		// never mistaken for NULL.
+		b := make([]byte, len(x))
+		copy(b, x)
+		return b
 	case bool: // not produced once decltypes are cleared; kept for safety
 		if x {
 			return int64(1)
