@@ -1,0 +1,177 @@
+package spidersql
+
+import (
+	"fmt"
+	"slices"
+)
+
+// maxDepth bounds subquery nesting. Python's recursion limit (1000 frames, about four per
+// nesting level) makes process_sql fail somewhat below this, so no real query is refused.
+const maxDepth = 250
+
+// Parse parses sql against s into process_sql's structure (get_sql). Like get_sql it
+// ignores tokens after the first complete statement (a trailing ")" or garbage). Every
+// input process_sql rejects returns an error wrapping ErrParse; none panics.
+func Parse(sql string, s *Schema) (*SQL, error) {
+	if s == nil {
+		s = NewSchema(nil)
+	}
+	toks, err := Tokenize(sql)
+	if err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	if len(toks) == 0 {
+		return nil, fmt.Errorf("parse: %w", ErrEmpty)
+	}
+	aliases, err := tablesWithAlias(s, toks)
+	if err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	p := &parser{schema: s, aliases: aliases}
+	_, q, err := p.parseSQL(toks, 0)
+	if err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	return q, nil
+}
+
+// HardnessOf parses sql against s and returns its Spider hardness.
+func HardnessOf(sql string, s *Schema) (string, error) {
+	q, err := Parse(sql, s)
+	if err != nil {
+		return "", err
+	}
+	return Hardness(q), nil
+}
+
+// parser holds what process_sql passes to every function: the schema and the alias map.
+type parser struct {
+	schema  *Schema
+	aliases map[string]string // alias or table name -> what it stands for
+	depth   int
+}
+
+// tablesWithAlias maps every "X as Y" to Y -> X (column aliases included, as process_sql
+// does) and every schema table to itself; an alias equal to a table name is an error.
+func tablesWithAlias(s *Schema, toks []string) (map[string]string, error) {
+	m := map[string]string{}
+	for i, t := range toks {
+		if t != "as" {
+			continue
+		}
+		if i+1 >= len(toks) {
+			return nil, fmt.Errorf("%w: nothing after 'as'", ErrSyntax)
+		}
+		before := len(toks) - 1 // Python's toks[-1] when "as" comes first
+		if i > 0 {
+			before = i - 1
+		}
+		m[toks[i+1]] = toks[before]
+	}
+	for t := range s.tables {
+		if _, ok := m[t]; ok {
+			return nil, fmt.Errorf("%w: alias %q has the name of a table", ErrSyntax, t)
+		}
+		m[t] = t
+	}
+	return m, nil
+}
+
+// tok returns toks[i] or an error when the query ends first (Python's IndexError).
+func tok(toks []string, i int) (string, error) {
+	if i < 0 || i >= len(toks) {
+		return "", fmt.Errorf("%w: query ends early", ErrSyntax)
+	}
+	return toks[i], nil
+}
+
+// expect consumes toks[i] when it is want.
+func expect(toks []string, i int, want string) (int, error) {
+	t, err := tok(toks, i)
+	if err != nil {
+		return i, fmt.Errorf("%w: expected %q", err, want)
+	}
+	if t != want {
+		return i, fmt.Errorf("%w: expected %q, found %q", ErrSyntax, want, t)
+	}
+	return i + 1, nil
+}
+
+func isClauseKeyword(t string) bool { return slices.Contains(ClauseKeywords, t) }
+func isJoinKeyword(t string) bool   { return slices.Contains(JoinKeywords, t) }
+
+// endsClause reports the tokens at which group by, order by, FROM and conditions stop.
+func endsClause(t string) bool { return isClauseKeyword(t) || t == ")" || t == ";" }
+
+// parseSQL is process_sql's parse_sql: FROM first (it gives the default tables for bare
+// column names), then SELECT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT and one set operation.
+func (p *parser) parseSQL(toks []string, start int) (int, *SQL, error) {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		return start, nil, ErrTooDeep
+	}
+	i := start
+	t, err := tok(toks, i)
+	if err != nil {
+		return i, nil, err
+	}
+	block := t == "("
+	if block {
+		i++
+	}
+	q := &SQL{}
+	fromEnd, defaults, err := p.parseFrom(toks, start, &q.From)
+	if err != nil {
+		return i, nil, fmt.Errorf("from: %w", err)
+	}
+	if q.Select, err = p.parseSelect(toks, i, defaults); err != nil {
+		return i, nil, fmt.Errorf("select: %w", err)
+	}
+	i = fromEnd
+	if i, q.Where, err = p.parseWhere(toks, i, defaults); err != nil {
+		return i, nil, fmt.Errorf("where: %w", err)
+	}
+	if i, q.GroupBy, err = p.parseGroupBy(toks, i, defaults); err != nil {
+		return i, nil, fmt.Errorf("group by: %w", err)
+	}
+	if i, q.Having, err = p.parseHaving(toks, i, defaults); err != nil {
+		return i, nil, fmt.Errorf("having: %w", err)
+	}
+	if i, q.OrderBy, err = p.parseOrderBy(toks, i, defaults); err != nil {
+		return i, nil, fmt.Errorf("order by: %w", err)
+	}
+	if i, q.Limit, err = parseLimit(toks, i); err != nil {
+		return i, nil, fmt.Errorf("limit: %w", err)
+	}
+	i = skipSemicolons(toks, i)
+	if block {
+		if i, err = expect(toks, i, ")"); err != nil {
+			return i, nil, err
+		}
+	}
+	i = skipSemicolons(toks, i)
+	if i < len(toks) && slices.Contains(SQLOps, toks[i]) {
+		op := toks[i]
+		var sub *SQL
+		if i, sub, err = p.parseSQL(toks, i+1); err != nil {
+			return i, nil, fmt.Errorf("%s: %w", op, err)
+		}
+		switch op {
+		case "intersect":
+			q.Intersect = sub
+		case "union":
+			q.Union = sub
+		case "except":
+			q.Except = sub
+		}
+	}
+	return i, q, nil
+}
+
+func skipSemicolons(toks []string, i int) int {
+	for i < len(toks) && toks[i] == ";" {
+		i++
+	}
+	return i
+}
