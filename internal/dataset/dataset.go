@@ -2,7 +2,8 @@
 // shape, Question, and says where each question's database lives.
 //
 // To add a benchmark: write a loader in its own file (e.g. science.go) that fills a
-// Dataset, and register its KIND in Load.
+// Dataset, register its KIND in Load (load.go), and give its database layout in
+// DBCandidates (dbpath.go).
 package dataset
 
 import "errors"
@@ -25,6 +26,9 @@ type Dataset struct {
 	DBRoot    string // where databases are looked up
 	Tables    string // tables.json path, if any
 	Questions []Question
+	// Warnings are problems that did not stop loading (a difficulty that could not be
+	// derived, a repeated question_id in BIRD data, ...). Callers should show them.
+	Warnings []string
 }
 
 // Options override where databases and schemas are found.
@@ -33,8 +37,15 @@ type Options struct {
 	Tables string // --tables
 }
 
+// Unknown is the difficulty of a question whose difficulty is not given or cannot be
+// derived.
+const Unknown = "unknown"
+
 // Sentinel errors.
 var (
 	ErrUnknownKind = errors.New("unknown dataset kind")
 	ErrBadSpec     = errors.New("dataset must be given as KIND:PATH")
+	ErrMalformed   = errors.New("malformed question file")
+	ErrMissing     = errors.New("required field missing")
+	ErrDuplicateID = errors.New("duplicate question_id")
 )

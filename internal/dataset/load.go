@@ -1,0 +1,118 @@
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kinds Load knows.
+const (
+	KindBIRD   = "bird"
+	KindSpider = "spider"
+	KindJSONL  = "jsonl"
+)
+
+// Load reads the dataset named by spec, "KIND:PATH" (KIND is bird, spider or jsonl).
+// Each kind's loader says what PATH may be and where databases and tables.json are
+// looked for by default; opt overrides both.
+func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
+	kind, path, ok := strings.Cut(spec, ":")
+	if !ok || kind == "" || path == "" {
+		return nil, fmt.Errorf("load dataset %q: %w", spec, ErrBadSpec)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var (
+		d   *Dataset
+		err error
+	)
+	switch strings.ToLower(kind) {
+	case KindBIRD:
+		d, err = loadBIRD(path, opt)
+	case KindSpider:
+		d, err = loadSpider(ctx, path, opt)
+	case KindJSONL:
+		d, err = loadJSONL(path, opt)
+	default:
+		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider or jsonl)", spec, ErrUnknownKind, kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s dataset: %w", strings.ToLower(kind), err)
+	}
+	if opt.DBRoot != "" {
+		if fi, err := os.Stat(opt.DBRoot); err != nil || !fi.IsDir() {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("database root %s is not a directory: every question will be skipped", opt.DBRoot))
+		}
+	}
+	return d, nil
+}
+
+// questionFile resolves PATH: a directory means the first of names inside it that
+// exists; a file is taken as it is.
+func questionFile(path string, names ...string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("read questions: %w", err)
+	}
+	if !fi.IsDir() {
+		return path, nil
+	}
+	for _, n := range names {
+		p := filepath.Join(path, n)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("read questions: directory %s holds none of %s: %w", path, strings.Join(names, ", "), os.ErrNotExist)
+}
+
+// tablesFile picks the tables.json: the one opt names (which must exist), else the
+// first of the candidates that exists, else "".
+func tablesFile(opt Options, candidates ...string) (string, error) {
+	if opt.Tables != "" {
+		if _, err := os.Stat(opt.Tables); err != nil {
+			return "", fmt.Errorf("tables: %w", err)
+		}
+		return opt.Tables, nil
+	}
+	for _, c := range candidates {
+		if fi, err := os.Stat(c); err == nil && !fi.IsDir() {
+			return c, nil
+		}
+	}
+	return "", nil
+}
+
+// check validates what every question must have and names the file, line and index of
+// the first problem.
+func check(path string, line int, q *Question) error {
+	where := fmt.Sprintf("%s:%d: question %d", path, line, q.Index)
+	q.DBID = strings.TrimSpace(q.DBID)
+	if q.DBID == "" {
+		return fmt.Errorf("%s: missing db_id: %w", where, ErrMissing)
+	}
+	if !safeDBID(q.DBID) {
+		return fmt.Errorf("%s: db_id %q cannot name a database (it has a path separator or is . or ..): %w", where, q.DBID, ErrMalformed)
+	}
+	if len(q.Gold) == 0 {
+		return fmt.Errorf("%s: missing gold SQL: %w", where, ErrMissing)
+	}
+	for i, g := range q.Gold {
+		if strings.TrimSpace(g) == "" {
+			return fmt.Errorf("%s: gold SQL %d is empty: %w", where, i, ErrMissing)
+		}
+	}
+	if q.Difficulty == "" {
+		q.Difficulty = Unknown
+	}
+	return nil
+}
+
+// safeDBID refuses ids that would escape the database root when joined to it.
+func safeDBID(id string) bool {
+	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !strings.ContainsRune(id, 0)
+}

@@ -1,0 +1,96 @@
+package predict
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Read reads a prediction file, detecting its format (see Detect).
+func Read(path string) (*Set, error) {
+	return ReadFormat(path, "")
+}
+
+// ReadFormat reads a prediction file in the given format: "bird", "spider" or
+// "records"; "" or "auto" detects it.
+func ReadFormat(path, format string) (*Set, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read predictions: %w", err)
+	}
+	// A UTF-8 byte-order mark is an editor's artefact, never part of the first SQL.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if format == "" || format == "auto" {
+		if format, err = Detect(path, data); err != nil {
+			return nil, err
+		}
+	}
+	switch format {
+	case FormatBIRD:
+		return readBIRD(path, data)
+	case FormatSpider:
+		return readSpider(path, data), nil
+	case FormatRecords:
+		return readRecords(path, data)
+	}
+	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider or records)", path, ErrUnknownFormat, format)
+}
+
+// lineCounter turns byte offsets into 1-based line numbers. Offsets asked for are
+// usually increasing, so it counts on from the last answer instead of from the start.
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
+func newLineCounter(data []byte) *lineCounter { return &lineCounter{data: data, line: 1} }
+
+func (lc *lineCounter) at(off int64) int {
+	o := int(off)
+	o = max(0, min(o, len(lc.data)))
+	if o < lc.off {
+		lc.off, lc.line = 0, 1
+	}
+	lc.line += bytes.Count(lc.data[lc.off:o], []byte{'\n'})
+	lc.off = o
+	return lc.line
+}
+
+// jsonError locates a JSON decoding error in data and names the file and line.
+func jsonError(path string, data []byte, base int64, err error) error {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		// Name the last line with content, not the empty one after a final newline.
+		end := len(bytes.TrimRight(data, " \t\r\n"))
+		return fmt.Errorf("%s:%d: unexpected end of file: %w", path, newLineCounter(data).at(int64(end)), ErrMalformed)
+	}
+	if off < 0 {
+		return fmt.Errorf("%s: %v: %w", path, err, ErrMalformed)
+	}
+	return fmt.Errorf("%s:%d: %v: %w", path, newLineCounter(data).at(base+off), err, ErrMalformed)
+}
+
+// skipSpace returns the offset of the first byte at or after off that is not JSON white
+// space or a comma (the separator between array elements).
+func skipSpace(data []byte, off int64) int64 {
+	for off < int64(len(data)) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
