@@ -1,0 +1,267 @@
+package judge
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// The official BIRD and Spider scripts compare results as Python tuples fetched by
+// Python's sqlite3 module. This file gives engine values Python's equality and Python's
+// str(), so the comparators can reproduce those scripts exactly.
+
+// pyKind is the Python type a value has after fetching (before int/float folding).
+type pyKind uint8
+
+const (
+	pyNone  pyKind = iota // None
+	pyInt                 // int (and, in a pyKey, any float equal to an int64)
+	pyFloat               // float
+	pyStr                 // str
+	pyBytes               // bytes
+)
+
+// pyKey is a value's identity under Python's == and hash: two engine values are equal
+// in Python exactly when their keys are equal. Ints and integral floats fold together
+// (1 == 1.0, -0.0 == 0); any other float stays a float compared by its bits; str never
+// equals bytes.
+type pyKey struct {
+	kind pyKind
+	n    uint64 // int64 bits for pyInt, float64 bits for pyFloat
+	s    string // content for pyStr and pyBytes
+}
+
+// pyVal is one fetched cell: its equality key plus what Python's str() needs.
+type pyVal struct {
+	key  pyKey
+	kind pyKind  // the type Python would report (int or float before folding)
+	f    float64 // the float value when kind is pyFloat
+}
+
+// textMode says how TEXT values reach Python.
+type textMode uint8
+
+const (
+	// textStrict is sqlite3's default text_factory (BIRD): invalid UTF-8 raises.
+	textStrict textMode = iota
+	// textIgnore decodes with errors="ignore" (Spider's exec_eval.py): invalid bytes vanish.
+	textIgnore
+)
+
+// pyValueOf converts one engine value. ok is false when Python's sqlite3 would have
+// raised while fetching it (invalid UTF-8 text under textStrict).
+func pyValueOf(v any, mode textMode) (pv pyVal, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return pyVal{kind: pyNone}, true
+	case int64:
+		return pyVal{key: pyKey{kind: pyInt, n: uint64(x)}, kind: pyInt}, true
+	case float64:
+		return pyFloatVal(x), true
+	case string:
+		if !utf8.ValidString(x) {
+			if mode == textStrict {
+				return pyVal{}, false
+			}
+			x = strings.ToValidUTF8(x, "")
+		}
+		return pyVal{key: pyKey{kind: pyStr, s: x}, kind: pyStr}, true
+	case []byte:
+		return pyVal{key: pyKey{kind: pyBytes, s: string(x)}, kind: pyBytes}, true
+	// The engine promises only the types above; the rest keeps odd drivers from panicking.
+	case int:
+		return pyValueOf(int64(x), mode)
+	case int32:
+		return pyValueOf(int64(x), mode)
+	case float32:
+		return pyFloatVal(float64(x)), true
+	case bool:
+		if x {
+			return pyValueOf(int64(1), mode)
+		}
+		return pyValueOf(int64(0), mode)
+	default:
+		return pyValueOf(fmt.Sprint(x), mode)
+	}
+}
+
+// pyFloatVal folds a float that equals an int64 into an int key, as Python's
+// int/float equality and hashing do.
+func pyFloatVal(f float64) pyVal {
+	pv := pyVal{kind: pyFloat, f: f}
+	// -2^63 is exactly representable; 2^63 is not an int64.
+	if f == math.Trunc(f) && f >= -9223372036854775808.0 && f < 9223372036854775808.0 {
+		pv.key = pyKey{kind: pyInt, n: uint64(int64(f))}
+	} else {
+		pv.key = pyKey{kind: pyFloat, n: math.Float64bits(f)}
+	}
+	return pv
+}
+
+// appendPyStrType appends str(x) + str(type(x)), the key Spider's unorder_row sorts by.
+func appendPyStrType(b []byte, v *pyVal) []byte {
+	switch v.kind {
+	case pyNone:
+		return append(b, "None<class 'NoneType'>"...)
+	case pyInt:
+		b = strconv.AppendInt(b, int64(v.key.n), 10)
+		return append(b, "<class 'int'>"...)
+	case pyFloat:
+		b = appendPyFloatRepr(b, v.f)
+		return append(b, "<class 'float'>"...)
+	case pyStr:
+		b = append(b, v.key.s...)
+		return append(b, "<class 'str'>"...)
+	default:
+		b = appendPyBytesRepr(b, v.key.s)
+		return append(b, "<class 'bytes'>"...)
+	}
+}
+
+// appendPyFloatRepr appends Python's repr of a float: the shortest digits that round-trip,
+// in positional notation when the decimal exponent is in [-4, 16), otherwise in
+// exponent notation with at least two exponent digits ('1e+16', '1e-05'); integral
+// values keep '.0'.
+func appendPyFloatRepr(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "nan"...)
+	case math.IsInf(f, 1):
+		return append(b, "inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-inf"...)
+	}
+	var scratch [32]byte
+	e := strconv.AppendFloat(scratch[:0], f, 'e', -1, 64) // -d.ddde±xx
+	if e[0] == '-' {
+		b = append(b, '-')
+		e = e[1:]
+	}
+	ep := 0
+	for ep < len(e) && e[ep] != 'e' {
+		ep++
+	}
+	var digits [24]byte
+	nd := 0
+	for _, c := range e[:ep] {
+		if c != '.' {
+			digits[nd] = c
+			nd++
+		}
+	}
+	exp, _ := strconv.Atoi(string(e[ep+1:]))
+	decpt := exp + 1 // value = 0.DIGITS * 10^decpt
+	d := digits[:nd]
+	if decpt > -4 && decpt <= 16 {
+		switch {
+		case decpt <= 0:
+			b = append(b, '0', '.')
+			for i := 0; i < -decpt; i++ {
+				b = append(b, '0')
+			}
+			return append(b, d...)
+		case decpt >= nd:
+			b = append(b, d...)
+			for i := nd; i < decpt; i++ {
+				b = append(b, '0')
+			}
+			return append(b, '.', '0')
+		default:
+			b = append(b, d[:decpt]...)
+			b = append(b, '.')
+			return append(b, d[decpt:]...)
+		}
+	}
+	b = append(b, d[0])
+	if nd > 1 {
+		b = append(b, '.')
+		b = append(b, d[1:]...)
+	}
+	b = append(b, 'e')
+	x := decpt - 1
+	if x < 0 {
+		b = append(b, '-')
+		x = -x
+	} else {
+		b = append(b, '+')
+	}
+	if x < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(x), 10)
+}
+
+// appendPyBytesRepr appends Python's repr of a bytes value: b'...' (or b"..." when the
+// content has a single quote and no double quote), escaping the quote, backslash, \t \n
+// \r, and other bytes outside printable ASCII as \xhh.
+func appendPyBytesRepr(b []byte, s string) []byte {
+	quote := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		quote = '"'
+	}
+	const hexdig = "0123456789abcdef"
+	b = append(b, 'b', quote)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == quote || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c < ' ' || c >= 0x7f:
+			b = append(b, '\\', 'x', hexdig[c>>4], hexdig[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, quote)
+}
+
+// pyTable is a fetched result: rows × width cells, row-major.
+type pyTable struct {
+	rows, width int
+	cells       []pyVal
+}
+
+func (t *pyTable) row(i int) []pyVal { return t.cells[i*t.width : (i+1)*t.width] }
+
+// pyTableOf converts a result; ok is false when fetching it would have raised in Python.
+// A nil result is an empty one.
+func pyTableOf(r *engine.Result, mode textMode) (t pyTable, ok bool) {
+	if r == nil || len(r.Rows) == 0 {
+		return pyTable{}, true
+	}
+	t.rows = len(r.Rows)
+	t.width = len(r.Rows[0])
+	t.cells = make([]pyVal, 0, t.rows*t.width)
+	for _, row := range r.Rows {
+		if len(row) != t.width { // not produced by a real engine; refuse rather than misalign
+			return pyTable{}, false
+		}
+		for _, v := range row {
+			pv, ok := pyValueOf(v, mode)
+			if !ok {
+				return pyTable{}, false
+			}
+			t.cells = append(t.cells, pv)
+		}
+	}
+	return t, true
+}
+
+func rowsEqual(a, b []pyVal) bool {
+	for i := range a {
+		if a[i].key != b[i].key {
+			return false
+		}
+	}
+	return true
+}

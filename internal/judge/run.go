@@ -1,0 +1,309 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// Semantics names the execution-match semantics that decides a record's verdict. Both
+// ex_bird and ex_spider are always computed; this only picks which one is "correct".
+type Semantics string
+
+// The two semantics.
+const (
+	Bird   Semantics = "bird"
+	Spider Semantics = "spider"
+)
+
+// Options control a run.
+type Options struct {
+	Timeout   time.Duration // per query; 0 = none
+	MaxRows   int           // per result; 0 = no cap
+	Workers   int           // questions judged at once; 0 = number of CPUs
+	Semantics Semantics     // decides the verdict; default Bird
+	// Progress, if set, is called after each question with the number done and the total.
+	Progress func(done, total int)
+}
+
+// System is one system's predictions, aligned with the dataset's questions.
+type System struct {
+	Name  string
+	Preds []*predict.Prediction // Preds[i] answers question i; nil means no prediction
+	// From lets an interrupted run resume: records for questions before From were
+	// already written and are not emitted again.
+	From int
+}
+
+// Emit receives each record, per system in dataset order. It is called from one
+// goroutine at a time.
+type Emit func(system int, rec *record.Record) error
+
+// Run judges every system's predictions on ds. It returns when all records have been
+// emitted, or with ctx's error once ctx is cancelled (records emitted so far are complete
+// and in order, so the run can resume from them).
+func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []System, opt Options, emit Emit) error {
+	n := len(ds.Questions)
+	for _, s := range systems {
+		if len(s.Preds) != n {
+			return fmt.Errorf("system %s: %d predictions for %d questions", s.Name, len(s.Preds), n)
+		}
+	}
+	start := n
+	for _, s := range systems {
+		start = min(start, max(s.From, 0))
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([][]*record.Record, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				qj := &questionJob{ctx: ctx, eng: eng, lim: lim, sem: opt.Semantics, cache: map[string]outcome{}}
+				recs := qj.judge(ds, i, systems)
+				if ctx.Err() == nil {
+					results[i] = recs
+				}
+				close(done[i])
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := start; i < n; i++ {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+
+	for i := start; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if results[i] == nil {
+			return ctx.Err()
+		}
+		for s, rec := range results[i] {
+			if i < systems[s].From {
+				continue
+			}
+			if err := emit(s, rec); err != nil {
+				cancel()
+				return err
+			}
+		}
+		results[i] = nil
+		if opt.Progress != nil {
+			opt.Progress(i+1, n)
+		}
+	}
+	return nil
+}
+
+// outcome is one executed query.
+type outcome struct {
+	res   *engine.Result
+	err   error
+	dur   time.Duration
+	empty bool // the query held no statement at all
+}
+
+// emptyPredictionNote is the message of a record whose prediction holds no statement.
+const emptyPredictionNote = "empty prediction: judged as an empty result, as the official scripts do"
+
+// emptyAsNoRows reproduces a quirk of both official scripts: Python's sqlite3 executes an
+// empty (or comment-only) query without complaint and fetches no rows, so an empty
+// prediction is correct exactly when the gold result is empty.
+func emptyAsNoRows(o outcome) outcome {
+	if errors.Is(o.err, engine.ErrEmptyQuery) {
+		return outcome{res: &engine.Result{}, dur: o.dur, empty: true}
+	}
+	return o
+}
+
+// goldResult is one accepted gold SQL, executed both ways.
+type goldResult struct {
+	bird, spider outcome
+	orderMatters bool
+}
+
+// questionJob judges one question for every system. Its cache makes each distinct SQL
+// text run once per question, whoever produced it.
+type questionJob struct {
+	ctx   context.Context
+	eng   engine.Engine
+	lim   engine.Limits
+	sem   Semantics
+	path  string
+	cache map[string]outcome
+	golds []goldResult
+}
+
+func (qj *questionJob) exec(sql string) outcome {
+	if o, ok := qj.cache[sql]; ok {
+		return o
+	}
+	t0 := time.Now()
+	res, err := qj.eng.Query(qj.ctx, qj.path, sql, qj.lim)
+	o := outcome{res: res, err: err, dur: time.Since(t0)}
+	qj.cache[sql] = o
+	return o
+}
+
+func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*record.Record {
+	q := &ds.Questions[i]
+	base := func(p *predict.Prediction) *record.Record {
+		r := &record.Record{Index: q.Index, QuestionID: q.ID, DBID: q.DBID, Difficulty: q.Difficulty, Question: q.Text}
+		if len(q.Gold) > 0 {
+			r.GoldSQL = q.Gold[0]
+		}
+		if p != nil {
+			r.PredSQL = p.SQL
+			r.Usage = p.Usage
+			r.SelectedSchema = p.SelectedSchema
+			r.RevisionApplied = p.Revised
+		}
+		return r
+	}
+	recs := make([]*record.Record, len(systems))
+	path, ok := ds.DBPath(q.DBID)
+	if !ok {
+		for s, sys := range systems {
+			r := base(sys.Preds[i])
+			r.Verdict = record.Skipped
+			r.ErrorMessage = fmt.Sprintf("database %q not found under %s", q.DBID, ds.DBRoot)
+			recs[s] = r
+		}
+		return recs
+	}
+	qj.path = path
+	var goldErr error
+	for _, g := range q.Gold {
+		gr := goldResult{bird: qj.exec(g)}
+		if gr.bird.err != nil {
+			if goldErr == nil {
+				goldErr = gr.bird.err
+			}
+			continue
+		}
+		sg := SpiderRewriteGold(g)
+		gr.spider = qj.exec(sg)
+		gr.orderMatters = SpiderOrderMatters(sg)
+		qj.golds = append(qj.golds, gr)
+	}
+	if len(qj.golds) == 0 {
+		msg := "no gold SQL"
+		if goldErr != nil {
+			msg = "gold SQL failed: " + goldErr.Error()
+		}
+		for s, sys := range systems {
+			r := base(sys.Preds[i])
+			r.Verdict = record.GoldError
+			r.ErrorMessage = msg
+			recs[s] = r
+		}
+		return recs
+	}
+	for s, sys := range systems {
+		p := sys.Preds[i]
+		r := base(p)
+		r.GoldRows = len(qj.golds[0].bird.res.Rows)
+		if p == nil {
+			r.Verdict, r.ErrorCategory, r.ErrorMessage = record.Error, record.Other, "no prediction for this question"
+			recs[s] = r
+			continue
+		}
+		j := qj.judgeSQL(p.SQL)
+		r.Verdict, r.ErrorCategory, r.ErrorMessage = j.verdict, j.category, j.message
+		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
+		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
+		for _, c := range p.Candidates {
+			cj := qj.judgeSQL(c)
+			r.Candidates = append(r.Candidates, record.Candidate{SQL: c, Verdict: cj.verdict, ErrorCategory: cj.category})
+		}
+		recs[s] = r
+	}
+	return recs
+}
+
+// judgement is the outcome of judging one SQL text against the question's golds.
+type judgement struct {
+	verdict          record.Verdict
+	category         record.ErrorCategory
+	message          string
+	exBird, exSpider int
+	rows             int
+	dur              time.Duration
+}
+
+func (qj *questionJob) judgeSQL(sql string) judgement {
+	if !utf8.ValidString(sql) {
+		return judgement{verdict: record.Error, category: record.Other, message: "prediction is not valid UTF-8"}
+	}
+	ob := emptyAsNoRows(qj.exec(sql))
+	osp := ob
+	if sp := SpiderRewritePred(sql); sp != sql {
+		osp = emptyAsNoRows(qj.exec(sp))
+		osp.dur += ob.dur
+	}
+	var j judgement
+	if ob.empty {
+		j.message = emptyPredictionNote
+	}
+	j.dur = osp.dur
+	for _, g := range qj.golds {
+		if ob.err == nil && BirdEqual(ob.res, g.bird.res) {
+			j.exBird = 1
+		}
+		if osp.err == nil && g.spider.err == nil && SpiderEqual(g.spider.res, osp.res, g.orderMatters) {
+			j.exSpider = 1
+		}
+	}
+	primary, ex := ob, j.exBird
+	if qj.sem == Spider {
+		primary, ex = osp, j.exSpider
+	}
+	switch {
+	case primary.err != nil:
+		j.verdict, j.category, j.message = record.Error, Categorize(primary.err), primary.err.Error()
+	case ex == 1:
+		j.verdict = record.Correct
+		j.rows = len(primary.res.Rows)
+	default:
+		j.verdict = record.Incorrect
+		j.rows = len(primary.res.Rows)
+	}
+	return j
+}
