@@ -1,0 +1,143 @@
+// Package metrics computes scores from judged records. Every function here is pure: it
+// reads records and returns numbers, so any stage (report, serve, a notebook reading
+// records.jsonl) gets the same figures.
+//
+// To add a metric: a new file with a pure function over []record.Record, a field for it in
+// Group (or a new result type), and a table-driven test with hand-computed expectations.
+package metrics
+
+import (
+	"sort"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// Counts are the verdict tallies of a group of records.
+type Counts struct {
+	Total      int                          `json:"total"`  // every record, including skipped and gold_error
+	Judged     int                          `json:"judged"` // correct + incorrect + error: the denominator of rates
+	Correct    int                          `json:"correct"`
+	Incorrect  int                          `json:"incorrect"`
+	Error      int                          `json:"error"`
+	Skipped    int                          `json:"skipped"`
+	GoldError  int                          `json:"gold_error"`
+	ExBird     int                          `json:"ex_bird"`
+	ExSpider   int                          `json:"ex_spider"`
+	Categories map[record.ErrorCategory]int `json:"error_categories"`
+}
+
+// Rates are Counts divided by Judged (0 when nothing was judged). CR (the correct rate)
+// is execution accuracy under the run's primary semantics.
+type Rates struct {
+	Correct    float64                          `json:"correct"`
+	Incorrect  float64                          `json:"incorrect"`
+	Error      float64                          `json:"error"`
+	ExBird     float64                          `json:"ex_bird"`
+	ExSpider   float64                          `json:"ex_spider"`
+	Categories map[record.ErrorCategory]float64 `json:"error_categories"`
+}
+
+// Group is the counts and rates of one slice of records (all, or one difficulty).
+type Group struct {
+	Name   string `json:"name"`
+	Counts Counts `json:"counts"`
+	Rates  Rates  `json:"rates"`
+}
+
+// Summary is one system's scores overall and per difficulty.
+type Summary struct {
+	System       string  `json:"system"`
+	Overall      Group   `json:"overall"`
+	ByDifficulty []Group `json:"by_difficulty"`
+}
+
+// Tally counts recs into one group.
+func Tally(name string, recs []record.Record) Group {
+	c := Counts{Categories: map[record.ErrorCategory]int{}}
+	for i := range recs {
+		r := &recs[i]
+		c.Total++
+		switch r.Verdict {
+		case record.Correct:
+			c.Correct++
+		case record.Incorrect:
+			c.Incorrect++
+		case record.Error:
+			c.Error++
+			c.Categories[r.ErrorCategory]++
+		case record.Skipped:
+			c.Skipped++
+		case record.GoldError:
+			c.GoldError++
+		}
+		if r.Judged() {
+			c.ExBird += r.ExBird
+			c.ExSpider += r.ExSpider
+		}
+	}
+	c.Judged = c.Correct + c.Incorrect + c.Error
+	rt := Rates{Categories: map[record.ErrorCategory]float64{}}
+	if c.Judged > 0 {
+		d := float64(c.Judged)
+		rt.Correct = float64(c.Correct) / d
+		rt.Incorrect = float64(c.Incorrect) / d
+		rt.Error = float64(c.Error) / d
+		rt.ExBird = float64(c.ExBird) / d
+		rt.ExSpider = float64(c.ExSpider) / d
+		for k, v := range c.Categories {
+			rt.Categories[k] = float64(v) / d
+		}
+	}
+	return Group{Name: name, Counts: c, Rates: rt}
+}
+
+// Summarize scores one system overall and per difficulty, difficulties in their
+// benchmark's natural order (see DifficultyOrder).
+func Summarize(system string, recs []record.Record) Summary {
+	by := map[string][]record.Record{}
+	for _, r := range recs {
+		by[r.Difficulty] = append(by[r.Difficulty], r)
+	}
+	s := Summary{System: system, Overall: Tally("all", recs)}
+	for _, d := range DifficultyOrder(keys(by)) {
+		s.ByDifficulty = append(s.ByDifficulty, Tally(d, by[d]))
+	}
+	return s
+}
+
+// difficultyRank orders the difficulty labels of BIRD and Spider from easy to hard.
+var difficultyRank = map[string]int{
+	"simple": 0, "moderate": 1, "challenging": 2,
+	"easy": 0, "medium": 1, "hard": 2, "extra": 3,
+}
+
+// DifficultyOrder sorts difficulty labels: known labels easy to hard, then others
+// alphabetically ("unknown" and empty last).
+func DifficultyOrder(ds []string) []string {
+	out := append([]string(nil), ds...)
+	rank := func(d string) int {
+		if r, ok := difficultyRank[d]; ok {
+			return r
+		}
+		if d == "" || d == "unknown" {
+			return 1000
+		}
+		return 100
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank(out[i]), rank(out[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+func keys(m map[string][]record.Record) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

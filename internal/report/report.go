@@ -1,0 +1,50 @@
+// Package report turns judged records and their metrics into what people and tools read:
+// summary.json, statistics.json and the terminal table (HTML and Markdown come later).
+// Functions here write to an io.Writer and never open files themselves: the CLI decides
+// where things go.
+//
+// To add an output: a new file with a Write<Thing>(w io.Writer, ...) function and a golden
+// test under testdata/.
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+)
+
+// RunSummary is summary.json: what was judged, how, and every system's scores.
+type RunSummary struct {
+	Tool      string            `json:"tool"`
+	CreatedAt time.Time         `json:"created_at"`
+	Dataset   DatasetInfo       `json:"dataset"`
+	Settings  Settings          `json:"settings"`
+	Systems   []metrics.Summary `json:"systems"`
+	Warnings  []string          `json:"warnings,omitempty"`
+}
+
+// DatasetInfo describes the dataset of a run.
+type DatasetInfo struct {
+	Kind      string `json:"kind"`
+	Path      string `json:"path"`
+	DBRoot    string `json:"db_root"`
+	Questions int    `json:"questions"`
+}
+
+// Settings are the judge options that shape the numbers.
+type Settings struct {
+	Semantics string  `json:"semantics"`
+	TimeoutS  float64 `json:"timeout_s"`
+	MaxRows   int     `json:"max_rows"`
+	Workers   int     `json:"workers"`
+}
+
+// WriteJSON writes v as indented JSON.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

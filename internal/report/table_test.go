@@ -1,0 +1,55 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// golden compares got with testdata/<name>, or rewrites it with -update.
+func golden(tb testing.TB, name string, got []byte) {
+	tb.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)); d != "" {
+		tb.Errorf("%s (-want +got):\n%s", path, d)
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	mk := func(diff string, v record.Verdict, cat record.ErrorCategory, bird, sp int) record.Record {
+		return record.Record{Difficulty: diff, Verdict: v, ErrorCategory: cat, ExBird: bird, ExSpider: sp}
+	}
+	a := []record.Record{
+		mk("easy", record.Correct, "", 1, 1), mk("easy", record.Correct, "", 1, 1), mk("hard", record.Incorrect, "", 0, 0),
+		mk("hard", record.Error, record.SyntaxError, 0, 0), mk("extra", record.Skipped, "", 0, 0),
+	}
+	b := []record.Record{
+		mk("easy", record.Correct, "", 1, 0), mk("easy", record.Error, record.Timeout, 0, 0), mk("hard", record.Correct, "", 1, 1),
+		mk("hard", record.Error, record.NoSuchColumn, 0, 0), mk("extra", record.Skipped, "", 0, 0),
+	}
+	s := &RunSummary{Settings: Settings{Semantics: "spider"},
+		Systems: []metrics.Summary{metrics.Summarize("alpha", a), metrics.Summarize("beta-long-name", b)}}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "table/two-systems.txt", buf.Bytes())
+}
