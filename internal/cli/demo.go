@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+	"github.com/spf13/cobra"
+)
+
+// The demo's limits are small so that its runaway query and its oversized result show
+// their verdicts in a second rather than in 30.
+const (
+	demoTimeout = time.Second
+	demoMaxRows = 10_000
+)
+
+func newDemoCmd(e *env) *cobra.Command {
+	var out, cache string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Judge the embedded demo benchmark (no data needed)",
+		Long: `Build the embedded demo databases (into a cache directory, rebuilt when the embedded
+scripts change), then judge three sample systems' outputs on the demo's questions, exactly as
+eval would, and write a run directory.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if cache == "" {
+				d, err := demo.DefaultDir()
+				if err != nil {
+					return err
+				}
+				cache = d
+			}
+			files, err := demo.Materialize(ctx, cache)
+			if err != nil {
+				return fmt.Errorf("build demo: %w", err)
+			}
+			cfg := evalConfig{
+				DatasetSpec: "jsonl:" + files.Questions,
+				DBRoot:      files.DBRoot,
+				Out:         out,
+				Timeout:     demoTimeout,
+				MaxRows:     demoMaxRows,
+				Workers:     runtime.NumCPU(),
+				JSON:        asJSON,
+			}
+			for _, name := range files.SystemOrder {
+				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
+			}
+			if !asJSON {
+				fmt.Fprintf(e.stdout, "nl2sqlbench demo: %d systems on the embedded demo (databases in %s)\n",
+					len(files.SystemOrder), files.DBRoot)
+				fmt.Fprintf(e.stdout, "timeout %s per query and a cap of %d rows, so the demo's runaway query and huge result show quickly\n\n",
+					demoTimeout, demoMaxRows)
+			}
+			if _, err := evaluate(ctx, e, cfg); err != nil {
+				return err
+			}
+			if !asJSON {
+				abs, _ := filepath.Abs(out)
+				fmt.Fprintf(e.stdout, "\nper-question verdicts: %s/<system>/records.jsonl\n", abs)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", filepath.Join("runs", "demo"), "run directory")
+	cmd.Flags().StringVar(&cache, "cache", "", "where to build the demo databases (default: the user cache directory)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	return cmd
+}

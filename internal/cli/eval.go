@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newEvalCmd(e *env) *cobra.Command {
+	cfg := evalConfig{}
+	cmd := &cobra.Command{
+		Use:   "eval --dataset KIND:PATH --pred [NAME=]FILE ... [--out DIR]",
+		Short: "Judge prediction files against a benchmark",
+		Long: `Execute every prediction and its question's gold SQL (read-only), compare the results
+under BIRD's and Spider's execution-match semantics, and write a run directory:
+
+  DIR/<system>/records.jsonl     one judged record per question, in dataset order
+  DIR/<system>/statistics.json   NL2SQLBench counts / ids
+  DIR/summary.json               counts and rates per system, overall and per difficulty
+
+KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spider text
+(one SQL per line), NL2SQLBench records (JSON array or JSONL).`,
+		Example: `  nl2sqlbench eval --dataset spider:../shared/data/spider \
+      --pred DAIL=../shared/data/spider/predictions/DAIL.txt --out runs/spider-dev`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.DatasetSpec == "" {
+				return usagef("--dataset is required")
+			}
+			if len(cfg.Preds) == 0 {
+				return usagef("at least one --pred is required")
+			}
+			_, err := evaluate(cmd.Context(), e, cfg)
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl)")
+	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
+	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")
+	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
+	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout")
+	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "questions judged in parallel")
+	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query; larger ones get error category row_limit")
+	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
+	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records")
+	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "judge questions without a prediction as errors instead of refusing the file")
+	return cmd
+}

@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// evalConfig is everything eval (and demo) needs to judge a run.
+type evalConfig struct {
+	DatasetSpec  string
+	DBRoot       string
+	Tables       string
+	Preds        []string // [NAME=]FILE
+	Out          string
+	Timeout      time.Duration
+	Workers      int
+	MaxRows      int
+	Semantics    string
+	JSON         bool
+	Resume       bool
+	AllowMissing bool
+}
+
+// systemRun is one system being judged: its predictions, its records file, its records.
+type systemRun struct {
+	name    string
+	file    string
+	preds   []*predict.Prediction
+	records []record.Record
+	out     *os.File
+	w       *record.Writer
+}
+
+// evaluate judges the predictions of cfg and writes the run directory. It returns the
+// run's summary.
+func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, error) {
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range ds.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	sem, err := semanticsFor(cfg.Semantics, ds.Kind)
+	if err != nil {
+		return nil, err
+	}
+	systems, err := readSystems(ds, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := cfg.Out
+	if out == "" {
+		out = filepath.Join("runs", ds.Kind+"-"+time.Now().Format("20060102-150405"))
+	}
+	if err := openRecords(out, systems, cfg.Resume, len(ds.Questions)); err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, s := range systems {
+			s.out.Close()
+		}
+	}()
+
+	eng := engine.NewSQLite()
+	eng.MaxConnsPerDB = max(cfg.Workers, 1)
+	defer eng.Close()
+	js := make([]judge.System, len(systems))
+	for i, s := range systems {
+		js[i] = judge.System{Name: s.name, Preds: s.preds, From: len(s.records)}
+	}
+	prog := newProgress(e.stderr)
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update}
+	t0 := time.Now()
+	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
+		s := systems[i]
+		s.records = append(s.records, *r)
+		return s.w.Write(r)
+	})
+	prog.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", ctx.Err(), out, out)
+		}
+		return nil, err
+	}
+	elapsed := time.Since(t0)
+
+	sum := &report.RunSummary{
+		Tool:      "nl2sqlbench",
+		CreatedAt: time.Now().UTC().Truncate(time.Second),
+		Dataset:   report.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
+		Settings:  report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers},
+		Warnings:  append([]string(nil), ds.Warnings...),
+	}
+	for _, s := range systems {
+		ms := metrics.Summarize(s.name, s.records)
+		sum.Systems = append(sum.Systems, ms)
+		if err := writeJSONFile(filepath.Join(out, s.file, "statistics.json"), metrics.NewStatistics(s.records)); err != nil {
+			return nil, err
+		}
+	}
+	sum.Warnings = append(sum.Warnings, runWarnings(sum.Systems[0].Overall.Counts, ds)...)
+	for _, w := range sum.Warnings[len(ds.Warnings):] {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	if err := writeJSONFile(filepath.Join(out, "summary.json"), sum); err != nil {
+		return nil, err
+	}
+	if cfg.JSON {
+		return sum, report.WriteJSON(e.stdout, sum)
+	}
+	if err := report.WriteTable(e.stdout, sum); err != nil {
+		return nil, err
+	}
+	_, err = fmt.Fprintf(e.stdout, "\njudged %d questions x %d systems in %.2fs; run directory: %s\n",
+		len(ds.Questions), len(systems), elapsed.Seconds(), out)
+	return sum, err
+}
+
+// runWarnings says which questions were left out of the rates and why.
+func runWarnings(c metrics.Counts, ds *dataset.Dataset) []string {
+	var ws []string
+	if c.Skipped > 0 {
+		ws = append(ws, fmt.Sprintf("%d questions skipped (database missing under %s); they are excluded from rates", c.Skipped, ds.DBRoot))
+	}
+	if c.GoldError > 0 {
+		ws = append(ws, fmt.Sprintf("%d questions have gold SQL that failed to run (verdict gold_error); they are excluded from rates", c.GoldError))
+	}
+	return ws
+}
+
+func semanticsFor(flag, kind string) (judge.Semantics, error) {
+	switch flag {
+	case "":
+		if kind == "spider" {
+			return judge.Spider, nil
+		}
+		return judge.Bird, nil
+	case "bird":
+		return judge.Bird, nil
+	case "spider":
+		return judge.Spider, nil
+	}
+	return "", usagef("--semantics must be bird or spider, not %q", flag)
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// readSystems reads and pairs every --pred file.
+func readSystems(ds *dataset.Dataset, cfg evalConfig) ([]*systemRun, error) {
+	refs := make([]predict.QuestionRef, len(ds.Questions))
+	for i, q := range ds.Questions {
+		refs[i] = predict.QuestionRef{Index: q.Index, ID: q.ID, DBID: q.DBID, Text: q.Text}
+	}
+	// Names are checked before any file is read, so a naming mistake is reported as such.
+	seen := map[string]string{}
+	var out []*systemRun
+	var paths []string
+	for _, spec := range cfg.Preds {
+		name, path := splitPredSpec(spec)
+		if path == "" {
+			return nil, usagef("--pred %q: no file given", spec)
+		}
+		file := unsafeName.ReplaceAllString(name, "_")
+		if file == "" || file == "." || file == ".." {
+			return nil, usagef("--pred %q: %q cannot name a system directory", spec, name)
+		}
+		if prev, dup := seen[file]; dup {
+			return nil, usagef("--pred %q: system name %q is already used by --pred %q; name them NAME=FILE", spec, name, prev)
+		}
+		seen[file] = spec
+		out = append(out, &systemRun{name: name, file: file})
+		paths = append(paths, path)
+	}
+	for i, s := range out {
+		set, err := predict.Read(paths[i])
+		if err != nil {
+			return nil, err
+		}
+		s.preds, err = predict.Pair(set, refs, predict.PairOptions{AllowMissing: cfg.AllowMissing})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// splitPredSpec splits NAME=FILE; without a NAME the file's base name minus its
+// extension names the system.
+func splitPredSpec(spec string) (name, path string) {
+	if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], `/\`) {
+		return spec[:i], spec[i+1:]
+	}
+	base := filepath.Base(spec)
+	return strings.TrimSuffix(base, filepath.Ext(base)), spec
+}
+
+// openRecords creates DIR/<system>/records.jsonl for every system. With resume, the
+// complete records already there are kept (a torn last line is cut off) and judging
+// continues after them.
+func openRecords(out string, systems []*systemRun, resume bool, n int) error {
+	for _, s := range systems {
+		dir := filepath.Join(out, s.file)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create run directory: %w", err)
+		}
+		path := filepath.Join(dir, "records.jsonl")
+		flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+		if resume {
+			flags = os.O_CREATE | os.O_RDWR
+		}
+		f, err := os.OpenFile(path, flags, 0o644)
+		if err != nil {
+			return fmt.Errorf("open records: %w", err)
+		}
+		s.out = f
+		if resume {
+			recs, valid, err := record.ReadJSONL(f)
+			if err != nil && !errors.Is(err, record.ErrTornLine) {
+				return fmt.Errorf("resume from %s: %w", path, err)
+			}
+			for i, r := range recs {
+				if r.Index != i {
+					return fmt.Errorf("resume from %s: line %d holds question %d, expected %d; not a run of this dataset", path, i+1, r.Index, i)
+				}
+			}
+			if len(recs) > n {
+				return fmt.Errorf("resume from %s: %d records for a dataset of %d questions", path, len(recs), n)
+			}
+			if err := f.Truncate(valid); err != nil {
+				return fmt.Errorf("resume from %s: %w", path, err)
+			}
+			if _, err := f.Seek(valid, 0); err != nil {
+				return fmt.Errorf("resume from %s: %w", path, err)
+			}
+			s.records = recs
+		}
+		s.w = record.NewWriter(f)
+	}
+	return nil
+}
+
+func writeJSONFile(path string, v any) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := report.WriteJSON(f, v); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+// Package cli is nl2sqlbench's command line: one file per subcommand, each built by a
+// constructor. Run is the whole program minus the process: it takes the arguments and
+// streams and returns an exit code, so tests drive the CLI in-process.
+//
+// To add a subcommand: write new<Name>Cmd(*env) in <name>.go and add it in newRootCmd.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// env carries the streams every subcommand writes to.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// Run executes the nl2sqlbench command line with args (without the program name).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		fmt.Fprintf(stderr, "nl2sqlbench: interrupted: %v\n", err)
+		return exitInterrupted
+	case errors.As(err, new(*usageError)):
+		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
+		return exitError
+	}
+}
+
+// usageError is a mistake in how the command was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "nl2sqlbench",
+		Short:         "Benchmark natural-language-to-SQL systems",
+		Long:          "nl2sqlbench judges NL2SQL predictions on BIRD, Spider and custom datasets by executing them\nread-only and comparing results under BIRD's and Spider's official semantics.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.AddCommand(newEvalCmd(e), newDemoCmd(e), newVersionCmd(e))
+	return root
+}
