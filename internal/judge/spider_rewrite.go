@@ -57,6 +57,16 @@ var curYearRE = regexp.MustCompile(`(?i)YEAR` + pySpaceClass + `*\(` + pySpaceCl
 // back without the tokens spelled "distinct". Text with no statement (empty or only
 // white space, where the reference raises IndexError) comes back unchanged.
 func removeDistinct(s string) string {
+	// Fast path: with no ';' there is one statement, and without the letters of
+	// "distinct" no token can be dropped, so tokenising would give back s unchanged.
+	if !strings.Contains(s, ";") && !containsFold(s, "distinct") {
+		return s
+	}
+	return removeDistinctTokens(s)
+}
+
+// removeDistinctTokens is removeDistinct without its fast path.
+func removeDistinctTokens(s string) string {
 	toks := sqlparseTokens(s)
 	n := firstStatementTokens(s, toks)
 	if n == 0 {
@@ -492,4 +502,14 @@ func firstStatementTokens(s string, toks []sqlTok) int {
 		return 0
 	}
 	return len(toks)
+}
+
+// containsFold reports whether s contains the ASCII word w, ignoring ASCII case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if asciiEqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }

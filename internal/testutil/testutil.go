@@ -23,13 +23,22 @@ func RepoRoot(tb testing.TB) string {
 // test with a message naming what is missing. NL2SQLBENCH_SHARED overrides the location.
 func Shared(tb testing.TB, rel string) string {
 	tb.Helper()
+	p, ok := SharedIfPresent(tb, rel)
+	if !ok {
+		tb.Skipf("skipping: %s not found (real benchmark data lives in ../shared beside the repository)", p)
+	}
+	return p
+}
+
+// SharedIfPresent returns the path of rel inside ../shared and whether it exists, for
+// tests that use real data when they can and smaller data otherwise.
+func SharedIfPresent(tb testing.TB, rel string) (string, bool) {
+	tb.Helper()
 	root := os.Getenv("NL2SQLBENCH_SHARED")
 	if root == "" {
 		root = filepath.Join(RepoRoot(tb), "..", "shared")
 	}
 	p := filepath.Join(root, rel)
-	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("skipping: %s not found (real benchmark data lives in ../shared beside the repository)", p)
-	}
-	return p
+	_, err := os.Stat(p)
+	return p, err == nil
 }
