@@ -83,8 +83,12 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	for i, s := range systems {
 		js[i] = judge.System{Name: s.name, Preds: s.preds, From: len(s.records)}
 	}
+	anns, err := annotators(ctx, cfg, ds)
+	if err != nil {
+		return nil, err
+	}
 	prog := newProgress(e.stderr)
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update}
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update, Annotators: anns}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := systems[i]
@@ -113,6 +117,13 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 		if err := writeJSONFile(filepath.Join(out, s.file, "statistics.json"), metrics.NewStatistics(s.records)); err != nil {
 			return nil, err
 		}
+	}
+	all := make([]systemRecords, len(systems))
+	for i, s := range systems {
+		all[i] = systemRecords{Name: s.name, Records: s.records}
+	}
+	if err := extendSummary(ctx, cfg, ds, sum, all); err != nil {
+		return nil, err
 	}
 	sum.Warnings = append(sum.Warnings, runWarnings(sum.Systems[0].Overall.Counts, ds)...)
 	for _, w := range sum.Warnings[len(ds.Warnings):] {

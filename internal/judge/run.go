@@ -33,6 +33,17 @@ type Options struct {
 	Semantics Semantics     // decides the verdict; default Bird
 	// Progress, if set, is called after each question with the number done and the total.
 	Progress func(done, total int)
+	// Annotators add fields to each judged record (structural match, schema metrics...).
+	// They run in the worker goroutines, in order, before the record is emitted.
+	Annotators []Annotator
+}
+
+// Annotator adds to a record after the judge has given its verdict. dbPath is the
+// question's database file ("" when the database is missing, as for skipped records).
+// Annotators are called concurrently for different questions and must be safe for that.
+// An error aborts the run.
+type Annotator interface {
+	Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error
 }
 
 // System is one system's predictions, aligned with the dataset's questions.
@@ -70,6 +81,23 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var errMu sync.Mutex
+	var firstErr error // an annotator's error, which outranks the cancellation it causes
+	setErr := func(err error) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	workErr := func(err error) error {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if firstErr != nil {
+			return firstErr
+		}
+		return err
+	}
 	results := make([][]*record.Record, n)
 	done := make([]chan struct{}, n)
 	for i := range done {
@@ -84,6 +112,10 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 			for i := range jobs {
 				qj := &questionJob{ctx: ctx, eng: eng, lim: lim, sem: opt.Semantics, cache: map[string]outcome{}}
 				recs := qj.judge(ds, i, systems)
+				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], qj.path, recs); err != nil {
+					setErr(err)
+					cancel()
+				}
 				if ctx.Err() == nil {
 					results[i] = recs
 				}
@@ -105,15 +137,15 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 
 	for i := start; i < n; i++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return workErr(err)
 		}
 		select {
 		case <-done[i]:
 		case <-ctx.Done():
-			return ctx.Err()
+			return workErr(ctx.Err())
 		}
 		if results[i] == nil {
-			return ctx.Err()
+			return workErr(ctx.Err())
 		}
 		for s, rec := range results[i] {
 			if i < systems[s].From {
@@ -127,6 +159,18 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		results[i] = nil
 		if opt.Progress != nil {
 			opt.Progress(i+1, n)
+		}
+	}
+	return nil
+}
+
+// annotate runs every annotator on the records of one question.
+func annotate(ctx context.Context, as []Annotator, q *dataset.Question, dbPath string, recs []*record.Record) error {
+	for _, a := range as {
+		for _, r := range recs {
+			if err := a.Annotate(ctx, q, dbPath, r); err != nil {
+				return fmt.Errorf("question %d (%s): %w", q.Index, q.ID, err)
+			}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -205,5 +206,38 @@ func TestRunEmptyPrediction(t *testing.T) {
 		if r.Verdict != want[i] || r.ErrorMessage != emptyPredictionNote {
 			t.Errorf("question %d: %s %q, want %s with the empty-prediction note", i, r.Verdict, r.ErrorMessage, want[i])
 		}
+	}
+}
+
+// annotatorFunc adapts a function to Annotator.
+type annotatorFunc func(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error
+
+func (f annotatorFunc) Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error {
+	return f(ctx, q, dbPath, rec)
+}
+
+func TestRunAnnotators(t *testing.T) {
+	ds := testDataset(t)
+	eng := engine.NewSQLite()
+	defer eng.Close()
+	p := preds("SELECT 1", "SELECT 1", "SELECT 1", "SELECT 1", "SELECT 1")
+	mark := annotatorFunc(func(_ context.Context, q *dataset.Question, dbPath string, r *record.Record) error {
+		if (dbPath == "") != (q.DBID == "gone") {
+			t.Errorf("question %d: dbPath %q", q.Index, dbPath)
+		}
+		r.ErrorMessage += "|annotated " + q.ID
+		return nil
+	})
+	got := runAll(t, eng, ds, []System{{Name: "a", Preds: p}}, Options{Annotators: []Annotator{mark}})
+	for i, r := range got[0] {
+		if !strings.HasSuffix(r.ErrorMessage, "|annotated "+ds.Questions[i].ID) {
+			t.Errorf("record %d not annotated: %q", i, r.ErrorMessage)
+		}
+	}
+	boom := errors.New("boom")
+	fail := annotatorFunc(func(context.Context, *dataset.Question, string, *record.Record) error { return boom })
+	err := Run(context.Background(), eng, ds, []System{{Name: "a", Preds: p}}, Options{Annotators: []Annotator{fail}}, func(int, *record.Record) error { return nil })
+	if !errors.Is(err, boom) {
+		t.Errorf("annotator error: got %v, want boom", err)
 	}
 }

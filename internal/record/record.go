@@ -78,6 +78,13 @@ type Record struct {
 	Candidates []Candidate `json:"candidates,omitempty"`
 	// RevisionApplied is true when the system reported a query-revision module output.
 	RevisionApplied bool `json:"revision_applied,omitempty"`
+
+	// Sections added by later metrics, each defined in its own file. Their fields are
+	// flattened into the record's JSON object.
+	Efficiency    // efficiency.go: VES, R-VES, Soft-F1
+	SchemaLinking // schema.go: gold and predicted schema, selection precision / recall / F1
+	Modules       // modules.go: Pass@k, pre/post revision verdicts
+	Structural    // structural.go: exact set match, ETM
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).
