@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// TestEvalHostilePredictions: predictions that are not UTF-8, a megabyte long, several
+// statements, or destructive get clear verdicts, never a panic, and leave the databases
+// byte-identical.
+func TestEvalHostilePredictions(t *testing.T) {
+	f := demoFiles(t)
+	before := checksums(t, f.DBRoot)
+	lines := make([]string, 51)
+	for i := range lines {
+		lines[i] = "SELECT 1"
+	}
+	lines[0] = "SELECT '\xff\xfe broken'"
+	lines[1] = "SELECT '" + strings.Repeat("x", 1<<20) + "'"
+	lines[2] = "SELECT 1; DROP TABLE books"
+	lines[3] = "DROP TABLE books"
+	lines[4] = "ATTACH DATABASE 'evil.sqlite' AS evil"
+	lines[5] = "PRAGMA query_only = 0"
+	pred := filepath.Join(t.TempDir(), "hostile.txt")
+	if err := os.WriteFile(pred, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if code, _, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot, "--pred", "h="+pred,
+		"--out", out, "--json", "--timeout", "2s", "--max-rows", "10000"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs := readRecords(t, filepath.Join(out, "h", "records.jsonl"))
+	want := []struct {
+		verdict record.Verdict
+		msg     string
+	}{
+		{record.Error, "not valid UTF-8"},
+		{record.Incorrect, ""},
+		{record.Error, "several statements"},
+		{record.Error, "modify the database"},
+		{record.Error, "modify the database"},
+		{record.Error, "modify the database"},
+	}
+	for i, w := range want {
+		r := recs[i]
+		if r.Verdict != w.verdict || !strings.Contains(r.ErrorMessage, w.msg) {
+			t.Errorf("line %d: %s %q, want %s containing %q", i+1, r.Verdict, r.ErrorMessage, w.verdict, w.msg)
+		}
+	}
+	if len(recs[1].PredSQL) < 1<<20 {
+		t.Errorf("the 1 MB prediction was cut to %d bytes", len(recs[1].PredSQL))
+	}
+	after := checksums(t, f.DBRoot)
+	for p, sum := range before {
+		if after[p] != sum {
+			t.Errorf("%s changed", p)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files appeared in the database directory: %d before, %d after", len(before), len(after))
+	}
+}
