@@ -293,6 +293,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		r.Verdict, r.ErrorCategory, r.ErrorMessage = j.verdict, j.category, j.message
 		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
 		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
+		r.SoftF1 = &j.softF1
 		for _, c := range p.Candidates {
 			cj := qj.judgeSQL(c)
 			r.Candidates = append(r.Candidates, record.Candidate{SQL: c, Verdict: cj.verdict, ErrorCategory: cj.category})
@@ -310,6 +311,7 @@ type judgement struct {
 	exBird, exSpider int
 	rows             int
 	dur              time.Duration
+	softF1           float64 // BIRD Soft-F1 against the first gold that ran; 0 on error
 }
 
 func (qj *questionJob) judgeSQL(sql string) judgement {
@@ -327,6 +329,9 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 		j.message = emptyPredictionNote
 	}
 	j.dur = osp.dur
+	if ob.err == nil {
+		j.softF1 = SoftF1(ob.res, qj.golds[0].bird.res)
+	}
 	for _, g := range qj.golds {
 		if ob.err == nil && BirdEqual(ob.res, g.bird.res) {
 			j.exBird = 1

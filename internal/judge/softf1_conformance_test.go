@@ -1,0 +1,131 @@
+package judge
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
+)
+
+// These tests hold SoftF1 to the bird_soft_f1 column the official BIRD mini-dev
+// evaluation_f1.py produced on real predictions (../shared/data/*/reference).
+
+const softF1Tolerance = 1e-6
+
+// checkSoftF1 compares one computed score with a reference cell.
+func checkSoftF1(t *testing.T, index int, got float64, want string, pred, gold string) bool {
+	t.Helper()
+	w, err := strconv.ParseFloat(want, 64)
+	if err != nil {
+		t.Errorf("index %d: bad bird_soft_f1 %q", index, want)
+		return false
+	}
+	if math.Abs(got-w) > softF1Tolerance {
+		t.Errorf("index %d bird_soft_f1: got %.6f want %.6f\n  pred: %s\n  gold: %s", index, got, w, pred, gold)
+		return false
+	}
+	return true
+}
+
+// TestSoftF1SpiderConformance checks SoftF1 on the 972 executable Spider dev questions
+// for DAIL and C3.
+func TestSoftF1SpiderConformance(t *testing.T) {
+	root := testutil.Shared(t, "data/spider")
+	var dev []struct {
+		Query string `json:"query"`
+		DBID  string `json:"db_id"`
+	}
+	readJSON(t, filepath.Join(root, "dev.json"), &dev)
+	ex := newConfExec(t)
+	for _, sys := range []string{"DAIL", "C3"} {
+		t.Run(sys, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(root, "predictions", sys+".txt"))
+			if err != nil {
+				t.Fatalf("read predictions: %v", err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+			rows := readRefTSV(t, filepath.Join(root, "reference", sys+".tsv"))
+			if len(rows) != 972 {
+				t.Errorf("reference has %d rows, want 972", len(rows))
+			}
+			var mu sync.Mutex
+			agree := 0
+			parallelRows(rows, func(r confRow) {
+				q := dev[r.index]
+				db := filepath.Join(root, "database", q.DBID, q.DBID+".sqlite")
+				pred, _, _ := strings.Cut(strings.TrimSpace(lines[r.index]), "\t")
+				pr, perr := ex.run(db, pred)
+				gr, gerr := ex.run(db, q.Query)
+				got := 0.0
+				if perr == nil && gerr == nil {
+					got = SoftF1(pr, gr)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if checkSoftF1(t, r.index, got, r.want["bird_soft_f1"], pred, q.Query) {
+					agree++
+				}
+			})
+			t.Logf("%s: bird_soft_f1 agrees on %d/%d", sys, agree, len(rows))
+			if agree != len(rows) {
+				t.Errorf("%s: %d disagreements", sys, len(rows)-agree)
+			}
+		})
+	}
+}
+
+// TestSoftF1BirdConformance checks SoftF1 on the superhero questions of every SQLite
+// reference file. The PostgreSQL and MySQL reference files need those servers, which
+// these machines do not have: they are not checked here.
+func TestSoftF1BirdConformance(t *testing.T) {
+	root := testutil.Shared(t, "data/bird")
+	db := testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
+	var dev, mini []birdQuestion
+	readJSON(t, filepath.Join(root, "dev.json"), &dev)
+	readJSON(t, filepath.Join(root, "mini_dev_sqlite.json"), &mini)
+	cases := []birdCase{
+		{"dev_C3", "dev_C3.tsv", birdLinePreds(filepath.Join(root, "predictions/dev/C3.txt")), dev},
+		{"dev_TA-SQL", "dev_TA-SQL.tsv", birdJSONPreds(filepath.Join(root, "predictions/dev/TA-SQL_predict_dev.json")), dev},
+		{"mini_dev_gpt-4", "mini_dev_gpt-4_sqlite.tsv",
+			birdJSONPreds(filepath.Join(root, "predictions/mini_dev/predict_mini_dev_gpt-4_sqlite.json")), mini},
+		{"mini_dev_llama-3-70b", "mini_dev_meta-llama-3-70b-instruct-2_sqlite.tsv",
+			birdJSONPreds(filepath.Join(root, "predictions/mini_dev/predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")), mini},
+	}
+	ex := newConfExec(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			preds := c.preds(t)
+			rows := readRefTSV(t, filepath.Join(root, "reference", c.ref))
+			if len(rows) == 0 {
+				t.Fatal("empty reference")
+			}
+			var mu sync.Mutex
+			agree := 0
+			parallelRows(rows, func(r confRow) {
+				q := c.gold[r.index]
+				pred, ok := preds[r.index]
+				if !ok {
+					t.Errorf("index %d: no prediction", r.index)
+					return
+				}
+				pr, perr := ex.run(db, pred)
+				gr, gerr := ex.run(db, q.SQL)
+				got := 0.0
+				if perr == nil && gerr == nil {
+					got = SoftF1(pr, gr)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if checkSoftF1(t, r.index, got, r.want["bird_soft_f1"], pred, q.SQL) {
+					agree++
+				}
+			})
+			t.Logf("%s: bird_soft_f1 agrees on %d/%d", c.name, agree, len(rows))
+		})
+	}
+}
