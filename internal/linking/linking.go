@@ -1,0 +1,196 @@
+// Package linking fills each judged record's schema-linking and module fields: the gold
+// schema its question's gold SQL uses, the schema the system selected, table and column
+// precision / recall / F1 between them, Pass@k over its candidates, and its verdicts
+// before and after query revision.
+//
+// It exists so that records.jsonl carries the NL2SQLBench module metrics per question,
+// and every summary (metrics.SchemaSelectionOf, RevisionOfRecords, ...) is an average of
+// fields anyone can recompute.
+//
+// Where the schemas come from:
+//   - the database schema is introspected from the question's SQLite file when it exists,
+//     else taken from the dataset's tables.json (BIRD questions whose database is absent
+//     still get a gold schema); one schema per database, cached;
+//   - the gold schema is sqlast.ExtractSchema of the question's first gold SQL;
+//   - the predicted schema is the system's reported schema-selection output
+//     (pred_schema_source "reported"); when the system reported none it is extracted from
+//     the judged SQL (pred_schema_source "pred_sql"), so SQL-only systems still get the
+//     schema their SQL touched. Options.NoSQLFallback turns that off.
+//
+// To extend: another per-record module field is filled in Annotate, from a pure function
+// in internal/metrics.
+package linking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+)
+
+// Sources of a predicted schema (record.PredSchemaSource).
+const (
+	SourceReported = "reported"
+	SourcePredSQL  = "pred_sql"
+)
+
+// ErrNoSchema reports a database whose schema is neither in a SQLite file nor in tables.json.
+var ErrNoSchema = errors.New("no schema for database")
+
+// Options tune the annotator.
+type Options struct {
+	// PassK lists the k of Pass@k (default metrics.DefaultPassK).
+	PassK []int
+	// NoSQLFallback leaves the predicted schema empty when the system reported none,
+	// instead of extracting it from the judged SQL.
+	NoSQLFallback bool
+}
+
+// Annotator implements judge.Annotator. It is safe for concurrent use.
+type Annotator struct {
+	tablesPath string
+	opt        Options
+
+	tablesOnce sync.Once
+	tables     map[string]*dbschema.Schema
+	tablesErr  error
+
+	mu      sync.Mutex
+	schemas map[string]*schemaEntry // by database file, or "tables:" + db_id
+}
+
+type schemaEntry struct {
+	once sync.Once
+	s    *dbschema.Schema
+	err  error
+}
+
+// New returns an annotator for ds. Its tables.json is read on first need.
+func New(ds *dataset.Dataset, opt Options) *Annotator {
+	if len(opt.PassK) == 0 {
+		opt.PassK = metrics.DefaultPassK
+	}
+	a := &Annotator{opt: opt, schemas: map[string]*schemaEntry{}}
+	if ds != nil {
+		a.tablesPath = ds.Tables
+	}
+	return a
+}
+
+// Annotate fills rec's SchemaLinking and Modules fields.
+func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error {
+	metrics.FillPassAt(rec, a.opt.PassK)
+	metrics.FillRevision(rec)
+
+	rec.SchemaLinking = record.SchemaLinking{}
+	s, err := a.Schema(ctx, q.DBID, dbPath)
+	if err != nil {
+		// Schema metrics never abort a run: the record says why it has none.
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rec.GoldSchemaError = err.Error()
+		return nil
+	}
+	gold := rec.GoldSQL
+	if gold == "" && len(q.Gold) > 0 {
+		gold = q.Gold[0]
+	}
+	use, err := sqlast.ExtractSchema(gold, s)
+	if err != nil {
+		rec.GoldSchemaError = fmt.Sprintf("gold sql: %v", err)
+	} else {
+		rec.GoldSchema = SchemaOf(use)
+		rec.GoldSchemaUnresolved = append(append([]string(nil), use.Unresolved...), use.Ambiguous...)
+	}
+
+	switch {
+	case rec.SelectedSchema != nil:
+		rec.PredSchema, rec.PredSchemaSource = metrics.NormalizeSchema(rec.SelectedSchema), SourceReported
+	case !a.opt.NoSQLFallback && strings.TrimSpace(rec.PredSQL) != "":
+		if u, err := sqlast.ExtractSchema(rec.PredSQL, s); err == nil {
+			rec.PredSchema, rec.PredSchemaSource = SchemaOf(u), SourcePredSQL
+		}
+	}
+	metrics.ScoreSchema(rec)
+	return nil
+}
+
+// SchemaOf turns an sqlast.Use into a {table: [columns]} schema (lower-cased, sorted):
+// every used table, with the used columns of each (possibly none).
+func SchemaOf(u *sqlast.Use) map[string][]string {
+	out := map[string][]string{}
+	for _, t := range u.Tables {
+		t = strings.ToLower(t)
+		if _, ok := out[t]; !ok {
+			out[t] = []string{}
+		}
+	}
+	for _, c := range u.Columns {
+		t, col, ok := strings.Cut(c, ".")
+		if !ok {
+			continue
+		}
+		t = strings.ToLower(t)
+		out[t] = append(out[t], strings.ToLower(col))
+	}
+	for t := range out {
+		sort.Strings(out[t])
+	}
+	return out
+}
+
+// Schema returns the schema of database dbID: introspected from dbPath when that file
+// exists, else from the dataset's tables.json. Errors wrap ErrNoSchema when neither has it.
+func (a *Annotator) Schema(ctx context.Context, dbID, dbPath string) (*dbschema.Schema, error) {
+	key := "tables:" + dbID
+	if dbPath != "" {
+		if _, err := os.Stat(dbPath); err == nil {
+			key = dbPath
+		}
+	}
+	a.mu.Lock()
+	e := a.schemas[key]
+	if e == nil {
+		e = &schemaEntry{}
+		a.schemas[key] = e
+	}
+	a.mu.Unlock()
+	e.once.Do(func() {
+		if key == dbPath {
+			e.s, e.err = dbschema.Introspect(ctx, dbPath)
+			if e.err != nil {
+				e.err = fmt.Errorf("schema of %s: %w", dbPath, e.err)
+			}
+			return
+		}
+		e.s, e.err = a.fromTables(dbID)
+	})
+	return e.s, e.err
+}
+
+func (a *Annotator) fromTables(dbID string) (*dbschema.Schema, error) {
+	if a.tablesPath == "" {
+		return nil, fmt.Errorf("%w %s: database file missing and the dataset has no tables.json", ErrNoSchema, dbID)
+	}
+	a.tablesOnce.Do(func() {
+		a.tables, a.tablesErr = dbschema.ReadTablesJSON(a.tablesPath)
+	})
+	if a.tablesErr != nil {
+		return nil, fmt.Errorf("schema of %s: %w", dbID, a.tablesErr)
+	}
+	s := a.tables[dbID]
+	if s == nil {
+		return nil, fmt.Errorf("%w %s: not in %s", ErrNoSchema, dbID, a.tablesPath)
+	}
+	return s, nil
+}
