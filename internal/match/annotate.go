@@ -1,0 +1,115 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
+)
+
+// Annotator fills a record's structural fields (record.Structural) while the judge runs;
+// it satisfies judge.Annotator. It is safe for concurrent use.
+//
+// ESM is computed when the question's database file exists (its schema is what the
+// official script parses against) and a gold query parses; with several accepted gold
+// queries, matching any one is a match. Schemas, the foreign-key maps and each rebuilt
+// gold query are computed once and shared by all systems.
+type Annotator struct {
+	opt    Options
+	tables string // tables.json; "" = no foreign-key map (ESM then never merges join columns)
+
+	fkOnce sync.Once
+	fks    map[string]FKMap
+	fkErr  error
+
+	schemas sync.Map // db path -> *schemaEntry
+	golds   sync.Map // goldKey -> *goldEntry
+}
+
+type schemaEntry struct {
+	once sync.Once
+	s    *spidersql.Schema
+	err  error
+}
+
+type goldKey struct {
+	question, gold int
+}
+
+type goldEntry struct {
+	once sync.Once
+	g    *Gold
+	err  error
+}
+
+// NewAnnotator returns an annotator computing ESM with opt. tables is the dataset's
+// tables.json, read on first use for the foreign-key map ("" for none).
+func NewAnnotator(tables string, opt Options) *Annotator {
+	return &Annotator{opt: opt, tables: tables}
+}
+
+// Options returns the ESM variant this annotator computes.
+func (a *Annotator) Options() Options { return a.opt }
+
+// Annotate sets rec.ESM. Only a malformed tables.json or a cancelled ctx is an error;
+// a question ESM cannot be computed for keeps ESM unset.
+func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error {
+	if dbPath == "" || len(q.Gold) == 0 {
+		return nil
+	}
+	fk, err := a.fkMap(q.DBID)
+	if err != nil {
+		return fmt.Errorf("esm: %w", err)
+	}
+	s, err := a.schema(ctx, dbPath)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil // an unreadable database: the judge has already reported it
+	}
+	pred := PredText(rec.PredSQL)
+	var verdict *int
+	for i, text := range q.Gold {
+		g, err := a.gold(goldKey{q.Index, i}, text, s, fk)
+		if err != nil {
+			continue
+		}
+		v := 0
+		if g.Match(pred, s, fk, a.opt) {
+			v = 1
+		}
+		verdict = &v
+		if v == 1 {
+			break
+		}
+	}
+	rec.ESM = verdict
+	return nil
+}
+
+func (a *Annotator) fkMap(db string) (FKMap, error) {
+	a.fkOnce.Do(func() {
+		if a.tables != "" {
+			a.fks, a.fkErr = ReadFKMaps(a.tables)
+		}
+	})
+	return a.fks[db], a.fkErr
+}
+
+func (a *Annotator) schema(ctx context.Context, path string) (*spidersql.Schema, error) {
+	v, _ := a.schemas.LoadOrStore(path, &schemaEntry{})
+	e := v.(*schemaEntry)
+	e.once.Do(func() { e.s, e.err = SchemaFromSQLite(ctx, path) })
+	return e.s, e.err
+}
+
+func (a *Annotator) gold(k goldKey, sql string, s *spidersql.Schema, fk FKMap) (*Gold, error) {
+	v, _ := a.golds.LoadOrStore(k, &goldEntry{})
+	e := v.(*goldEntry)
+	e.once.Do(func() { e.g, e.err = PrepareGold(sql, s, fk, a.opt) })
+	return e.g, e.err
+}

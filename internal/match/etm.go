@@ -1,0 +1,181 @@
+package match
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+	"github.com/sqlc-dev/meyer/ast"
+)
+
+// ETM (Enhanced Tree Matching, Table 5 of the ETM paper): both queries are parsed,
+// lowered to a normal form in which the preprocessing rules P0-P8 hold, rewritten by the
+// equivalence rules 1-26 until nothing changes (each rule only under the assumptions it
+// states, checked against the database), and compared. Values, LIMIT counts, DISTINCT,
+// join types and join conditions all count. A query SQLite cannot prepare matches
+// nothing.
+
+// Sentinel errors of ETM.
+var (
+	// ErrETMPrepare: SQLite cannot prepare the query on its database.
+	ErrETMPrepare = errors.New("etm: query does not prepare")
+	// ErrETMUnsupported: the query uses syntax the ETM normal form does not model.
+	ErrETMUnsupported = errUnsupported
+)
+
+// ETMDB holds what ETM may assume about one database: its schema (primary keys,
+// foreign keys, unique indexes, NOT NULL, column lists) and which tables are non-empty,
+// plus a read-only connection to prepare queries on. Safe for concurrent use.
+type ETMDB struct {
+	path   string
+	schema *dbschema.Schema
+	db     *sql.DB
+
+	mu       sync.Mutex
+	nonEmpty map[string]bool
+}
+
+// OpenETMDB reads the schema of the SQLite file at path and keeps a read-only
+// connection to it. Close releases it.
+func OpenETMDB(ctx context.Context, path string) (*ETMDB, error) {
+	s, err := dbschema.Introspect(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("etm: %w", err)
+	}
+	dsn := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro&_query_only=1"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("etm: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(2)
+	return &ETMDB{path: path, schema: s, db: db, nonEmpty: map[string]bool{}}, nil
+}
+
+// Close closes the connection.
+func (d *ETMDB) Close() error { return d.db.Close() }
+
+// Schema returns the introspected schema.
+func (d *ETMDB) Schema() *dbschema.Schema { return d.schema }
+
+// prepares reports whether SQLite can prepare sql on this database.
+func (d *ETMDB) prepares(ctx context.Context, q string) bool {
+	st, err := d.db.PrepareContext(ctx, q)
+	if err != nil {
+		return false
+	}
+	st.Close()
+	return true
+}
+
+// tableNonEmpty reports whether table has a row (cached; an error counts as empty, so
+// the rule needing it does not fire).
+func (d *ETMDB) tableNonEmpty(ctx context.Context, table string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if v, ok := d.nonEmpty[table]; ok {
+		return v
+	}
+	t := d.schema.Table(table)
+	v := false
+	if t != nil {
+		var one int
+		err := d.db.QueryRowContext(ctx, `SELECT 1 FROM "`+strings.ReplaceAll(t.Name, `"`, `""`)+`" LIMIT 1`).Scan(&one)
+		v = err == nil
+	}
+	d.nonEmpty[table] = v
+	return v
+}
+
+// Normalized is one query in ETM's normal form.
+type Normalized struct {
+	Key   string   // canonical text: equal keys mean the queries match
+	Rules []string // Table 5 ids of the rules that fired, sorted ("P0".."P8", "1".."26")
+}
+
+// Normalize parses sql, checks that SQLite prepares it, and returns its normal form.
+// Errors wrap sqlast.ErrParse, ErrETMPrepare or ErrETMUnsupported.
+func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error) {
+	text = strings.TrimSpace(text)
+	if !d.prepares(ctx, text) {
+		return nil, ErrETMPrepare
+	}
+	q, err := sqlast.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := q.Syntax().(*ast.SelectStmt)
+	if !ok {
+		return nil, fmt.Errorf("%w: not a SELECT", ErrETMUnsupported)
+	}
+	fired := map[string]bool{}
+	l := &lowerer{s: d.schema, fired: fired}
+	eq, err := l.query(st, nil)
+	if err != nil {
+		return nil, err
+	}
+	rc := &ruleCtx{ctx: ctx, db: d, fired: fired}
+	rc.normalize(eq)
+	out := &Normalized{Key: eq.key()}
+	for id := range fired {
+		out.Rules = append(out.Rules, id)
+	}
+	slices.SortFunc(out.Rules, compareRuleIDs)
+	return out, nil
+}
+
+// compareRuleIDs orders P0..P8 before 1..26, numerically.
+func compareRuleIDs(a, b string) int {
+	num := func(s string) (bool, int) {
+		p := strings.HasPrefix(s, "P")
+		n := 0
+		for _, c := range strings.TrimPrefix(s, "P") {
+			n = n*10 + int(c-'0')
+		}
+		return p, n
+	}
+	pa, na := num(a)
+	pb, nb := num(b)
+	if pa != pb {
+		if pa {
+			return -1
+		}
+		return 1
+	}
+	return na - nb
+}
+
+// ETMVerdict is the outcome of one comparison.
+type ETMVerdict struct {
+	Match bool
+	Rules []string // rules that fired on either query, sorted
+	// Reason is set when a query could not be normalised ("pred: ...", "gold: ...").
+	Reason string
+}
+
+// Compare runs ETM on a prediction against one gold query.
+func (d *ETMDB) Compare(ctx context.Context, pred, gold string) ETMVerdict {
+	g, err := d.Normalize(ctx, gold)
+	if err != nil {
+		return ETMVerdict{Reason: "gold: " + err.Error()}
+	}
+	return d.CompareTo(ctx, pred, g)
+}
+
+// CompareTo is Compare with the gold query already normalised (gold queries are shared
+// by every system of a run).
+func (d *ETMDB) CompareTo(ctx context.Context, pred string, gold *Normalized) ETMVerdict {
+	p, err := d.Normalize(ctx, pred)
+	if err != nil {
+		return ETMVerdict{Reason: "pred: " + err.Error(), Rules: gold.Rules}
+	}
+	rules := append(slices.Clone(p.Rules), gold.Rules...)
+	slices.SortFunc(rules, compareRuleIDs)
+	rules = slices.Compact(rules)
+	return ETMVerdict{Match: p.Key == gold.Key, Rules: rules}
+}

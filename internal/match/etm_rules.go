@@ -1,0 +1,114 @@
+package match
+
+import (
+	"context"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+)
+
+// ruleCtx is what an equivalence rule sees: the database's verifiable assumptions and a
+// way to record that it fired.
+type ruleCtx struct {
+	ctx   context.Context
+	db    *ETMDB
+	fired map[string]bool
+}
+
+func (rc *ruleCtx) fire(id string) { rc.fired[id] = true }
+
+// table returns the schema table of a canonical table name (nil for subqueries or
+// unknown names).
+func (rc *ruleCtx) table(name string) *dbschema.Table {
+	if rc.db == nil || rc.db.schema == nil || name == "" {
+		return nil
+	}
+	return rc.db.schema.Table(name)
+}
+
+// splitCol splits a canonical column "table.col".
+func splitCol(n *enode) (table, col string, ok bool) {
+	if !n.is(eopCol) {
+		return "", "", false
+	}
+	for i := 0; i < len(n.val); i++ {
+		if n.val[i] == '.' {
+			return n.val[:i], n.val[i+1:], n.val[:i] != "?"
+		}
+	}
+	return "", "", false
+}
+
+// unique reports whether the column node is, alone, a key of its table (rules 1-5).
+func (rc *ruleCtx) unique(n *enode) bool {
+	t, c, ok := splitCol(n)
+	if !ok {
+		return false
+	}
+	return rc.table(t).IsUnique(c)
+}
+
+// notNull reports whether the column node cannot be NULL: declared NOT NULL, or the
+// sole column of an INTEGER PRIMARY KEY (SQLite's row id never is NULL).
+func (rc *ruleCtx) notNull(n *enode) bool {
+	t, c, ok := splitCol(n)
+	if !ok {
+		return false
+	}
+	tab := rc.table(t)
+	if tab == nil {
+		return false
+	}
+	col := tab.Column(c)
+	if col == nil {
+		return false
+	}
+	return col.NotNull || (col.PrimaryKey && len(tab.PrimaryKey) == 1)
+}
+
+// queryRules are the equivalence rules, applied to every query (innermost first) in
+// this order, until a round changes nothing.
+var queryRules = []func(rc *ruleCtx, q *equery){
+	rule21SelfSetOp,
+	rule3SetOpToCondition,
+	rule5ExceptToNotIn,
+	rule11StarToColumns,
+	rule1MinMaxSubquery,
+	rule10MinMaxToOrderLimit,
+	rule2DistinctUnique,
+	rule4GroupByUnique,
+	rule6CountColumn,
+	rule7NotNullCondition,
+	rule8AvgFromSumCount,
+	rule9CountCase,
+	rule12NumericString,
+	rule15Substr,
+	rule16LikePrefix,
+	rule17Julianday,
+	rule18InList,
+	rule22Between,
+	rule13InToJoin,
+	rule19JoinedColumn,
+	rule20SelfIn,
+	rule25LeftJoinNull,
+	rule14UnneededJoin,
+}
+
+// normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder
+// the tree, but a bound keeps a rule bug from looping).
+func (rc *ruleCtx) normalize(q *equery) {
+	canon(q, rc.fire)
+	prev := q.key()
+	for range 8 {
+		walkQuery(q, func(sub *equery) {
+			for _, r := range queryRules {
+				r(rc, sub)
+			}
+		})
+		canon(q, rc.fire)
+		k := q.key()
+		if k == prev {
+			return
+		}
+		prev = k
+	}
+}

@@ -1,0 +1,328 @@
+package match
+
+import (
+	"slices"
+	"strings"
+)
+
+// The ETM normal form. A parsed query is lowered (normalize_lower.go) into this small
+// tree, in which the preprocessing rules P0-P8 already hold by construction (names
+// lower-cased, columns qualified by their table, table and column aliases gone, quoting
+// only spelling, parentheses only grouping); the equivalence rules (rules_*.go) then
+// rewrite it, and two queries match when their trees print to the same key.
+
+// equery is a whole query: one SELECT core, or several joined by set operators.
+type equery struct {
+	cores []*ecore
+	ops   []string // between cores: "union", "union all", "intersect", "except"
+	// order and limit of the whole query (for a compound, they apply to its result).
+	order  []*eorder
+	limit  *enode
+	offset *enode
+}
+
+// ecore is one SELECT.
+type ecore struct {
+	distinct bool
+	cols     []*enode
+	from     []*efrom
+	where    *enode
+	group    []*enode
+	having   *enode
+}
+
+// efrom is one FROM item: a table or a subquery, with the join that brings it in.
+type efrom struct {
+	join  string // "" for the first item and for inner / cross / comma joins; "left", ...
+	table string // lower-cased table name, or "" for a subquery
+	sub   *equery
+	on    *enode
+	using []string
+}
+
+type eorder struct {
+	x    *enode
+	desc bool
+}
+
+// enode is an expression. op says what it is; val carries the name, operator or
+// literal text; kids are operands in order (for "and"/"or", a flattened list).
+type enode struct {
+	op   string
+	val  string
+	kids []*enode
+	sub  *equery // "subq", "exists", "insub"
+}
+
+// Expression ops.
+const (
+	eopCol     = "col"  // val "table.column" (lower case); "?.name" when unresolved
+	eopStar    = "star" // val "" or a table
+	eopNum     = "num"
+	eopStr     = "str"
+	eopNull    = "null"
+	eopBin     = "bin" // val operator: = <> < <= > >= + - * / % || ...
+	eopAnd     = "and"
+	eopOr      = "or"
+	eopNot     = "not"
+	eopNeg     = "neg"
+	eopFunc    = "func" // val lower-cased name, "+distinct" suffix for DISTINCT arguments
+	eopIn      = "in"   // kids: x, list...
+	eopNotIn   = "notin"
+	eopInSub   = "insub" // kids: x; sub
+	eopNotIn2  = "notinsub"
+	eopLike    = "like" // val "like"/"glob"..., kids x, pattern
+	eopNotLike = "notlike"
+	eopBetween = "between"
+	eopNotBtw  = "notbetween"
+	eopIsNull  = "isnull"
+	eopNotNull = "notnull"
+	eopIs      = "is"
+	eopIsNot   = "isnot"
+	eopCase    = "case" // kids: operand (or null marker), when, then, ..., else (or null marker)
+	eopCast    = "cast" // val lower-cased type
+	eopSubq    = "subq"
+	eopExists  = "exists"
+	eopCollate = "collate"
+	eopRaw     = "raw" // anything else, compared by its text
+)
+
+func (n *enode) is(op string) bool { return n != nil && n.op == op }
+
+// key prints a query in a canonical, unambiguous text: equal keys mean equal trees.
+func (q *equery) key() string {
+	var b strings.Builder
+	q.write(&b)
+	return b.String()
+}
+
+func (q *equery) write(b *strings.Builder) {
+	if q == nil {
+		b.WriteString("<nil>")
+		return
+	}
+	b.WriteString("Q(")
+	for i, c := range q.cores {
+		if i > 0 {
+			b.WriteString(" " + q.ops[i-1] + " ")
+		}
+		c.write(b)
+	}
+	if len(q.order) > 0 {
+		b.WriteString(" ORDER")
+		for _, o := range q.order {
+			b.WriteByte(' ')
+			o.x.write(b)
+			if o.desc {
+				b.WriteString(" desc")
+			}
+		}
+	}
+	if q.limit != nil {
+		b.WriteString(" LIMIT ")
+		q.limit.write(b)
+	}
+	if q.offset != nil {
+		b.WriteString(" OFFSET ")
+		q.offset.write(b)
+	}
+	b.WriteByte(')')
+}
+
+func (c *ecore) write(b *strings.Builder) {
+	b.WriteString("SELECT")
+	if c.distinct {
+		b.WriteString(" distinct")
+	}
+	for _, e := range c.cols {
+		b.WriteByte(' ')
+		e.write(b)
+	}
+	if len(c.from) > 0 {
+		b.WriteString(" FROM")
+		for _, f := range c.from {
+			b.WriteString(" [" + f.join + " ")
+			if f.sub != nil {
+				f.sub.write(b)
+			} else {
+				b.WriteString(f.table)
+			}
+			if f.on != nil {
+				b.WriteString(" on ")
+				f.on.write(b)
+			}
+			if len(f.using) > 0 {
+				b.WriteString(" using " + strings.Join(f.using, ","))
+			}
+			b.WriteByte(']')
+		}
+	}
+	if c.where != nil {
+		b.WriteString(" WHERE ")
+		c.where.write(b)
+	}
+	if len(c.group) > 0 {
+		b.WriteString(" GROUP")
+		for _, e := range c.group {
+			b.WriteByte(' ')
+			e.write(b)
+		}
+	}
+	if c.having != nil {
+		b.WriteString(" HAVING ")
+		c.having.write(b)
+	}
+}
+
+func (n *enode) write(b *strings.Builder) {
+	if n == nil {
+		b.WriteString("_")
+		return
+	}
+	b.WriteString(n.op)
+	if n.val != "" {
+		b.WriteByte(':')
+		b.WriteString(quoteKey(n.val))
+	}
+	if len(n.kids) > 0 || n.sub != nil {
+		b.WriteByte('(')
+		for i, k := range n.kids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k.write(b)
+		}
+		if n.sub != nil {
+			b.WriteByte(';')
+			n.sub.write(b)
+		}
+		b.WriteByte(')')
+	}
+}
+
+// quoteKey keeps literal text from colliding with the key's punctuation.
+func quoteKey(s string) string {
+	if strings.ContainsAny(s, "(),;:[] ") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+func (n *enode) key() string {
+	var b strings.Builder
+	n.write(&b)
+	return b.String()
+}
+
+// sortNodes orders nodes by their keys (for commutative operands and unordered lists).
+func sortNodes(ns []*enode) {
+	keys := make(map[*enode]string, len(ns))
+	for _, n := range ns {
+		keys[n] = n.key()
+	}
+	slices.SortStableFunc(ns, func(a, b *enode) int { return strings.Compare(keys[a], keys[b]) })
+}
+
+// walkQuery calls f on every SELECT core of q and of its subqueries, innermost first,
+// with the query the core belongs to.
+func walkQuery(q *equery, f func(q *equery)) {
+	if q == nil {
+		return
+	}
+	for _, c := range q.cores {
+		for _, fr := range c.from {
+			walkQuery(fr.sub, f)
+			walkExprQueries(fr.on, f)
+		}
+		for _, e := range c.cols {
+			walkExprQueries(e, f)
+		}
+		walkExprQueries(c.where, f)
+		for _, e := range c.group {
+			walkExprQueries(e, f)
+		}
+		walkExprQueries(c.having, f)
+	}
+	for _, o := range q.order {
+		walkExprQueries(o.x, f)
+	}
+	f(q)
+}
+
+func walkExprQueries(n *enode, f func(q *equery)) {
+	if n == nil {
+		return
+	}
+	for _, k := range n.kids {
+		walkExprQueries(k, f)
+	}
+	walkQuery(n.sub, f)
+}
+
+// mapExprs replaces every expression of the core's clauses (not of subqueries) by f's
+// result, bottom-up.
+func (c *ecore) mapExprs(f func(*enode) *enode) {
+	for i, e := range c.cols {
+		c.cols[i] = mapExpr(e, f)
+	}
+	for _, fr := range c.from {
+		fr.on = mapExpr(fr.on, f)
+	}
+	c.where = mapExpr(c.where, f)
+	for i, e := range c.group {
+		c.group[i] = mapExpr(e, f)
+	}
+	c.having = mapExpr(c.having, f)
+}
+
+func mapExpr(n *enode, f func(*enode) *enode) *enode {
+	if n == nil {
+		return nil
+	}
+	for i, k := range n.kids {
+		n.kids[i] = mapExpr(k, f)
+	}
+	return f(n)
+}
+
+// single reports whether q is one plain SELECT core.
+func (q *equery) single() *ecore {
+	if q == nil || len(q.cores) != 1 {
+		return nil
+	}
+	return q.cores[0]
+}
+
+// conjuncts splits an AND chain.
+func conjuncts(n *enode) []*enode {
+	if n == nil {
+		return nil
+	}
+	if n.op == eopAnd {
+		return n.kids
+	}
+	return []*enode{n}
+}
+
+// andOf builds a flattened, sorted AND of ns (nil for none).
+func andOf(ns ...*enode) *enode {
+	var flat []*enode
+	for _, n := range ns {
+		if n == nil {
+			continue
+		}
+		if n.op == eopAnd {
+			flat = append(flat, n.kids...)
+		} else {
+			flat = append(flat, n)
+		}
+	}
+	switch len(flat) {
+	case 0:
+		return nil
+	case 1:
+		return flat[0]
+	}
+	sortNodes(flat)
+	return &enode{op: eopAnd, kids: flat}
+}

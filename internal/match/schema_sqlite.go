@@ -1,0 +1,75 @@
+package match
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
+)
+
+// SchemaFromSQLite reads the schema the official evaluation parses against (process_sql's
+// get_schema): every table of sqlite_master, SQLite's own sqlite_sequence included, with
+// its columns from table_info, all lowercased. The file is opened read-only.
+//
+// This, not tables.json, is the schema evaluation.py uses for ESM; the two differ in case
+// and sometimes in names, which changes which queries parse.
+func SchemaFromSQLite(ctx context.Context, path string) (*spidersql.Schema, error) {
+	dsn := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro&_query_only=1"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("read schema %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	names, err := tableNames(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("read schema %s: %w", path, err)
+	}
+	tables := make(map[string][]string, len(names))
+	for _, t := range names {
+		cols, err := columnNames(ctx, db, t)
+		if err != nil {
+			return nil, fmt.Errorf("read schema %s: table %q: %w", path, t, err)
+		}
+		tables[t] = cols
+	}
+	return spidersql.NewSchema(tables), nil
+}
+
+func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+func columnNames(ctx context.Context, db *sql.DB, table string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
