@@ -2,9 +2,9 @@
 // interrupts the database engine and a cap on the rows it will read.
 //
 // Every engine returns results in one shape (Result) with values normalised to a small set
-// of Go types, so the comparators never care which engine ran a query. SQLite is the only
-// engine today; to add one, implement Engine in a new file (postgres.go, mysql.go) and run
-// it through the same contract tests as SQLite.
+// of Go types, so the comparators never care which engine ran a query. SQLite, PostgreSQL,
+// MySQL/MariaDB and Couchbase SQL++ (over its REST API) are here; to add one, implement
+// Engine in a new file and run it through the contract suite (contract_test.go).
 package engine
 
 import (

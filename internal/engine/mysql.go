@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// MySQL runs queries on a MySQL or MariaDB server (go-sql-driver/mysql). Each query runs
+// in a START TRANSACTION READ ONLY that is rolled back, after the session's server-side
+// limit is set (max_statement_time on MariaDB, max_execution_time on MySQL), and the
+// driver drops the connection when the context ends. Multi-statement mode is never
+// enabled, so the server refuses a second statement. The db argument of Query is a
+// db_id, put into the DSN where it says {db}. Safe for concurrent use.
+type MySQL struct{ *serverEngine }
+
+var _ Engine = MySQL{}
+
+// NewMySQL returns an engine for the go-sql-driver DSN template dsn
+// ("user:pw@tcp(host:3306)/{db}"; see DBPlaceholder). maxConns caps each pool.
+func NewMySQL(dsn string, maxConns int) MySQL {
+	return MySQL{newServerEngine(&mysqlDialect{}, dsn, maxConns)}
+}
+
+type mysqlDialect struct {
+	// flavour is 0 until known, then flavourMariaDB or flavourMySQL: which variable
+	// bounds a statement's time.
+	flavour atomic.Int32
+}
+
+const (
+	flavourMariaDB = 1
+	flavourMySQL   = 2
+)
+
+func (*mysqlDialect) name() string { return "mysql" }
+
+func (*mysqlDialect) open(dsn string) (*sql.DB, error) { return sql.Open("mysql", dsn) }
+
+func (*mysqlDialect) expandDSN(tmpl, db string) string {
+	return strings.ReplaceAll(tmpl, DBPlaceholder, url.PathEscape(db))
+}
+
+// setTimeout sets the session's statement limit (0 switches it off, so a limit of an
+// earlier query never leaks into the next one on a pooled connection).
+func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) error {
+	maria := func() error {
+		_, err := tx.ExecContext(ctx, "SET SESSION max_statement_time = "+strconv.FormatFloat(d.Seconds(), 'f', 3, 64))
+		return err
+	}
+	mysqlOnly := func() error {
+		_, err := tx.ExecContext(ctx, "SET SESSION max_execution_time = "+strconv.FormatInt(d.Milliseconds(), 10))
+		return err
+	}
+	switch m.flavour.Load() {
+	case flavourMariaDB:
+		return maria()
+	case flavourMySQL:
+		return mysqlOnly()
+	}
+	err := maria()
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1193 { // unknown system variable: MySQL
+		if err = mysqlOnly(); err == nil {
+			m.flavour.Store(flavourMySQL)
+		}
+		return err
+	}
+	if err == nil {
+		m.flavour.Store(flavourMariaDB)
+	}
+	return err
+}
+
+// watchCancel kills the statement (KILL QUERY, from another pooled connection) when
+// ctx ends: the driver only drops its connection, and the server would go on running
+// the statement, holding its locks, until it next writes to the client.
+func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, p *sql.DB) func() {
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return func() {}
+	}
+	stop := context.AfterFunc(ctx, func() {
+		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10)) // best effort: max_statement_time is the backstop
+	})
+	return func() { stop() }
+}
+
+// mysqlCategories maps server error numbers to the judge's categories.
+var mysqlCategories = map[uint16]categoryPrefix{
+	1146: prefixTable,    // ER_NO_SUCH_TABLE
+	1049: prefixTable,    // ER_BAD_DB_ERROR
+	1054: prefixColumn,   // ER_BAD_FIELD_ERROR
+	1305: prefixFunction, // ER_SP_DOES_NOT_EXIST ("FUNCTION x does not exist")
+	1630: prefixFunction, // ER_FUNC_INEXISTENT_NAME_COLLISION
+	1064: prefixSyntax,   // ER_PARSE_ERROR
+	1149: prefixSyntax,   // ER_SYNTAX_ERROR
+}
+
+func (*mysqlDialect) dbError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case 1969, 3024, 1317: // statement time exceeded (MariaDB, MySQL), query interrupted
+			return ErrTimeout
+		case 1792: // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+			return fmt.Errorf("%w: %s", ErrNotReadOnly, me.Message)
+		}
+		return serverDBError(mysqlCategories[me.Number], fmt.Sprintf("%s (MySQL error %d)", me.Message, me.Number))
+	}
+	return &DBError{Message: err.Error()}
+}
+
+// normalise maps go-sql-driver's values (int64 and float64 for numbers; bytes for the
+// rest) to SQLite's: DECIMAL an int64 when integral else a float64, binary strings and
+// BLOBs []byte, everything else text.
+func (*mysqlDialect) normalise(dbType string, v any) (any, error) {
+	switch x := v.(type) {
+	case nil, int64, float64:
+		return x, nil
+	case float32:
+		return float64(x), nil
+	case uint64:
+		if x <= 1<<63-1 {
+			return int64(x), nil
+		}
+		return float64(x), nil
+	case time.Time:
+		return formatTime(dbType, x), nil
+	case []byte:
+		return mysqlBytes(dbType, x)
+	case string:
+		return mysqlBytes(dbType, []byte(x))
+	default:
+		return fmt.Sprint(x), nil
+	}
+}
+
+func mysqlBytes(dbType string, b []byte) (any, error) {
+	switch {
+	case dbType == "DECIMAL" || dbType == "NEWDECIMAL":
+		return parseDecimal(string(b))
+	case strings.Contains(dbType, "INT") || dbType == "YEAR":
+		if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			return i, nil
+		}
+		return parseDecimal(string(b))
+	case dbType == "FLOAT" || dbType == "DOUBLE":
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			return nil, fmt.Errorf("float %q: %w", b, err)
+		}
+		return f, nil
+	case strings.Contains(dbType, "BLOB") || strings.Contains(dbType, "BINARY") || dbType == "BIT" || dbType == "GEOMETRY":
+		return copyBytes(b), nil
+	}
+	return string(b), nil
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestOpenServer(t *testing.T) {
+	tests := []struct {
+		kind, dsn string
+		wantErr   error
+	}{
+		{"postgres", "postgres://u@127.0.0.1:1/x?search_path={db}", nil},
+		{"mysql", "u@tcp(127.0.0.1:1)/{db}", nil},
+		{"mariadb", "u@tcp(127.0.0.1:1)/{db}", nil},
+		{"oracle", "x", ErrUnknownEngine},
+		{"postgres", "", ErrNoDSN},
+	}
+	for _, tc := range tests {
+		e, err := OpenServer(tc.kind, tc.dsn, 2)
+		if !errors.Is(err, tc.wantErr) {
+			t.Errorf("OpenServer(%q): %v, want %v", tc.kind, err, tc.wantErr)
+		}
+		if err == nil {
+			if err := e.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}
+	}
+}
+
+func TestDSNFromEnv(t *testing.T) {
+	t.Setenv("NL2SQLBENCH_TEST_DSN", "")
+	if _, err := DSNFromEnv("NL2SQLBENCH_TEST_DSN"); !errors.Is(err, ErrNoDSN) || !strings.Contains(err.Error(), "NL2SQLBENCH_TEST_DSN") {
+		t.Errorf("unset variable: %v", err)
+	}
+	t.Setenv("NL2SQLBENCH_TEST_DSN", "u:secret@tcp(h)/{db}")
+	if got, err := DSNFromEnv("NL2SQLBENCH_TEST_DSN"); err != nil || got != "u:secret@tcp(h)/{db}" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}
+
+// TestServerGuardsBeforeConnecting: refusals that need no server come before any
+// connection attempt (the DSN points at a closed port), and an unreachable server is an
+// error that does not echo the DSN's password.
+func TestServerGuardsBeforeConnecting(t *testing.T) {
+	for _, e := range []Engine{
+		NewPostgres("postgres://u:topsecret@127.0.0.1:1/x?connect_timeout=1", 1),
+		NewMySQL("u:topsecret@tcp(127.0.0.1:1)/{db}?timeout=1s", 1),
+	} {
+		ctx := context.Background()
+		for q, want := range map[string]error{
+			"DELETE FROM t":            ErrNotReadOnly,
+			"  /* c */ DROP TABLE t":   ErrNotReadOnly,
+			"-- only a comment\n;":     ErrEmptyQuery,
+			"# mysql comment\nSET x=1": ErrNotReadOnly,
+		} {
+			if _, err := e.Query(ctx, "db", q, Limits{}); !errors.Is(err, want) {
+				t.Errorf("%T %q: %v, want %v", e, q, err, want)
+			}
+		}
+		_, err := e.Query(ctx, "db", "SELECT 1", Limits{})
+		if err == nil || strings.Contains(err.Error(), "topsecret") {
+			t.Errorf("%T unreachable server: %v (want an error without the password)", e, err)
+		}
+		e.Close()
+	}
+	if _, err := (Postgres{newServerEngine(pgDialect{}, "", 1)}).Query(context.Background(), "db", "SELECT 1", Limits{}); !errors.Is(err, ErrNoDSN) {
+		t.Errorf("empty DSN: %v", err)
+	}
+}
+
+func TestFirstKeyword(t *testing.T) {
+	tests := map[string]string{
+		"SELECT 1":                 "select",
+		"  with x as (select 1)":   "with",
+		"(SELECT 1) UNION ALL":     "(",
+		"-- c\n/* d */ Values (1)": "values",
+		"# c\nselect":              "select",
+		"":                         "",
+		"1":                        "",
+	}
+	for q, want := range tests {
+		if got := firstKeyword(q); got != want {
+			t.Errorf("firstKeyword(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestParseDecimal(t *testing.T) {
+	tests := []struct {
+		in   string
+		want any
+	}{
+		{"42", int64(42)},
+		{"-7", int64(-7)},
+		{"42.000", 42.0},
+		{"2.5", 2.5},
+		{"99999999999999999999", 1e20},
+		{"NaN", nil},
+	}
+	for _, tc := range tests {
+		got, err := parseDecimal(tc.in)
+		if tc.want == nil {
+			if f, ok := got.(float64); !ok || f == f || err != nil {
+				t.Errorf("parseDecimal(%q) = %v, %v; want NaN", tc.in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("parseDecimal(%q) = %#v, %v; want %#v", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := parseDecimal("abc"); err == nil {
+		t.Error("parseDecimal(abc): no error")
+	}
+}

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver, which the tests use
+)
+
+// Postgres runs queries on a PostgreSQL server (jackc/pgx/v5). Each query runs in a
+// READ ONLY transaction that is rolled back, with SET LOCAL statement_timeout so the
+// server itself stops a runaway query, and pgx cancels it when the context ends. The
+// db argument of Query is a db_id, put into the DSN where it says {db}. Safe for
+// concurrent use; one pool per expanded DSN.
+type Postgres struct{ *serverEngine }
+
+var _ Engine = Postgres{}
+
+// NewPostgres returns an engine for the DSN template dsn (a postgres:// URL or a
+// key=value string; see DBPlaceholder). maxConns caps each pool (default 4).
+func NewPostgres(dsn string, maxConns int) Postgres {
+	return Postgres{newServerEngine(pgDialect{}, dsn, maxConns)}
+}
+
+type pgDialect struct{}
+
+func (pgDialect) name() string { return "postgres" }
+
+// open builds the pool with a context handler that sends PostgreSQL a cancel request
+// when a query's context ends. pgx's default only drops the socket's deadline, and the
+// server would go on running the statement, holding its locks, until it next writes.
+func (pgDialect) open(dsn string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 2 * time.Second}
+	}
+	return stdlib.OpenDB(*cfg), nil
+}
+
+func (pgDialect) expandDSN(tmpl, db string) string {
+	if strings.Contains(tmpl, "://") {
+		return strings.ReplaceAll(tmpl, DBPlaceholder, url.QueryEscape(db))
+	}
+	return strings.ReplaceAll(tmpl, DBPlaceholder, db) // key=value form: db_ids have no spaces
+}
+
+func (pgDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) error {
+	if d <= 0 {
+		return nil // SET LOCAL ends with the transaction: nothing to reset
+	}
+	ms := max(d.Milliseconds(), 1)
+	_, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10))
+	return err
+}
+
+// watchCancel does nothing: the pool's context handler (open) cancels on the server.
+func (pgDialect) watchCancel(context.Context, *sql.Tx, *sql.DB) func() { return func() {} }
+
+// pgCategories maps SQLSTATE codes to the judge's categories.
+var pgCategories = map[string]categoryPrefix{
+	"42P01": prefixTable,    // undefined_table
+	"3F000": prefixTable,    // invalid_schema_name
+	"42703": prefixColumn,   // undefined_column
+	"42883": prefixFunction, // undefined_function
+	"42601": prefixSyntax,   // syntax_error
+}
+
+func (pgDialect) dbError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "57014": // query_canceled: statement_timeout or a cancel request
+			return ErrTimeout
+		case "25006": // read_only_sql_transaction
+			return fmt.Errorf("%w: %s", ErrNotReadOnly, pe.Message)
+		}
+		return serverDBError(pgCategories[pe.Code], fmt.Sprintf("%s (SQLSTATE %s)", pe.Message, pe.Code))
+	}
+	return &DBError{Message: err.Error()}
+}
+
+// normalise maps pgx's values to SQLite's: booleans become 0/1, NUMERIC an int64 when it
+// has no fractional digits (SUM and COUNT-like results) else a float64 (AVG), dates and
+// times their ISO text, anything else its text form.
+func (pgDialect) normalise(dbType string, v any) (any, error) {
+	switch x := v.(type) {
+	case nil, int64, float64:
+		return x, nil
+	case string:
+		if dbType == "NUMERIC" {
+			return parseDecimal(x)
+		}
+		return x, nil
+	case []byte:
+		if dbType == "BYTEA" {
+			return copyBytes(x), nil
+		}
+		return string(x), nil
+	case bool:
+		if x {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case float32:
+		return float64(x), nil
+	case int32:
+		return int64(x), nil
+	case time.Time:
+		return formatTime(dbType, x), nil
+	default:
+		return fmt.Sprint(x), nil
+	}
+}
+
+// parseDecimal reads an exact decimal as SQLite would type it: integral text without a
+// point is an int64 (when it fits), anything else a float64. NaN and infinities keep
+// their float form.
+func parseDecimal(s string) (any, error) {
+	if !strings.ContainsAny(s, ".eEnN") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Errorf("decimal %q: %w", s, err)
+	}
+	if math.IsInf(f, 0) && err != nil {
+		return s, nil // out of float range: keep the exact text
+	}
+	return f, nil
+}
+
+// formatTime writes a date or time value as the text SQLite's date functions produce.
+func formatTime(dbType string, t time.Time) string {
+	switch dbType {
+	case "DATE":
+		return t.Format("2006-01-02")
+	case "TIMESTAMPTZ":
+		return t.Format("2006-01-02 15:04:05.999999-07:00")
+	default:
+		return t.Format("2006-01-02 15:04:05.999999")
+	}
+}

@@ -1,0 +1,322 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SQLPP runs SQL++ statements through the Couchbase Query Service REST API: POST
+// <Endpoint>/query/service with the statement, readonly=true, the per-query timeout and
+// basic auth. Results are read as a stream, one document at a time, so the row cap
+// bounds memory. The db argument of Query is a db_id: with Bucket set it becomes the
+// query context `default:bucket.db_id` (the scope export-docs lays a database out in),
+// so statements name collections (tables) directly.
+//
+// A result document becomes a row: its fields, in order of first appearance across the
+// documents, are the columns; a field a document lacks (MISSING) is nil; nested objects
+// and arrays are their JSON text; booleans 0/1; numbers int64 when integral else
+// float64. SELECT RAW results have one column, "$1".
+type SQLPP struct {
+	Endpoint string // e.g. http://localhost:8093 or a Capella query endpoint (https://...:18093)
+	Username string
+	Password string // from a config file or environment variable, never a flag
+	Bucket   string // optional: sets query_context to default:`Bucket`.`db`
+	Client   *http.Client
+}
+
+var _ Engine = (*SQLPP)(nil)
+
+// Close releases nothing: connections belong to the http.Client.
+func (*SQLPP) Close() error { return nil }
+
+// Query runs one read-only SQL++ statement.
+func (s *SQLPP) Query(ctx context.Context, db, stmt string, lim Limits) (*Result, error) {
+	return s.QueryArgs(ctx, db, stmt, nil, nil, lim)
+}
+
+// QueryArgs runs stmt with positional ($1, $2, ...) and named ($name) arguments.
+func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any, named map[string]any, lim Limits) (*Result, error) {
+	if onlyTrivia(stmt) {
+		return nil, ErrEmptyQuery
+	}
+	body := map[string]any{"statement": stmt, "readonly": true}
+	if lim.Timeout > 0 {
+		body["timeout"] = strconv.FormatInt(max(lim.Timeout.Milliseconds(), 1), 10) + "ms"
+	}
+	if len(positional) > 0 {
+		body["args"] = positional
+	}
+	for k, v := range named {
+		body["$"+strings.TrimPrefix(k, "$")] = v
+	}
+	if s.Bucket != "" && db != "" {
+		body["query_context"] = "default:`" + s.Bucket + "`.`" + db + "`"
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encode sql++ request: %w", err)
+	}
+	qctx := ctx
+	if lim.Timeout > 0 {
+		// The service stops the statement at its timeout; the HTTP call gets a little
+		// longer so the service's own timeout answer arrives.
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, lim.Timeout+2*time.Second)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(qctx, http.MethodPost, strings.TrimRight(s.Endpoint, "/")+"/query/service", bytes.NewReader(payload))
+	if err != nil {
+		return nil, fmt.Errorf("sql++ request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if s.Username != "" || s.Password != "" {
+		req.SetBasicAuth(s.Username, s.Password)
+	}
+	client := s.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if qctx.Err() != nil {
+			return nil, ErrTimeout
+		}
+		return nil, fmt.Errorf("sql++ query service: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return nil, fmt.Errorf("sql++ query service: %s (check the username and password)", resp.Status)
+	}
+	res, err := readSQLPPResponse(resp.Body, lim.MaxRows)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if qctx.Err() != nil {
+			return nil, ErrTimeout
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// sqlppError is one entry of the response's "errors".
+type sqlppError struct {
+	Code int    `json:"code"`
+	Msg  string `json:"msg"`
+}
+
+// readSQLPPResponse streams the response object: "results" element by element, then
+// "errors" and "status" (which the service writes after the results).
+func readSQLPPResponse(r io.Reader, maxRows int) (*Result, error) {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	colIdx := map[string]int{}
+	var docs []map[string]any
+	var order [][]string
+	raw := false
+	var errs []sqlppError
+	status := ""
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("read sql++ response: %w", err)
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "results":
+			if err := expectDelim(dec, '['); err != nil {
+				return nil, err
+			}
+			for dec.More() {
+				if maxRows > 0 && len(docs) >= maxRows {
+					return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
+				}
+				doc, keys, isObj, err := readDoc(dec)
+				if err != nil {
+					return nil, err
+				}
+				if !isObj {
+					raw = true
+				}
+				for _, k := range keys {
+					if _, ok := colIdx[k]; !ok {
+						colIdx[k] = len(res.Columns)
+						res.Columns = append(res.Columns, k)
+					}
+				}
+				docs = append(docs, doc)
+				order = append(order, keys)
+			}
+			if _, err := dec.Token(); err != nil { // ]
+				return nil, fmt.Errorf("read sql++ results: %w", err)
+			}
+		case "errors":
+			if err := dec.Decode(&errs); err != nil {
+				return nil, fmt.Errorf("read sql++ errors: %w", err)
+			}
+		case "status":
+			if err := dec.Decode(&status); err != nil {
+				return nil, fmt.Errorf("read sql++ status: %w", err)
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, fmt.Errorf("read sql++ response field %q: %w", key, err)
+			}
+		}
+	}
+	if len(errs) > 0 || (status != "" && status != "success") {
+		return nil, sqlppFailure(status, errs)
+	}
+	if raw {
+		res.Columns = []string{"$1"}
+	}
+	for _, doc := range docs {
+		row := make([]any, len(res.Columns))
+		if raw {
+			row[0] = sqlppValue(doc["$1"])
+		} else {
+			for k, v := range doc {
+				row[colIdx[k]] = sqlppValue(v)
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("read sql++ response: %w", err)
+	}
+	if tok != d {
+		return fmt.Errorf("read sql++ response: got %v, want %v", tok, d)
+	}
+	return nil
+}
+
+// readDoc reads one result: an object's fields in order, or a raw value as "$1".
+func readDoc(dec *json.Decoder) (map[string]any, []string, bool, error) {
+	var rawMsg json.RawMessage
+	if err := dec.Decode(&rawMsg); err != nil {
+		return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
+	}
+	trim := bytes.TrimSpace(rawMsg)
+	if len(trim) == 0 || trim[0] != '{' {
+		var v any
+		d := json.NewDecoder(bytes.NewReader(trim))
+		d.UseNumber()
+		if err := d.Decode(&v); err != nil {
+			return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
+		}
+		return map[string]any{"$1": v}, []string{"$1"}, false, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(trim))
+	d.UseNumber()
+	if _, err := d.Token(); err != nil { // {
+		return nil, nil, false, err
+	}
+	doc := map[string]any{}
+	var keys []string
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
+		}
+		k, _ := tok.(string)
+		var v any
+		if err := d.Decode(&v); err != nil {
+			return nil, nil, false, fmt.Errorf("read sql++ result field %q: %w", k, err)
+		}
+		if _, dup := doc[k]; !dup {
+			keys = append(keys, k)
+		}
+		doc[k] = v
+	}
+	return doc, keys, true, nil
+}
+
+// sqlppValue maps a decoded JSON value to the Result types.
+func sqlppValue(v any) any {
+	switch x := v.(type) {
+	case nil, string:
+		return x
+	case bool:
+		if x {
+			return int64(1)
+		}
+		return int64(0)
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x.String()
+	default: // objects and arrays: their JSON text, keys sorted
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+}
+
+// sqlppFailure maps the service's errors to the engine's: timeouts to ErrTimeout, write
+// refusals to ErrNotReadOnly, the rest to a DBError whose message starts with SQLite's
+// spelling of its category where one applies.
+func sqlppFailure(status string, errs []sqlppError) error {
+	if status == "timeout" {
+		return ErrTimeout
+	}
+	if len(errs) == 0 {
+		return &DBError{Message: "sql++ query ended with status " + status}
+	}
+	e := errs[0]
+	msg := fmt.Sprintf("%s (SQL++ error %d)", e.Msg, e.Code)
+	lower := strings.ToLower(e.Msg)
+	switch {
+	case e.Code == 1080 || strings.Contains(lower, "timeout") && strings.Contains(lower, "exceeded"):
+		return ErrTimeout
+	case e.Code == 1000 || strings.Contains(lower, "read-only") || strings.Contains(lower, "readonly"):
+		return fmt.Errorf("%w: %s", ErrNotReadOnly, e.Msg)
+	case e.Code == 12003 || e.Code == 13014 || strings.Contains(lower, "keyspace not found"):
+		return serverDBError(prefixTable, msg)
+	case strings.Contains(lower, "invalid function") || strings.Contains(lower, "function not found"):
+		return serverDBError(prefixFunction, msg)
+	case e.Code >= 3000 && e.Code < 4000 && strings.Contains(lower, "syntax error"):
+		return serverDBError(prefixSyntax, msg)
+	case e.Code == 3000:
+		return serverDBError(prefixSyntax, msg)
+	}
+	return serverDBError("", msg)
+}
+
+// ErrSQLPPNoEndpoint is returned by NewSQLPP for an empty endpoint.
+var ErrSQLPPNoEndpoint = errors.New("sql++: no query service endpoint")
+
+// NewSQLPP returns an SQL++ engine for the query service at endpoint.
+func NewSQLPP(endpoint, username, password, bucket string) (*SQLPP, error) {
+	if endpoint == "" {
+		return nil, ErrSQLPPNoEndpoint
+	}
+	return &SQLPP{Endpoint: endpoint, Username: username, Password: password, Bucket: bucket, Client: &http.Client{}}, nil
+}

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeQueryService speaks the Couchbase Query Service's REST shape (POST /query/service,
+// JSON body, basic auth; a response object with results, errors and status) for a few
+// canned statements. It records the last request body.
+type fakeQueryService struct {
+	last map[string]any
+}
+
+func (f *fakeQueryService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/query/service" || r.Method != http.MethodPost {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	if u, p, ok := r.BasicAuth(); !ok || u != "reader" || p != "secret" {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, `{"errors":[{"code":10000,"msg":"Authentication failure"}],"status":"fatal"}`)
+		return
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f.last = body
+	stmt, _ := body["statement"].(string)
+	w.Header().Set("Content-Type", "application/json")
+	write := func(results, errs, status string) {
+		fmt.Fprintf(w, `{"requestID":"x","signature":{"*":"*"},"results":[%s],"errors":[%s],"status":%q,"metrics":{"resultCount":1}}`, results, errs, status)
+	}
+	switch {
+	case stmt == "SELECT h.* FROM hero h":
+		write(`{"id":1,"name":"3-D Man","height":188.5,"alive":true,"tags":["a"]},{"id":2,"name":null},{"id":3,"name":"Abe","extra":{"k":1}}`, "", "success")
+	case stmt == "SELECT RAW COUNT(*) FROM hero":
+		write(`3`, "", "success")
+	case stmt == "SELECT $1 AS a, $n AS b":
+		args, _ := body["args"].([]any)
+		fmt.Fprintf(w, `{"results":[{"a":%s,"b":%s}],"status":"success"}`, mustJSON(args[0]), mustJSON(body["$n"]))
+	case stmt == "SELECT * FROM nope":
+		write("", `{"code":12003,"msg":"Keyspace not found in CB datastore: default:nope"}`, "fatal")
+	case stmt == "SELEC 1":
+		write("", `{"code":3000,"msg":"syntax error - line 1, column 1, near 'SELEC', at: 1"}`, "fatal")
+	case stmt == "SELECT NOFUNC(1)":
+		write("", `{"code":3000,"msg":"Invalid function NOFUNC (near line 1, column 8)"}`, "fatal")
+	case strings.HasPrefix(stmt, "DELETE"):
+		if body["readonly"] == true {
+			write("", `{"code":1000,"msg":"The server or request is read-only and cannot accept this write statement."}`, "fatal")
+			return
+		}
+		write("", "", "success")
+	case stmt == "SLOW":
+		d, _ := time.ParseDuration(fmt.Sprint(body["timeout"]))
+		select {
+		case <-time.After(d):
+			write("", `{"code":1080,"msg":"Timeout `+d.String()+` exceeded"}`, "timeout")
+		case <-r.Context().Done():
+		}
+	case stmt == "MANY":
+		var b strings.Builder
+		for i := range 100 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"i":%d}`, i)
+		}
+		write(b.String(), "", "success")
+	default:
+		write("", `{"code":5000,"msg":"unexpected statement"}`, "fatal")
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func newFakeSQLPP(t *testing.T) (*SQLPP, *fakeQueryService) {
+	t.Helper()
+	f := &fakeQueryService{}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	e, err := NewSQLPP(srv.URL, "reader", "secret", "bird")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, f
+}
+
+func TestSQLPPResults(t *testing.T) {
+	e, f := newFakeSQLPP(t)
+	res, err := e.Query(context.Background(), "superhero", "SELECT h.* FROM hero h", Limits{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []string{"id", "name", "height", "alive", "tags", "extra"}
+	wantRows := [][]any{
+		{int64(1), "3-D Man", 188.5, int64(1), `["a"]`, nil},
+		{int64(2), nil, nil, nil, nil, nil},
+		{int64(3), "Abe", nil, nil, nil, `{"k":1}`},
+	}
+	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantRows, res.Rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if f.last["readonly"] != true || f.last["timeout"] != "2000ms" || f.last["query_context"] != "default:`bird`.`superhero`" {
+		t.Errorf("request body %v: want readonly, timeout 2000ms and the scope's query_context", f.last)
+	}
+
+	res, err = e.Query(context.Background(), "superhero", "SELECT RAW COUNT(*) FROM hero", Limits{})
+	if err != nil || !cmp.Equal(res.Columns, []string{"$1"}) || !cmp.Equal(res.Rows, [][]any{{int64(3)}}) {
+		t.Errorf("RAW result: %+v, %v", res, err)
+	}
+	if _, ok := f.last["timeout"]; ok {
+		t.Errorf("no timeout asked, but the request has one: %v", f.last)
+	}
+
+	res, err = e.QueryArgs(context.Background(), "superhero", "SELECT $1 AS a, $n AS b", []any{"x"}, map[string]any{"n": 2}, Limits{})
+	if err != nil || !cmp.Equal(res.Rows, [][]any{{"x", int64(2)}}) {
+		t.Errorf("arguments: %+v, %v", res, err)
+	}
+}
+
+func TestSQLPPErrors(t *testing.T) {
+	e, _ := newFakeSQLPP(t)
+	ctx := context.Background()
+	tests := []struct {
+		stmt       string
+		wantPrefix string
+		wantIs     error
+	}{
+		{"SELECT * FROM nope", "no such table: ", nil},
+		{"SELEC 1", "syntax error: ", nil},
+		{"SELECT NOFUNC(1)", "no such function: ", nil},
+		{"DELETE FROM hero", "", ErrNotReadOnly},
+		{"SLOW", "", ErrTimeout},
+		{"  ", "", ErrEmptyQuery},
+	}
+	for _, tc := range tests {
+		_, err := e.Query(ctx, "superhero", tc.stmt, Limits{Timeout: 200 * time.Millisecond})
+		if tc.wantIs != nil {
+			if !errors.Is(err, tc.wantIs) {
+				t.Errorf("%q: %v, want %v", tc.stmt, err, tc.wantIs)
+			}
+			continue
+		}
+		var dbe *DBError
+		if !errors.As(err, &dbe) || !strings.HasPrefix(dbe.Message, tc.wantPrefix) {
+			t.Errorf("%q: %v, want a DBError starting %q", tc.stmt, err, tc.wantPrefix)
+		}
+	}
+	if _, err := e.Query(ctx, "superhero", "MANY", Limits{MaxRows: 10}); !errors.Is(err, ErrRowLimit) {
+		t.Errorf("100 results with MaxRows 10: %v, want ErrRowLimit", err)
+	}
+	bad := *e
+	bad.Password = "wrong"
+	if _, err := bad.Query(ctx, "superhero", "MANY", Limits{}); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("wrong password: %v, want a 401 error", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if _, err := e.Query(cctx, "superhero", "SLOW", Limits{Timeout: 5 * time.Second}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+	if _, err := NewSQLPP("", "", "", ""); !errors.Is(err, ErrSQLPPNoEndpoint) {
+		t.Errorf("empty endpoint: %v", err)
+	}
+}
