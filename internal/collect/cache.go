@@ -1,0 +1,144 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// Cache is an append-only response cache: one JSON line per answered request, keyed by a
+// hash of the whole request (endpoint, model, messages, sampling parameters), each line
+// synced to disk before the answer is used. Reruns read their answers from it, so they
+// cost nothing and come out the same. A line torn by a crash is cut off when the cache
+// is opened.
+type Cache struct {
+	mu   sync.Mutex
+	f    *os.File
+	m    map[string]*ChatResponse
+	Hits atomic.Int64
+}
+
+type cacheLine struct {
+	Key      string        `json:"key"`
+	Response *ChatResponse `json:"response"`
+}
+
+// OpenCache opens (creating it if needed) the cache file at path.
+func OpenCache(path string) (*Cache, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open cache: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	c := &Cache{f: f, m: map[string]*ChatResponse{}}
+	good := 0 // bytes up to the end of the last complete line
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
+	for sc.Scan() {
+		line := sc.Bytes()
+		end := good + len(line) + 1
+		if end > len(data) { // no newline: torn
+			break
+		}
+		var l cacheLine
+		if err := json.Unmarshal(line, &l); err != nil || l.Response == nil || l.Key == "" {
+			break // torn in the middle: everything after is suspect
+		}
+		c.m[l.Key] = l.Response
+		good = end
+	}
+	if good < len(data) {
+		if err := f.Truncate(int64(good)); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("repair cache: %w", err)
+		}
+	}
+	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open cache: %w", err)
+	}
+	return c, nil
+}
+
+// Len is the number of cached responses.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}
+
+// Close closes the cache file.
+func (c *Cache) Close() error { return c.f.Close() }
+
+func (c *Cache) get(key string) (*ChatResponse, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[key]
+	return r, ok
+}
+
+func (c *Cache) put(key string, r *ChatResponse) error {
+	b, err := json.Marshal(cacheLine{Key: key, Response: r})
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.f.Write(b); err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	if err := c.f.Sync(); err != nil {
+		return fmt.Errorf("sync cache: %w", err)
+	}
+	c.m[key] = r
+	return nil
+}
+
+// cachedLLM answers from the cache when it can and records every new answer.
+type cachedLLM struct {
+	inner   LLM
+	cache   *Cache
+	baseURL string
+	model   string
+}
+
+func requestKey(baseURL, model string, req ChatRequest) string {
+	b, _ := json.Marshal(struct {
+		BaseURL string      `json:"base_url"`
+		Model   string      `json:"model"`
+		Req     ChatRequest `json:"request"`
+	}{baseURL, model, req})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func (c *cachedLLM) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
+	key := requestKey(c.baseURL, c.model, req)
+	if r, ok := c.cache.get(key); ok {
+		c.cache.Hits.Add(1)
+		cp := *r
+		cp.Cached = true
+		return &cp, nil
+	}
+	r, err := c.inner.Chat(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.cache.put(key, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}

@@ -1,0 +1,365 @@
+package collect
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// ErrConfigChanged means --out holds a run made with another pipeline or dataset.
+var ErrConfigChanged = errors.New("output directory holds a run with another configuration")
+
+// Files of a collect run directory.
+const (
+	RecordsFile  = "records.jsonl"
+	CacheFile    = "cache.jsonl"
+	ManifestFile = "collect.json"
+)
+
+// Options configure a collect run.
+type Options struct {
+	Config  *Config
+	Dataset *dataset.Dataset
+	OutDir  string
+	// LLM answers requests; nil builds an OpenAI-compatible client from Config.LLM.
+	LLM LLM
+	// Getenv reads the API key's variable (default os.Getenv).
+	Getenv     func(string) string
+	HTTPClient *http.Client
+	// Progress is called after each question (from one goroutine at a time).
+	Progress func(Progress)
+	// Log receives a line per question that failed (default: discarded).
+	Log io.Writer
+	// Limit collects only the first Limit questions (0: all).
+	Limit int
+}
+
+// Progress is the state of a run after a question.
+type Progress struct {
+	Done, Total, Failed int
+	PromptTokens        int
+	CompletionTokens    int
+	TotalTokens         int
+	Cost                float64 // 0 without pricing
+}
+
+// ModuleTotals adds up one module's usage over the run's records.
+type ModuleTotals struct {
+	PromptTokens     int   `json:"prompt_tokens"`
+	CompletionTokens int   `json:"completion_tokens"`
+	TotalTokens      int   `json:"total_tokens"`
+	LLMCalls         int   `json:"llm_calls"`
+	LatencyMS        int64 `json:"latency_ms"`
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Records          string                   `json:"records"`
+	Questions        int                      `json:"questions"`
+	Resumed          int                      `json:"resumed"`
+	Collected        int                      `json:"collected"`
+	Failed           int                      `json:"failed"`
+	NoDatabase       int                      `json:"no_database"`
+	FailedIDs        []string                 `json:"failed_ids,omitempty"`
+	Requests         int64                    `json:"http_requests"`
+	Retries          int64                    `json:"retries"`
+	CacheHits        int64                    `json:"cache_hits"`
+	PromptTokens     int                      `json:"prompt_tokens"`
+	CompletionTokens int                      `json:"completion_tokens"`
+	TotalTokens      int                      `json:"total_tokens"`
+	Cost             float64                  `json:"estimated_cost_usd"`
+	Priced           bool                     `json:"priced"`
+	Modules          map[string]*ModuleTotals `json:"modules"`
+}
+
+// runner is one collect run's state shared by its workers.
+type runner struct {
+	cfg     *Config
+	llm     LLM
+	eng     engine.Engine
+	prompts prompts
+	dbs     dbCache
+}
+
+// nodeTypes are the node types the pipeline writes per question, in order.
+func (c *Config) nodeTypes() []string {
+	if c.Pipeline.QueryRevision.Strategy == ReviseNone {
+		return []string{NodeSchemaSelection, NodeCandidate}
+	}
+	return []string{NodeSchemaSelection, NodeCandidate, NodeRevision}
+}
+
+// Run collects module records for the dataset's questions into OutDir/records.jsonl. It
+// resumes a run interrupted in the same directory: questions already recorded are kept
+// and not asked again, and requests already answered come from OutDir/cache.jsonl. A
+// question whose LLM calls fail for good is left out (counted in Failed, and logged): a
+// rerun tries it again. Cancelling ctx stops the run; every question recorded so far is
+// complete.
+func Run(ctx context.Context, opt Options) (*Summary, error) {
+	cfg, ds := opt.Config, opt.Dataset
+	if cfg == nil || ds == nil {
+		return nil, fmt.Errorf("collect: %w: no config or dataset", ErrBadConfig)
+	}
+	ps, err := loadPrompts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	if err := checkManifest(opt.OutDir, cfg, ds); err != nil {
+		return nil, err
+	}
+	llm := opt.LLM
+	var client *OpenAIClient
+	if llm == nil {
+		getenv := opt.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		client, err = NewOpenAIClient(cfg.LLM, getenv, opt.HTTPClient)
+		if err != nil {
+			return nil, err
+		}
+		llm = client
+	}
+	cache, err := OpenCache(filepath.Join(opt.OutDir, CacheFile))
+	if err != nil {
+		return nil, err
+	}
+	defer cache.Close()
+	recPath := filepath.Join(opt.OutDir, RecordsFile)
+	w, done, err := openRecords(recPath, cfg.nodeTypes())
+	if err != nil {
+		return nil, err
+	}
+	defer w.f.Close()
+	eng := engine.NewSQLite()
+	defer eng.Close()
+	r := &runner{
+		cfg:     cfg,
+		llm:     &cachedLLM{inner: llm, cache: cache, baseURL: cfg.LLM.BaseURL, model: cfg.LLM.Model},
+		eng:     eng,
+		prompts: ps,
+		dbs:     dbCache{dbs: map[string]*dbEntry{}},
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+
+	// The questions to ask: each (db_id, question_id) once, in dataset order.
+	qs := ds.Questions
+	if opt.Limit > 0 && opt.Limit < len(qs) {
+		qs = qs[:opt.Limit]
+	}
+	sum := &Summary{Records: recPath, Modules: map[string]*ModuleTotals{}}
+	sum.Priced = cfg.Pricing != nil
+	seen := map[string]bool{}
+	var todo []dataset.Question
+	for _, q := range qs {
+		k := questionKey(q.DBID, q.ID)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		sum.Questions++
+		if d, ok := done[k]; ok {
+			sum.Resumed++
+			sum.addRecords(d.recs)
+			continue
+		}
+		todo = append(todo, q)
+	}
+	sum.Cost = cfg.Cost(sum.PromptTokens, sum.CompletionTokens)
+
+	var mu sync.Mutex // guards sum and progress calls
+	report := func() {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Done: sum.Resumed + sum.Collected, Total: sum.Questions, Failed: sum.Failed,
+				PromptTokens: sum.PromptTokens, CompletionTokens: sum.CompletionTokens, TotalTokens: sum.TotalTokens, Cost: sum.Cost})
+		}
+	}
+	report()
+	work := make(chan dataset.Question)
+	var wg sync.WaitGroup
+	var fatal error
+	for range max(cfg.LLM.Concurrency, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for q := range work {
+				recs, err := r.question(ctx, ds, q)
+				skipped := errors.Is(err, errNoDatabase)
+				if skipped {
+					err = nil
+				}
+				if err == nil {
+					err = w.write(recs)
+					if err != nil {
+						mu.Lock()
+						fatal = err
+						mu.Unlock()
+					}
+				}
+				mu.Lock()
+				switch {
+				case err == nil:
+					if skipped {
+						sum.NoDatabase++
+						fmt.Fprintf(logw, "question %s: database %s not found (looked in %v): recorded without SQL\n", q.ID, q.DBID, ds.DBCandidates(q.DBID))
+					}
+					sum.Collected++
+					sum.addRecords(recs)
+					sum.Cost = cfg.Cost(sum.PromptTokens, sum.CompletionTokens)
+				case ctx.Err() != nil:
+					// interrupted: the question was in flight, not failed
+				case fatal == nil:
+					sum.Failed++
+					sum.FailedIDs = append(sum.FailedIDs, q.ID)
+					fmt.Fprintf(logw, "question %s (%s): %v\n", q.ID, q.DBID, err)
+				}
+				report()
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, q := range todo {
+		mu.Lock()
+		stop := fatal != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		select {
+		case work <- q:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if client != nil {
+		sum.Requests, sum.Retries = client.Stats.Requests.Load(), client.Stats.Retries.Load()
+	}
+	sum.CacheHits = cache.Hits.Load()
+	if fatal != nil {
+		return sum, fatal
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// question answers one question: its database, then the pipeline.
+func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]ModuleRecord, error) {
+	path, ok := ds.DBPath(q.DBID)
+	if !ok {
+		return r.noDatabase(q), errNoDatabase
+	}
+	db, err := r.dbs.get(ctx, r.eng, path, *r.cfg.Pipeline.SampleValues)
+	if err != nil {
+		return nil, err
+	}
+	return r.answer(ctx, q, db)
+}
+
+// errNoDatabase marks a question recorded without asking the LLM: its database is
+// missing, so there is no schema to prompt with (eval reports it as skipped).
+var errNoDatabase = errors.New("database missing")
+
+// noDatabase is the records of a question whose database is missing: every module, no
+// SQL, no usage, so the records file still answers every question.
+func (r *runner) noDatabase(q dataset.Question) []ModuleRecord {
+	var recs []ModuleRecord
+	for _, nt := range r.cfg.nodeTypes() {
+		rec := ModuleRecord{NodeType: nt, QuestionID: q.ID, DBID: q.DBID, Question: q.Text, SchemaSource: "database_missing"}
+		switch nt {
+		case NodeSchemaSelection:
+			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
+		case NodeCandidate:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.CandidateGeneration.Strategy, ""
+		case NodeRevision:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.QueryRevision.Strategy, ""
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+func (s *Summary) addRecords(recs []ModuleRecord) {
+	for _, rec := range recs {
+		s.PromptTokens += rec.PromptTokens
+		s.CompletionTokens += rec.CompletionTokens
+		s.TotalTokens += rec.TotalTokens
+		m := s.Modules[rec.NodeType]
+		if m == nil {
+			m = &ModuleTotals{}
+			s.Modules[rec.NodeType] = m
+		}
+		m.PromptTokens += rec.PromptTokens
+		m.CompletionTokens += rec.CompletionTokens
+		m.TotalTokens += rec.TotalTokens
+		m.LLMCalls += rec.LLMCalls
+		m.LatencyMS += rec.LatencyMS
+	}
+}
+
+// manifest identifies what a run directory was collected with; a rerun must match it.
+type manifest struct {
+	Dataset  string `json:"dataset"`
+	Model    string `json:"model"`
+	BaseURL  string `json:"base_url"`
+	Pipeline string `json:"pipeline_sha256"`
+}
+
+func checkManifest(dir string, cfg *Config, ds *dataset.Dataset) error {
+	pb, _ := json.Marshal(struct {
+		P PipelineConfig
+		T *float64
+		U *float64
+		M int
+		S *int64
+	}{cfg.Pipeline, cfg.LLM.Temperature, cfg.LLM.TopP, cfg.LLM.MaxTokens, cfg.LLM.Seed})
+	h := sha256.Sum256(pb)
+	abs, err := filepath.Abs(ds.Path)
+	if err != nil {
+		abs = ds.Path
+	}
+	want := manifest{Dataset: abs, Model: cfg.LLM.Model, BaseURL: cfg.LLM.BaseURL, Pipeline: hex.EncodeToString(h[:])}
+	path := filepath.Join(dir, ManifestFile)
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		var have manifest
+		if err := json.Unmarshal(data, &have); err != nil {
+			return fmt.Errorf("%s: %v: %w", path, err, ErrBadRecords)
+		}
+		if have != want {
+			return fmt.Errorf("%s: collected with %+v, now %+v; use another --out: %w", path, have, want, ErrConfigChanged)
+		}
+		return nil
+	case errors.Is(err, os.ErrNotExist):
+		b, _ := json.MarshalIndent(want, "", "  ")
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		return os.Rename(tmp, path)
+	default:
+		return fmt.Errorf("read manifest: %w", err)
+	}
+}

@@ -1,0 +1,314 @@
+package collect
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+)
+
+// demoDataset materializes the embedded demo and loads its questions.
+func demoDataset(tb testing.TB) *dataset.Dataset {
+	tb.Helper()
+	files, err := demo.Materialize(context.Background(), filepath.Join(os.TempDir(), "nl2sqlbench-collect-test-demo"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ds, err := dataset.Load(context.Background(), "jsonl:"+files.Questions, dataset.Options{DBRoot: files.DBRoot})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ds
+}
+
+// questionOf finds the question a default prompt asks (its last "Question: " line).
+func questionOf(prompt string) string {
+	i := strings.LastIndex(prompt, "\nQuestion: ")
+	if i < 0 {
+		return ""
+	}
+	q := prompt[i+len("\nQuestion: "):]
+	if j := strings.IndexByte(q, '\n'); j >= 0 {
+		q = q[:j]
+	}
+	return q
+}
+
+// goldScript answers every prompt with the question's gold SQL, with a delay.
+func goldScript(ds *dataset.Dataset, delay time.Duration) func(fakellm.Request) fakellm.Reply {
+	gold := map[string]string{}
+	for _, q := range ds.Questions {
+		gold[q.Text] = q.Gold[0]
+	}
+	return func(r fakellm.Request) fakellm.Reply {
+		p := r.Prompt()
+		return fakellm.Reply{Choices: []string{"```sql\n" + gold[questionOf(p)] + "\n```"}, Prompt: fakellm.Words(p), Completion: 7, Delay: delay}
+	}
+}
+
+func writeConfig(tb testing.TB, dir, url, extra string) *Config {
+	tb.Helper()
+	text := "llm:\n  base_url: " + url + "\n  model: fake\n  api_key_env: TEST_KEY\n  concurrency: 2\n  retry_base: 1ms\n" +
+		"pricing: {input: 1, cached_input: 0.5, output: 2}\n" + extra
+	path := filepath.Join(dir, "pipeline.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	c, err := LoadConfig(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func getenv(k string) string {
+	if k == "TEST_KEY" {
+		return secretKey
+	}
+	return ""
+}
+
+func TestRunResumesFromCache(t *testing.T) {
+	ds := demoDataset(t)
+	srv := fakellm.New(goldScript(ds, 0), 1000)
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, srv.BaseURL, "pipeline:\n  schema_selection: {strategy: preliminary_sql}\n")
+	out := filepath.Join(dir, "out")
+	var logs strings.Builder
+	sum, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv, Log: &logs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(ds.Questions)
+	if sum.Collected != n || sum.Failed != 0 || sum.NoDatabase != 1 || sum.Requests != int64(2*(n-1)) || sum.TotalTokens == 0 || sum.Cost <= 0 {
+		t.Errorf("first run %+v", sum)
+	}
+	first, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	// A rerun finds everything recorded: no request at all.
+	sum2, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
+	if err != nil || sum2.Resumed != n || sum2.Requests != 0 || sum2.TotalTokens != sum.TotalTokens {
+		t.Errorf("rerun %+v, %v", sum2, err)
+	}
+	// With the records gone, the cache answers everything: same records, no request.
+	os.Remove(filepath.Join(out, RecordsFile))
+	sum3, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
+	if err != nil || sum3.Collected != n || sum3.Requests != 0 || sum3.CacheHits != int64(2*(n-1)) {
+		t.Errorf("cached run %+v, %v", sum3, err)
+	}
+	again, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	if sortedLines(first) != sortedLines(again) {
+		t.Errorf("records from the cache differ from the first run's")
+	}
+	for _, f := range []string{RecordsFile, CacheFile, ManifestFile} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if strings.Contains(string(b), secretKey) {
+			t.Errorf("%s holds the API key", f)
+		}
+	}
+	if strings.Contains(logs.String(), secretKey) {
+		t.Errorf("log holds the API key")
+	}
+	// Another pipeline in the same directory is refused.
+	cfg2 := writeConfig(t, dir, srv.BaseURL, "pipeline:\n  schema_selection: {strategy: full}\n")
+	if _, err := Run(context.Background(), Options{Config: cfg2, Dataset: ds, OutDir: out, Getenv: getenv}); err == nil || !strings.Contains(err.Error(), "another configuration") {
+		t.Errorf("changed config: %v", err)
+	}
+}
+
+// sortedLines ignores line order (workers finish in any order) and latency (measured).
+func sortedLines(b []byte) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		json.Unmarshal([]byte(l), &m)
+		delete(m, "latency_ms")
+		delete(m, "cached_calls")
+		x, _ := json.Marshal(m)
+		lines = append(lines, string(x))
+	}
+	sortStrings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func sortStrings(xs []string) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+func TestFailedQuestionsAreRetriedOnRerun(t *testing.T) {
+	ds := demoDataset(t)
+	var broken atomic.Bool
+	broken.Store(true)
+	gs := goldScript(ds, 0)
+	srv := fakellm.New(func(r fakellm.Request) fakellm.Reply {
+		if broken.Load() && strings.Contains(r.Prompt(), ds.Questions[0].Text) {
+			return fakellm.Reply{Status: 400, Error: "context too long for key " + secretKey}
+		}
+		return gs(r)
+	}, 1000)
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, srv.BaseURL, "")
+	var logs strings.Builder
+	sum, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: dir, Getenv: getenv, Log: &logs})
+	if err != nil || sum.Failed != 1 || sum.Collected != len(ds.Questions)-1 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	if !strings.Contains(logs.String(), ds.Questions[0].ID) || strings.Contains(logs.String(), secretKey) {
+		t.Errorf("log: %s", logs.String())
+	}
+	broken.Store(false)
+	sum, err = Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: dir, Getenv: getenv})
+	if err != nil || sum.Collected != 1 || sum.Requests != 1 {
+		t.Errorf("rerun %+v %v", sum, err)
+	}
+}
+
+// TestKilledCollectResumes kills a collecting subprocess with SIGKILL mid-run, reruns,
+// and checks the records: every question exactly once, no torn line, and no question
+// recorded before the kill asked again.
+func TestKilledCollectResumes(t *testing.T) {
+	if os.Getenv("COLLECT_CRASH_CHILD") != "" {
+		t.Skip("child")
+	}
+	ds := demoDataset(t)
+	srv := fakellm.New(goldScript(ds, 40*time.Millisecond), 2000)
+	defer srv.Close()
+	dir := t.TempDir()
+	writeConfig(t, dir, srv.BaseURL, "pipeline:\n  query_revision: {strategy: execution_guided}\n")
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "COLLECT_CRASH_CHILD=1", "COLLECT_DIR="+dir, "COLLECT_QUESTIONS="+ds.Path, "COLLECT_DBROOT="+ds.DBRoot)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	recPath := filepath.Join(out, RecordsFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for countLines(recPath) < 10*3 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("child wrote no records in time")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Kill() // SIGKILL: no cleanup runs
+	cmd.Wait()
+	before := len(srv.Requests())
+	data, _ := os.ReadFile(recPath)
+	doneBefore, _, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doneBefore) == len(ds.Questions) {
+		t.Skip("the child finished before it was killed")
+	}
+	cfg, err := LoadConfig(filepath.Join(dir, "pipeline.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Resumed != len(doneBefore) || sum.Resumed+sum.Collected != len(ds.Questions) {
+		t.Errorf("resumed %d (had %d), collected %d of %d", sum.Resumed, len(doneBefore), sum.Collected, len(ds.Questions))
+	}
+	data, _ = os.ReadFile(recPath)
+	done, good, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	if err != nil || good != len(data) || len(done) != len(ds.Questions) {
+		t.Errorf("after resume: %d questions, %d of %d bytes good, %v", len(done), good, len(data), err)
+	}
+	asked := map[string]bool{}
+	for _, q := range ds.Questions {
+		if _, ok := doneBefore[questionKey(q.DBID, q.ID)]; ok {
+			asked[q.Text] = true
+		}
+	}
+	for _, r := range srv.Requests()[before:] {
+		if asked[questionOf(r.Prompt())] {
+			t.Errorf("question %q recorded before the kill was asked again", questionOf(r.Prompt()))
+		}
+	}
+	t.Logf("killed after %d questions; %d requests before, %d after", len(doneBefore), before, len(srv.Requests())-before)
+}
+
+// TestCrashChild is the process TestKilledCollectResumes kills.
+func TestCrashChild(t *testing.T) {
+	if os.Getenv("COLLECT_CRASH_CHILD") == "" {
+		t.Skip("run by TestKilledCollectResumes")
+	}
+	dir := os.Getenv("COLLECT_DIR")
+	cfg, err := LoadConfig(filepath.Join(dir, "pipeline.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(context.Background(), "jsonl:"+os.Getenv("COLLECT_QUESTIONS"), dataset.Options{DBRoot: os.Getenv("COLLECT_DBROOT")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: filepath.Join(dir, "out"), Getenv: getenv})
+}
+
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
+
+func TestResumeCutsTornTail(t *testing.T) {
+	want := []string{NodeSchemaSelection, NodeCandidate}
+	good := `{"node_type":"schema_selection","question_id":"1","db_id":"a"}` + "\n" + `{"node_type":"candidate_generation","question_id":"1","db_id":"a","SQL":"SELECT 1"}` + "\n"
+	tests := []struct {
+		name, tail string
+		wantErr    bool
+	}{
+		{"clean", "", false},
+		{"half a block", `{"node_type":"schema_selection","question_id":"2","db_id":"a"}` + "\n", false},
+		{"torn line", `{"node_type":"schema_sel`, false},
+		{"other pipeline", `{"node_type":"query_revision","question_id":"2","db_id":"a"}` + "\n", true},
+		{"garbage mid-file", "xx\n" + good, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "r.jsonl")
+			os.WriteFile(path, []byte(good+tt.tail), 0o644)
+			w, done, err := openRecords(path, want)
+			if tt.wantErr {
+				if err == nil {
+					t.Error("no error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.f.Close()
+			b, _ := os.ReadFile(path)
+			if len(done) != 1 || string(b) != good {
+				t.Errorf("done %d, file %q", len(done), b)
+			}
+		})
+	}
+}

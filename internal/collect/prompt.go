@@ -1,0 +1,92 @@
+package collect
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+//go:embed prompts/*.tmpl
+var defaultPrompts embed.FS
+
+// Prompt names: the embedded defaults are prompts/<name>.tmpl.
+const (
+	promptSchema      = "schema_selection"
+	promptPreliminary = "preliminary_sql"
+	promptGenerate    = "candidate_generation"
+	promptRevise      = "query_revision"
+	promptRetry       = "retry_failed"
+)
+
+// PromptData is what a prompt template sees.
+type PromptData struct {
+	Dialect  string // "SQLite"
+	Schema   string // CREATE TABLE statements with sample values
+	Evidence string
+	Question string
+	SQL      string // revision: the query to fix
+	Feedback string // revision: what went wrong ("it failed with: no such column: x")
+}
+
+// prompts holds the parsed templates of a run.
+type prompts map[string]*template.Template
+
+// loadPrompts parses the embedded templates, replacing each one the config overrides with
+// the file it names (relative paths are relative to the config file).
+func loadPrompts(c *Config) (prompts, error) {
+	override := map[string]string{}
+	switch c.Pipeline.SchemaSelection.Strategy {
+	case SchemaLLM:
+		override[promptSchema] = c.Pipeline.SchemaSelection.Prompt
+	case SchemaPreliminarySQL:
+		override[promptPreliminary] = c.Pipeline.SchemaSelection.Prompt
+	}
+	override[promptGenerate] = c.Pipeline.CandidateGeneration.Prompt
+	switch c.Pipeline.QueryRevision.Strategy {
+	case ReviseExecution:
+		override[promptRevise] = c.Pipeline.QueryRevision.Prompt
+	case ReviseRetryFailed:
+		override[promptRetry] = c.Pipeline.QueryRevision.Prompt
+	}
+	p := prompts{}
+	for _, name := range []string{promptSchema, promptPreliminary, promptGenerate, promptRevise, promptRetry} {
+		src, from := "", "prompts/"+name+".tmpl"
+		if path := override[name]; path != "" {
+			if !filepath.IsAbs(path) && c.dir != "" {
+				path = filepath.Join(c.dir, path)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("prompt template: %w", err)
+			}
+			src, from = string(b), path
+		} else {
+			b, err := defaultPrompts.ReadFile(from)
+			if err != nil {
+				return nil, fmt.Errorf("prompt template: %w", err)
+			}
+			src = string(b)
+		}
+		t, err := template.New(from).Option("missingkey=error").Parse(src)
+		if err != nil {
+			return nil, fmt.Errorf("prompt template %s: %v: %w", from, err, ErrBadConfig)
+		}
+		// Catch a template that uses a field PromptData does not have now, not mid-run.
+		if err := t.Execute(new(strings.Builder), PromptData{}); err != nil {
+			return nil, fmt.Errorf("prompt template %s: %v: %w", from, err, ErrBadConfig)
+		}
+		p[name] = t
+	}
+	return p, nil
+}
+
+func (p prompts) render(name string, d PromptData) (string, error) {
+	var b strings.Builder
+	if err := p[name].Execute(&b, d); err != nil {
+		return "", fmt.Errorf("render prompt %s: %w", name, err)
+	}
+	return strings.TrimSpace(b.String()) + "\n", nil
+}

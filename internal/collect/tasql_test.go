@@ -1,0 +1,177 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+)
+
+const hash = "0000000000000000000000000000000000000000000000000000000000000000"
+
+func writeTrace(tb testing.TB, dir, name, text string) {
+	tb.Helper()
+	b, err := json.Marshal(text)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func shopSchema() *dbschema.Schema {
+	return &dbschema.Schema{DBID: "my_shop", Tables: []*dbschema.Table{
+		{Name: "Customers", Columns: []*dbschema.Column{{Name: "id"}, {Name: "Name"}, {Name: "city"}}},
+		{Name: "orders", Columns: []*dbschema.Column{{Name: "id"}, {Name: "customer_id"}, {Name: "total"}}},
+	}}
+}
+
+func schemaFn(ctx context.Context, dbID string) (*dbschema.Schema, error) {
+	if dbID != "my_shop" {
+		return nil, errors.New("no schema")
+	}
+	return shopSchema(), nil
+}
+
+func TestTASQL(t *testing.T) {
+	dir := t.TempDir()
+	ds := &dataset.Dataset{Path: "q.json", Questions: []dataset.Question{
+		{Index: 0, ID: "7", DBID: "my_shop", Text: "Names of customers in Porto?"},
+		{Index: 1, ID: "8", DBID: "my_shop", Text: "Total of order 3?"},
+		{Index: 2, ID: "7", DBID: "my_shop", Text: "Names of customers in Porto?"}, // repeated verbatim
+	}}
+	// q7: parsable dummy SQL in prose; q8: unparsable dummy SQL (lexical fallback) and a
+	// generated SQL that starts mid-statement.
+	writeTrace(t, dir, "0_my_shop_7_dummy_sql_"+hash+".json", "Here:\n```sql\nSELECT c.Name FROM Customers AS c WHERE c.city = 'Porto';\n```\nDone.")
+	writeTrace(t, dir, "0_my_shop_7_sr_"+hash+".json", "```python\ndf.select(name)\n```")
+	writeTrace(t, dir, "0_my_shop_7_tmp_sql_"+hash+".json", "```sql\nSELECT Name FROM Customers WHERE city = 'Porto';\n```")
+	writeTrace(t, dir, "1_my_shop_8_dummy_sql_"+hash+".json", "```sql\nSELECT total FROM orders WHERE (id = 3\n```")
+	writeTrace(t, dir, "1_my_shop_8_tmp_sql_"+hash+".json", "```sql\ntotal FROM orders WHERE id = 3\n```")
+	writeTrace(t, dir, "2_my_shop_7_dummy_sql_"+hash+".json", "```sql\nSELECT 1\n```")
+	writeTrace(t, dir, "2_my_shop_7_tmp_sql_"+hash+".json", "```sql\nSELECT 1\n```")
+
+	nodes, st, err := TASQL(context.Background(), dir, ds, schemaFn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, two := 1, 2
+	want := []Node{
+		{QuestionID: "7", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[0].Text,
+			Schema: map[string][]string{"Customers": {"Name", "city"}}, SchemaSource: "dummy_sql", LLMCalls: &one, Source: "0_my_shop_7_dummy_sql_" + hash + ".json"},
+		{QuestionID: "7", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[0].Text,
+			SQL: "SELECT Name FROM Customers WHERE city = 'Porto'", LLMCalls: &two, Source: "0_my_shop_7_tmp_sql_" + hash + ".json"},
+		{QuestionID: "8", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[1].Text,
+			Schema: map[string][]string{"orders": {"id", "total"}}, SchemaSource: "dummy_sql_lexical", LLMCalls: &one, Source: "1_my_shop_8_dummy_sql_" + hash + ".json"},
+		{QuestionID: "8", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[1].Text,
+			SQL: "SELECT total FROM orders WHERE id = 3", LLMCalls: &two, Source: "1_my_shop_8_tmp_sql_" + hash + ".json"},
+	}
+	if d := cmp.Diff(want, nodes); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if (st != TASQLStats{Questions: 2, Files: 7, SchemaParsed: 1, SchemaLexical: 1, PrefixedSelect: 1}) {
+		t.Errorf("stats %+v", st)
+	}
+	// Token counts are unknown: never written as zero.
+	var buf strings.Builder
+	if err := WriteJSONL(&buf, nodes); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "token_cost") || strings.Count(buf.String(), "\n") != 4 {
+		t.Errorf("JSONL:\n%s", buf.String())
+	}
+}
+
+func TestTASQLErrors(t *testing.T) {
+	ds := &dataset.Dataset{Path: "q.json", Questions: []dataset.Question{{Index: 0, ID: "7", DBID: "my_shop"}}}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  error
+		msg   string
+	}{
+		{"missing tmp_sql", map[string]string{"0_my_shop_7_dummy_sql_" + hash + ".json": "SELECT 1"}, ErrMissing, "question 0"},
+		{"bad name", map[string]string{"notes.json": "x"}, ErrBadTrace, "notes.json"},
+		{"wrong question", map[string]string{"0_my_shop_9_tmp_sql_" + hash + ".json": "SELECT 1"}, ErrBadTrace, "not 9"},
+		{"beyond the dataset", map[string]string{"5_my_shop_7_tmp_sql_" + hash + ".json": "SELECT 1"}, ErrBadTrace, "position 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for n, text := range tt.files {
+				writeTrace(t, dir, n, text)
+			}
+			_, _, err := TASQL(context.Background(), dir, ds, schemaFn)
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("err = %v, want %v naming %q", err, tt.want, tt.msg)
+			}
+		})
+	}
+	// A trace file that is not a JSON string.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "0_my_shop_7_dummy_sql_"+hash+".json"), []byte("{"), 0o644)
+	writeTrace(t, dir, "0_my_shop_7_tmp_sql_"+hash+".json", "SELECT 1")
+	if _, _, err := TASQL(context.Background(), dir, ds, schemaFn); !errors.Is(err, ErrBadTrace) {
+		t.Errorf("non-string trace: %v", err)
+	}
+}
+
+func TestExtractSQL(t *testing.T) {
+	tests := []struct {
+		in, want string
+		prefixed bool
+	}{
+		{"```sql\nSELECT 1;\n```", "SELECT 1", false},
+		{"prose\n```sqlite\nWITH x AS (SELECT 1) SELECT * FROM x\n```\nmore ```sql\nSELECT 2\n```", "WITH x AS (SELECT 1) SELECT * FROM x", false},
+		{"  select a from t ;", "select a from t", false},
+		{"```sql\nCOUNT(*) FROM t\n```", "SELECT COUNT(*) FROM t", true},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		got, p := ExtractSQL(tt.in)
+		if got != tt.want || p != tt.prefixed {
+			t.Errorf("ExtractSQL(%q) = %q, %v; want %q, %v", tt.in, got, p, tt.want, tt.prefixed)
+		}
+	}
+}
+
+func TestModuleUsage(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sys.jsonl")
+	os.WriteFile(p, []byte(`{"question_id": 1, "node_type": "schema_selection", "token_cost": 100, "llm_calls": 1}
+{"question_id": 1, "node_type": "candidate_generation", "prompt_tokens": 300, "completion_tokens": 50}
+{"question_id": 1, "node_type": "candidate_generation", "total_tokens": 500, "call_llm_times": 2}
+{"question": "q two", "node_type": "revision", "token_cost": 40, "llm_calls": 1}
+`), 0o644)
+	u, ok, err := ModuleUsage(p)
+	if err != nil || !ok {
+		t.Fatalf("ModuleUsage: %v %v", ok, err)
+	}
+	if got := u["1"]["schema_selection"]; got.TotalTokens != 100 || got.LLMCalls != 1 {
+		t.Errorf("schema_selection %+v", got)
+	}
+	// Two candidate nodes: 300+50 (prompt+completion) and 500: total 850; calls 0 + 2.
+	if got := u["1"]["candidate_generation"]; got.TotalTokens != 850 || got.PromptTokens != 300 || got.LLMCalls != 2 {
+		t.Errorf("candidate_generation %+v", got)
+	}
+	if got := u["q two"]["query_revision"]; got.TotalTokens != 40 {
+		t.Errorf("revision keyed by question text: %+v", u)
+	}
+	// A BIRD prediction file has no module nodes.
+	b := filepath.Join(dir, "bird.json")
+	os.WriteFile(b, []byte(`{"0": "SELECT 1\t----- bird -----\tdb"}`), 0o644)
+	if _, ok, err := ModuleUsage(b); ok || err != nil {
+		t.Errorf("BIRD file: ok %v err %v", ok, err)
+	}
+	if _, _, err := ModuleUsage(filepath.Join(dir, "absent")); err == nil {
+		t.Error("absent file: no error")
+	}
+}
