@@ -1,7 +1,7 @@
 // Package report turns judged records and their metrics into what people and tools read:
-// summary.json, statistics.json and the terminal table (HTML and Markdown come later).
-// Functions here write to an io.Writer and never open files themselves: the CLI decides
-// where things go.
+// summary.json, statistics.json, the terminal table, the self-contained HTML report, the
+// Markdown summary and the local dashboard (serve). Functions here write to an io.Writer
+// and never choose file names themselves: the CLI decides where things go.
 //
 // To add an output: a new file with a Write<Thing>(w io.Writer, ...) function and a golden
 // test under testdata/.
@@ -12,17 +12,22 @@ import (
 	"io"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
 // RunSummary is summary.json: what was judged, how, and every system's scores.
 type RunSummary struct {
-	Tool      string            `json:"tool"`
-	CreatedAt time.Time         `json:"created_at"`
-	Dataset   DatasetInfo       `json:"dataset"`
-	Settings  Settings          `json:"settings"`
-	Systems   []metrics.Summary `json:"systems"`
-	Warnings  []string          `json:"warnings,omitempty"`
+	Tool           string                          `json:"tool"`
+	CreatedAt      time.Time                       `json:"created_at"`
+	Dataset        DatasetInfo                     `json:"dataset"`
+	Settings       Settings                        `json:"settings"`
+	Systems        []metrics.Summary               `json:"systems"`
+	Warnings       []string                        `json:"warnings,omitempty"`
+	ExecEfficiency []metrics.ExecEfficiencySummary `json:"exec_efficiency,omitempty"` // Soft-F1, VES, R-VES (table_efficiency.go)
+	Structural     *match.Summary                  `json:"structural,omitempty"`      // ESM (table_structural.go)
+	ETM            *match.ETMSummary               `json:"etm,omitempty"`             // ETM and EX/ETM disagreements (table_etm.go)
+	Modules        *ModulesSummary                 `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 }
 
 // DatasetInfo describes the dataset of a run.

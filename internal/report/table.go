@@ -60,7 +60,16 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 		}
 		fmt.Fprintf(tw, "\n")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := writeEfficiencyTable(w, s); err != nil {
+		return err
+	}
+	if err := WriteModulesTable(w, s); err != nil {
+		return err
+	}
+	return firstErr(writeStructural(w, s), writeETM(w, s))
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.2f", 100*x) }

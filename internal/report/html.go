@@ -1,0 +1,181 @@
+package report
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// The HTML report: one self-contained file (styles and the small filter script inline, charts
+// as inline SVG, nothing fetched from the network) with the scores, the charts and every
+// question's drill-down. The dashboard (serve.go) renders the same templates.
+
+//go:embed templates/*
+var templateFS embed.FS
+
+var pageTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css": func() template.CSS { return template.CSS(mustAsset("templates/style.css")) },
+	"js":  func() template.JS { return template.JS(mustAsset("templates/filter.js")) },
+}).ParseFS(templateFS, "templates/*.tmpl"))
+
+func mustAsset(name string) string {
+	b, err := templateFS.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: cannot be missing
+	}
+	return string(b)
+}
+
+// HTMLOptions configure the HTML report.
+type HTMLOptions struct {
+	Exec   ExecOptions
+	NoExec bool          // leave result tables out (no database access)
+	Engine engine.Engine // runs the drill-down's queries; nil opens (and closes) a SQLite engine
+	Title  string        // default: the run directory's name
+}
+
+// Page is what the report and dashboard templates render.
+type Page struct {
+	Title        string
+	Static       bool   // the self-contained report (drill-downs inline) rather than the dashboard
+	Base, Home   string // dashboard URLs: this run's, and the run list's
+	Dataset      DatasetInfo
+	Semantics    string
+	Created      string
+	Warnings     []string
+	Scores       ScoreTable
+	Charts       []Chart
+	Systems      []string
+	Difficulties []string
+	DBs          []string
+	HasETM       bool
+	Questions    []QuestionView
+	ExecNote     string
+}
+
+// ScoreTable is the headline table, in percent.
+type ScoreTable struct {
+	Extra []string // metric columns the records carry beyond EX (ETM, ESM, Soft-F1, ...)
+	Rows  []ScoreRow
+}
+
+// ScoreRow is one system's line of the headline table.
+type ScoreRow struct {
+	System                                      string
+	Judged, Skipped, GoldError                  int
+	Correct, Incorrect, Error, ExBird, ExSpider string
+	Extra                                       []string
+}
+
+// extraScoreColumns are the record metrics shown as headline columns when present.
+var extraScoreColumns = []struct{ label, key string }{
+	{"ESM", "esm"}, {"ETM", "etm"}, {"Soft-F1", "soft_f1"}, {"VES", "ves"}, {"R-VES", "rves_reward"},
+	{"schema table F1", "schema_table_f1"}, {"schema column F1", "schema_column_f1"},
+}
+
+func scoreTable(run *Run) ScoreTable {
+	var t ScoreTable
+	var keys []string
+	for _, c := range extraScoreColumns {
+		if anyRecordHas(run, c.key) {
+			t.Extra = append(t.Extra, c.label)
+			keys = append(keys, c.key)
+		}
+	}
+	recs := map[string][]Rec{}
+	for _, s := range run.Systems {
+		recs[s.Name] = judged(s.Records)
+	}
+	for _, s := range run.Summary.Systems {
+		c, r := s.Overall.Counts, s.Overall.Rates
+		row := ScoreRow{System: s.System, Judged: c.Judged, Skipped: c.Skipped, GoldError: c.GoldError,
+			Correct: pct(r.Correct), Incorrect: pct(r.Incorrect), Error: pct(r.Error), ExBird: pct(r.ExBird), ExSpider: pct(r.ExSpider)}
+		for _, k := range keys {
+			v := rateOf(recs[s.System], func(r *Rec) (float64, bool) { return r.num(k) })
+			row.Extra = append(row.Extra, pctOrNA(v))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func pctOrNA(v float64) string {
+	if v != v { // NaN: no record of this system carries the metric
+		return "n/a"
+	}
+	return pct(v)
+}
+
+// BuildPage assembles the report's page from a run, without result tables: the static
+// report executes every question's queries (WriteHTML), the dashboard one question on demand.
+func BuildPage(ctx context.Context, run *Run, title string) *Page {
+	if title == "" {
+		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
+	}
+	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
+		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
+		Scores:   scoreTable(run), Charts: Charts(run), Systems: systemNames(run), Difficulties: runDifficulties(run),
+		HasETM: anyRecordHas(run, "etm")}
+	if !run.Summary.CreatedAt.IsZero() {
+		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
+	}
+	evidence, warn := loadEvidence(ctx, run)
+	if warn != "" {
+		p.Warnings = append(p.Warnings, warn)
+	}
+	p.Questions = questions(run, evidence)
+	dbs := map[string]bool{}
+	for _, q := range p.Questions {
+		dbs[q.DBID] = true
+	}
+	for d := range dbs {
+		p.DBs = append(p.DBs, d)
+	}
+	sort.Strings(p.DBs)
+	return p
+}
+
+// WriteHTML writes the self-contained HTML report of run.
+func WriteHTML(ctx context.Context, w io.Writer, run *Run, opt HTMLOptions) error {
+	p := BuildPage(ctx, run, opt.Title)
+	p.Static = true
+	switch {
+	case opt.NoExec:
+		p.ExecNote = "Result tables left out (--no-exec)."
+	case !dirExists(run.Summary.Dataset.DBRoot):
+		p.ExecNote = fmt.Sprintf("Result tables not shown: the databases are not available (%s not found).", run.Summary.Dataset.DBRoot)
+	default:
+		eng := opt.Engine
+		if eng == nil {
+			s := engine.NewSQLite()
+			defer s.Close()
+			eng = s
+		}
+		x := newExecutor(run, eng, opt.Exec)
+		golds, preds := rawSQL(run)
+		for i := range p.Questions {
+			fillResults(ctx, x, &p.Questions[i], golds, preds)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.ExecNote = fmt.Sprintf("Result tables: gold and predictions re-executed read-only; first %d rows shown, rows not in the other result highlighted.", x.opt.Rows)
+	}
+	if err := pageTemplates.ExecuteTemplate(w, "page", p); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	return nil
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return p != "" && err == nil && fi.IsDir()
+}

@@ -1,0 +1,89 @@
+package report
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func get(tb testing.TB, url string) (int, string) {
+	tb.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func TestServe(t *testing.T) {
+	dir := fixtureRun(t) // <tmp>/run; runs live beside it under <tmp>
+	root := filepath.Dir(dir)
+	nested := filepath.Join(root, "more", "run2")
+	writeRun(t, nested, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
+
+	srv := NewServer(root, ExecOptions{Rows: 3})
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+
+	tests := []struct {
+		name, path string
+		code       int
+		want       []string
+		notWant    []string
+	}{
+		{"run list", "/", 200, []string{`href="/run/run/"`, `href="/run/more%2Frun2/"`, "alpha, beta&lt;i&gt;"}, nil},
+		{"run page", "/run/run/", 200, []string{`<svg `, `href="/run/run/q/1"`, `id="f-verdict"`, "compare two systems"}, []string{"<details class=\"q\""}},
+		{"nested run", "/run/more%2Frun2/", 200, []string{"solo"}, nil},
+		{"drill-down executes", "/run/run/q/1", 200, []string{"&lt;/textarea&gt;&lt;script&gt;", `class="result"`, "first 3 of 40 rows"}, []string{"<script>alert"}},
+		{"compare", "/run/run/compare?a=alpha&b=beta%3Ci%3E", 200, []string{"alpha right, beta&lt;i&gt; wrong (0)", "beta&lt;i&gt; right, alpha wrong (1)", `href="/run/run/q/1"`}, nil},
+		{"compare form", "/run/run/compare", 200, []string{`<select name="a"`}, nil},
+		{"unknown system", "/run/run/compare?a=alpha&b=zeta", 400, nil, nil},
+		{"unknown run", "/run/nope/", 404, nil, nil},
+		{"path outside the root", "/run/..%2F..%2Fetc/", 404, nil, nil},
+		{"unknown question", "/run/run/q/99", 404, nil, nil},
+		{"bad question", "/run/run/q/x", 404, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := get(t, ts.URL+tt.path)
+			if code != tt.code {
+				t.Fatalf("GET %s: %d, want %d: %s", tt.path, code, tt.code, body)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s lacks %q", tt.path, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(body, w) {
+					t.Errorf("GET %s contains %q", tt.path, w)
+				}
+			}
+		})
+	}
+
+	// A run re-judged in place is re-read.
+	writeRun(t, nested, "", sys{"solo2", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1"), rec(1, "simple", "error", "SELECT 1", "x")}})
+	if _, body := get(t, ts.URL+"/run/more%2Frun2/"); !strings.Contains(body, "solo2") {
+		t.Error("the dashboard did not pick up a rewritten summary.json")
+	}
+
+	// Content-Security-Policy forbids loading anything from elsewhere.
+	resp, err := http.Get(ts.URL + "/run/run/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+}

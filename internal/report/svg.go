@@ -1,0 +1,294 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// The project's own small SVG charts: a few shapes drawn server-side, so the report needs
+// no script and no network to show them and prints as it looks. Every label is escaped
+// here (the output is trusted by html/template as template.HTML). To add a chart shape,
+// write a function returning template.HTML from plain data and keep all text going
+// through esc.
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// Palette: colour-blind-safe, prints in grey distinctly.
+var palette = []string{"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"}
+
+// verdict colours used everywhere in the report.
+const (
+	colCorrect   = "#2e8540"
+	colIncorrect = "#e0a800"
+	colError     = "#c0392b"
+)
+
+// Segment is one part of a stacked bar.
+type Segment struct {
+	Label string
+	Value float64 // fraction of the bar, 0..1
+	Color string
+}
+
+// BarRow is one horizontal bar (stacked when it has several segments).
+type BarRow struct {
+	Label    string
+	Segments []Segment
+	Note     string // printed after the bar (e.g. "n=49")
+}
+
+type svgBuf struct{ strings.Builder }
+
+func (b *svgBuf) f(format string, a ...any) { fmt.Fprintf(&b.Builder, format, a...) }
+
+func svgOpen(b *svgBuf, w, h int, title string) {
+	b.f(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" font-family="sans-serif" font-size="12">`, w, h, w, h, esc(title))
+	b.f(`<title>%s</title>`, esc(title))
+}
+
+// legend draws coloured boxes with labels in one line at y.
+func legend(b *svgBuf, x, y int, items []Segment) {
+	for _, it := range items {
+		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y-10, it.Color)
+		b.f(`<text x="%d" y="%d">%s</text>`, x+16, y, esc(it.Label))
+		x += 24 + 7*len(it.Label)
+	}
+}
+
+// StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
+func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
+	const labelW, barW, rowH = 170, 380, 22
+	h := 40 + rowH*len(rows)
+	var b svgBuf
+	svgOpen(&b, labelW+barW+90, h, title)
+	legend(&b, labelW, 16, keys)
+	for i, r := range rows {
+		y := 30 + i*rowH
+		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y+14, esc(r.Label))
+		x := float64(labelW)
+		for _, s := range r.Segments {
+			w := s.Value * barW
+			if w > 0 {
+				b.f(`<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %.1f%%</title></rect>`,
+					x, y+2, w, rowH-6, s.Color, esc(r.Label+" "+s.Label), 100*s.Value)
+				if w > 30 {
+					b.f(`<text x="%.1f" y="%d" fill="#fff" text-anchor="middle">%.0f</text>`, x+w/2, y+14, 100*s.Value)
+				}
+			}
+			x += w
+		}
+		if r.Note != "" {
+			b.f(`<text x="%d" y="%d" fill="#555">%s</text>`, labelW+barW+6, y+14, esc(r.Note))
+		}
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// GroupedBars draws, per row, one thin horizontal bar per series. Values are scaled to max
+// (1 for rates); format prints each value.
+func GroupedBars(title string, rows []string, series []string, values [][]float64, max float64, format func(float64) string) template.HTML {
+	const labelW, barW, barH = 170, 360, 12
+	groupH := barH*len(series) + 8
+	h := 34 + groupH*len(rows)
+	var b svgBuf
+	svgOpen(&b, labelW+barW+80, h, title)
+	var keys []Segment
+	for i, s := range series {
+		keys = append(keys, Segment{Label: s, Color: palette[i%len(palette)]})
+	}
+	legend(&b, labelW, 16, keys)
+	if max <= 0 {
+		max = 1
+	}
+	for i, r := range rows {
+		y0 := 28 + i*groupH
+		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y0+groupH/2+3, esc(r))
+		for j := range series {
+			v := values[i][j]
+			if math.IsNaN(v) {
+				continue
+			}
+			w := v / max * barW
+			y := y0 + j*barH
+			b.f(`<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s: %s</title></rect>`,
+				labelW, y, w, barH-2, palette[j%len(palette)], esc(r), esc(series[j]), esc(format(v)))
+			b.f(`<text x="%.1f" y="%d" font-size="10">%s</text>`, float64(labelW)+w+4, y+barH-3, esc(format(v)))
+		}
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// Line is one series of a line chart.
+type Line struct {
+	Label  string
+	Color  string       // default: by position
+	Points [][2]float64 // (x, y)
+}
+
+// LineChart draws series over numeric x (labelled at xs) with y in [0, 1] as percentages.
+func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
+	const left, top, w, h = 50, 30, 420, 200
+	var b svgBuf
+	svgOpen(&b, left+w+160, top+h+44, title)
+	xmin, xmax := xs[0], xs[len(xs)-1]
+	if xmax == xmin {
+		xmax = xmin + 1
+	}
+	px := func(x float64) float64 { return left + (x-xmin)/(xmax-xmin)*w }
+	py := func(y float64) float64 { return top + (1-y)*h }
+	axes(&b, left, top, w, h)
+	for _, x := range xs {
+		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(trimFloat(x)))
+	}
+	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
+	for i, l := range lines {
+		c := l.Color
+		if c == "" {
+			c = palette[i%len(palette)]
+		}
+		var pts []string
+		for _, p := range l.Points {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(p[0]), py(p[1])))
+		}
+		b.f(`<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, c, strings.Join(pts, " "))
+		for _, p := range l.Points {
+			b.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s = %.1f%%</title></circle>`, px(p[0]), py(p[1]), c, esc(l.Label), esc(trimFloat(p[0])), 100*p[1])
+		}
+		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, left+w+14, top+i*18, c, left+w+30, top+i*18+10, esc(l.Label))
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// axes draws a y axis from 0 to 100% with grid lines and the x axis line.
+func axes(b *svgBuf, left, top, w, h int) {
+	for i := 0; i <= 4; i++ {
+		y := top + h - i*h/4
+		b.f(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ddd"/>`, left, y, left+w, y)
+		b.f(`<text x="%d" y="%d" text-anchor="end">%d%%</text>`, left-4, y+4, i*25)
+	}
+	b.f(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, left, top+h, left+w, top+h)
+	b.f(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, left, top, left, top+h)
+}
+
+// Heatmap draws a square matrix of values in [0, 1] with row and column labels.
+func Heatmap(title string, labels []string, m [][]float64) template.HTML {
+	const cell, labelW = 56, 150
+	n := len(labels)
+	var b svgBuf
+	svgOpen(&b, labelW+cell*n+10, 40+cell*n+10, title)
+	for j, l := range labels {
+		b.f(`<text x="%d" y="%d" text-anchor="middle" font-size="11">%s</text>`, labelW+j*cell+cell/2, 30, esc(shorten(l, 9)))
+	}
+	for i, l := range labels {
+		y := 36 + i*cell
+		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y+cell/2+4, esc(l))
+		for j := range labels {
+			v := m[i][j]
+			x := labelW + j*cell
+			if math.IsNaN(v) {
+				b.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="#eee" stroke="#fff"/><text x="%d" y="%d" text-anchor="middle">n/a</text>`, x, y, cell, cell, x+cell/2, y+cell/2+4)
+				continue
+			}
+			// White to dark red.
+			r, g, bl := 255, int(255-200*v), int(255-200*v)
+			txt := "#000"
+			if v > 0.6 {
+				txt = "#fff"
+			}
+			b.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="rgb(%d,%d,%d)" stroke="#fff"><title>%s / %s: %.2f</title></rect>`, x, y, cell, cell, r, g, bl, esc(labels[i]), esc(labels[j]), v)
+			b.f(`<text x="%d" y="%d" text-anchor="middle" fill="%s">%.2f</text>`, x+cell/2, y+cell/2+4, txt, v)
+		}
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// Point is one labelled point of a scatter plot.
+type Point struct {
+	Label string
+	X, Y  float64
+	Color string // default: by position
+}
+
+// Scatter draws points with y in [0, 1] against x (from 0), and joins the frontier points
+// (indexes into pts, in x order) with a line.
+func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
+	const left, top, w, h = 50, 20, 420, 200
+	var b svgBuf
+	svgOpen(&b, left+w+160, top+h+44, title)
+	xmax := 0.0
+	for _, p := range pts {
+		xmax = math.Max(xmax, p.X)
+	}
+	if xmax == 0 {
+		xmax = 1
+	}
+	xmax *= 1.1
+	px := func(x float64) float64 { return left + x/xmax*w }
+	py := func(y float64) float64 { return top + (1-y)*h }
+	axes(&b, left, top, w, h)
+	for i := 0; i <= 4; i++ {
+		x := xmax * float64(i) / 4
+		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(compact(x)))
+	}
+	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
+	if len(frontier) > 1 {
+		var s []string
+		for _, i := range frontier {
+			s = append(s, fmt.Sprintf("%.1f,%.1f", px(pts[i].X), py(pts[i].Y)))
+		}
+		b.f(`<polyline fill="none" stroke="#333" stroke-dasharray="4 3" points="%s"/>`, strings.Join(s, " "))
+	}
+	onFrontier := map[int]bool{}
+	for _, i := range frontier {
+		onFrontier[i] = true
+	}
+	for i, p := range pts {
+		c := p.Color
+		if c == "" {
+			c = palette[i%len(palette)]
+		}
+		stroke := ""
+		if onFrontier[i] {
+			stroke = ` stroke="#000" stroke-width="2"`
+		}
+		b.f(`<circle cx="%.1f" cy="%.1f" r="5" fill="%s"%s><title>%s: %s, %.1f%%</title></circle>`, px(p.X), py(p.Y), c, stroke, esc(p.Label), esc(compact(p.X)), 100*p.Y)
+		mark := ""
+		if onFrontier[i] {
+			mark = " *"
+		}
+		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, left+w+14, top+i*18, c, left+w+30, top+i*18+10, esc(p.Label+mark))
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func trimFloat(x float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", x), ".0") }
+
+// compact prints 12345 as 12.3k, 0.0123 as 0.0123.
+func compact(x float64) string {
+	switch {
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	case x >= 1 || x == 0:
+		return fmt.Sprintf("%.0f", x)
+	default:
+		return fmt.Sprintf("%.3g", x)
+	}
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

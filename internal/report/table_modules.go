@@ -1,0 +1,316 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// ModulesSummary is summary.json's "modules" section: the NL2SQLBench module metrics of
+// every system (schema selection, candidate generation with Pass@k, query revision,
+// tokens / calls / cost end to end and per module) and the cross-system analysis.
+type ModulesSummary struct {
+	PassK         []int                `json:"pass_k"`
+	CacheHitShare float64              `json:"cache_hit_share"`
+	Pricing       string               `json:"pricing_file,omitempty"`
+	Systems       []SystemModules      `json:"systems"`
+	Cross         *metrics.CrossSystem `json:"cross_system,omitempty"`
+	// Notes state the conventions behind the numbers, for readers of summary.json.
+	Notes []string `json:"notes"`
+}
+
+// SystemModules is one system's module metrics. Sections a system gives no data for are
+// omitted (no schema selection, no revision, no usage).
+type SystemModules struct {
+	System              string                        `json:"system"`
+	SchemaSelection     *metrics.SchemaSelection      `json:"schema_selection,omitempty"`
+	CandidateGeneration metrics.CandidateGeneration   `json:"candidate_generation"`
+	Revision            *metrics.Revision             `json:"query_revision,omitempty"`
+	Usage               *metrics.TokenCost            `json:"usage,omitempty"`
+	UsageByModule       map[string]*metrics.TokenCost `json:"usage_by_module,omitempty"`
+}
+
+// moduleNotes are the conventions every modules section follows.
+var moduleNotes = []string{
+	"schema selection: per-question P/R/F1 averaged over questions (macro); F1 is the mean of per-question F1s; columns are table.column pairs; an empty gold set is undefined (left out, counted as undefined); an empty selection scores 0",
+	"pred_schema_source 'pred_sql' means the system reported no schema selection and the schema was extracted from its judged SQL",
+	"pass@k: correct if any of the first k candidates is correct; questions with fewer than k candidates use all they have (fewer_than_k); a record without candidates counts its judged SQL as its one candidate",
+	"query revision: pre = first candidate, post = judged SQL, matched by question id; ratios with an empty denominator are n/a",
+	"usage: mean_all_questions divides by every judged question; mean_nonzero_questions by those with non-zero usage (the NL2SQLBench repository's convention); unreported usage is unknown, so systems without any get no usage section",
+	"cross-system: full recall = table and column recall both 1; wrong = incorrect or error; questions judged for every system only",
+}
+
+// BuildModules computes the modules section. moduleUsage[i] is system i's per-question,
+// per-module usage (nil when its file has none); pricing may be nil (no cost).
+func BuildModules(systems []metrics.SystemRecords, moduleUsage []map[string]map[string]record.Usage, pricing *metrics.Pricing, pricingFile string, ks []int) *ModulesSummary {
+	ms := &ModulesSummary{PassK: ks, CacheHitShare: pricing.Share(), Pricing: pricingFile, Notes: moduleNotes}
+	eff := map[string]*metrics.TokenCost{}
+	for i, s := range systems {
+		sm := SystemModules{
+			System:              s.Name,
+			SchemaSelection:     metrics.SchemaSelectionOf(s.Records),
+			CandidateGeneration: metrics.CandidateGenerationOf(s.Records, ks),
+			Revision:            metrics.RevisionOfRecords(s.Records),
+			Usage:               metrics.TokenCostOf(s.Name, s.Records, pricing),
+		}
+		eff[s.Name] = sm.Usage
+		if i < len(moduleUsage) && moduleUsage[i] != nil {
+			var ids []string
+			for j := range s.Records {
+				r := &s.Records[j]
+				if !r.Judged() {
+					continue
+				}
+				id := r.QuestionID
+				if _, ok := moduleUsage[i][id]; !ok && r.Question != "" {
+					if _, ok := moduleUsage[i][strings.TrimSpace(r.Question)]; ok {
+						id = strings.TrimSpace(r.Question)
+					}
+				}
+				ids = append(ids, id)
+			}
+			if m := metrics.ModuleTokenCost(s.Name, moduleUsage[i], ids, pricing); len(m) > 0 {
+				sm.UsageByModule = m
+			}
+		}
+		ms.Systems = append(ms.Systems, sm)
+	}
+	if len(systems) > 1 || (len(systems) == 1 && ms.Systems[0].SchemaSelection != nil) {
+		ms.Cross = metrics.CrossSystemOf(systems, eff)
+	}
+	return ms
+}
+
+// WriteModulesTable prints the modules section for a terminal (nothing when s has none).
+func WriteModulesTable(w io.Writer, s *RunSummary) error {
+	m := s.Modules
+	if m == nil {
+		return nil
+	}
+	ew := &errWriter{w: w}
+	writeSchemaSelection(ew, m)
+	writeCandidates(ew, m)
+	writeRevision(ew, m)
+	writeUsage(ew, m)
+	if m.Cross != nil {
+		writeCross(ew, m.Cross)
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error so the section writers stay readable.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, nil
+}
+
+func newTab(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+func writeSchemaSelection(w io.Writer, m *ModulesSummary) {
+	any := false
+	for _, s := range m.Systems {
+		any = any || s.SchemaSelection != nil
+	}
+	if !any {
+		return
+	}
+	fmt.Fprintf(w, "\nschema selection (%%, mean over questions)\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tquestions\tsource\ttable P\ttable R\ttable F1\tcolumn P\tcolumn R\tcolumn F1\tcol. undefined\t\n")
+	for _, s := range m.Systems {
+		ss := s.SchemaSelection
+		if ss == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", s.System, ss.Questions, sources(ss.Source),
+			pct(ss.Tables.P), pct(ss.Tables.R), pct(ss.Tables.F1), pct(ss.Column.P), pct(ss.Column.R), pct(ss.Column.F1), ss.Column.Undefined)
+	}
+	tw.Flush()
+}
+
+func sources(m map[string]int) string {
+	ks := make([]string, 0, len(m))
+	for k, v := range m {
+		ks = append(ks, fmt.Sprintf("%s:%d", k, v))
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
+}
+
+func writeCandidates(w io.Writer, m *ModulesSummary) {
+	fmt.Fprintf(w, "\ncandidate generation (%%): CR/IR/ER over all candidates, Pass@k\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t")
+	for _, k := range m.PassK {
+		fmt.Fprintf(tw, "Pass@%d\t", k)
+	}
+	fmt.Fprintf(tw, "\n")
+	var short, single []string
+	for _, s := range m.Systems {
+		cg := s.CandidateGeneration
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", s.System, cg.Candidates, pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error))
+		for _, p := range cg.PassAt {
+			fmt.Fprintf(tw, "%s\t", pct(p.Rate))
+		}
+		fmt.Fprintf(tw, "\n")
+		switch n := len(cg.PassAt); {
+		case cg.Questions > 0 && cg.MultiCandidate == 0:
+			single = append(single, s.System)
+		case n > 0 && cg.PassAt[n-1].Short > 0:
+			short = append(short, fmt.Sprintf("%s %d", s.System, cg.PassAt[n-1].Short))
+		}
+	}
+	tw.Flush()
+	if len(short) > 0 && len(m.PassK) > 0 {
+		fmt.Fprintf(w, "questions with fewer than %d candidates (they use all they have): %s\n", m.PassK[len(m.PassK)-1], strings.Join(short, ", "))
+	}
+	if len(single) > 0 {
+		fmt.Fprintf(w, "one candidate per question (Pass@k = Pass@1): %s\n", strings.Join(single, ", "))
+	}
+}
+
+func writeRevision(w io.Writer, m *ModulesSummary) {
+	any := false
+	for _, s := range m.Systems {
+		any = any || s.Revision != nil
+	}
+	if !any {
+		return
+	}
+	fmt.Fprintf(w, "\nquery revision (%%): first candidate -> judged SQL, matched by question id\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tquestions\tCR pre\tCR post\tIR post\tER post\tCI\tI2C\tE2C\tC2I\tC2E\t\n")
+	for _, s := range m.Systems {
+		r := s.Revision
+		if r == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.System, r.Questions, pct(r.Pre.Correct), pct(r.Post.Correct),
+			pct(r.Post.Incorrect), pct(r.Post.Error), r.CI.Percent(), r.I2C.Percent(), r.E2C.Percent(), r.C2I.Percent(), r.C2E.Percent())
+	}
+	tw.Flush()
+}
+
+func writeUsage(w io.Writer, m *ModulesSummary) {
+	any := false
+	for _, s := range m.Systems {
+		any = any || s.Usage != nil
+	}
+	if !any {
+		return
+	}
+	fmt.Fprintf(w, "\nefficiency per question: mean over all judged questions / over questions with usage (NL2SQLBench repo)\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tmodule\ttokens\ttokens (nonzero)\tcalls\tcalls (nonzero)\tcost $\tcost $ (nonzero)\t\n")
+	row := func(sys, mod string, e *metrics.TokenCost) {
+		tok, tokNZ, cost, costNZ := "unknown", "unknown", "-", "-"
+		if e.Tokens != nil {
+			tok, tokNZ = fmt.Sprintf("%.1f", e.Tokens.AllQuestions), fmt.Sprintf("%.1f", e.Tokens.NonzeroQuestions)
+		}
+		if e.Cost != nil {
+			cost, costNZ = fmt.Sprintf("%.6f", e.Cost.AllQuestions), fmt.Sprintf("%.6f", e.Cost.NonzeroQuestions)
+		} else if e.TokensUnknown {
+			cost, costNZ = "unknown", "unknown"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t\n", sys, mod, tok, tokNZ,
+			e.Calls.AllQuestions, e.Calls.NonzeroQuestions, cost, costNZ)
+	}
+	for _, s := range m.Systems {
+		if s.Usage == nil {
+			continue
+		}
+		row(s.System, "end to end", s.Usage)
+		mods := make([]string, 0, len(s.UsageByModule))
+		for k := range s.UsageByModule {
+			mods = append(mods, k)
+		}
+		sort.Strings(mods)
+		for _, k := range mods {
+			row(s.System, k, s.UsageByModule[k])
+		}
+	}
+	tw.Flush()
+	if m.Pricing != "" {
+		fmt.Fprintf(w, "cost from %s, %.0f%% of prompt tokens at the cached price\n", m.Pricing, 100*m.CacheHitShare)
+	}
+}
+
+func writeCross(w io.Writer, c *metrics.CrossSystem) {
+	fmt.Fprintf(w, "\ncross-system analysis over %d questions judged for every system\n", c.Questions)
+	if len(c.RecallCondition) > 0 {
+		fmt.Fprintf(w, "\ncorrect rate (%%) by schema recall (first candidate / judged SQL)\n")
+		tw := newTab(w)
+		fmt.Fprintf(tw, "system\trecall=1 n\tCG\tfinal\trecall<1 n\tCG\tfinal\tcol. recall correct\tcol. recall wrong\t\n")
+		for i, r := range c.RecallCondition {
+			o := c.RecallOutcome[i]
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.System, r.Full, r.CGFull.Percent(), r.FinalFull.Percent(),
+				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), ratio4(o.ColumnRecallRight), ratio4(o.ColumnRecallWrong))
+		}
+		tw.Flush()
+	}
+	if len(c.Agreement) > 0 {
+		fmt.Fprintf(w, "\nquestions solved by exactly n systems\n")
+		tw := newTab(w)
+		fmt.Fprintf(tw, "difficulty\tquestions\t")
+		for n := range c.Agreement[0].Correct {
+			fmt.Fprintf(tw, "n=%d\t", n)
+		}
+		fmt.Fprintf(tw, "\n")
+		for _, a := range c.Agreement {
+			fmt.Fprintf(tw, "%s\t%d\t", a.Difficulty, a.Questions)
+			for _, x := range a.Correct {
+				fmt.Fprintf(tw, "%d\t", x)
+			}
+			fmt.Fprintf(tw, "\n")
+		}
+		tw.Flush()
+	}
+	if len(c.Overlaps) > 0 {
+		fmt.Fprintf(w, "\noverlap of wrong answers (incorrect or error)\n")
+		tw := newTab(w)
+		fmt.Fprintf(tw, "a\tb\twrong a\twrong b\tboth\tJaccard %%\t\n")
+		for _, o := range c.Overlaps {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t\n", o.A, o.B, o.WrongA, o.WrongB, o.Intersection, o.Jaccard.Percent())
+		}
+		tw.Flush()
+	}
+	frontier := func(title, unit string, pts []metrics.FrontierPoint) {
+		if len(pts) == 0 {
+			return
+		}
+		var parts []string
+		for _, p := range pts {
+			parts = append(parts, fmt.Sprintf("%s (%s%%, %s %s)", p.System, pct(p.CorrectRate), strconv.FormatFloat(p.Cost, 'g', 6, 64), unit))
+		}
+		fmt.Fprintf(w, "%s: %s\n", title, strings.Join(parts, " -> "))
+	}
+	if len(c.TokenFrontier)+len(c.CostFrontier) > 0 {
+		fmt.Fprintln(w)
+	}
+	frontier("Pareto frontier (correct rate, tokens/question)", "tok", c.TokenFrontier)
+	frontier("Pareto frontier (correct rate, cost/question)", "$", c.CostFrontier)
+}
+
+func ratio4(r metrics.Ratio) string {
+	if !r.Defined() {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.4f", r.Value())
+}
