@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
@@ -16,6 +17,9 @@ import (
 // annotators returns what adds fields to every judged record of this run.
 func annotators(ctx context.Context, cfg evalConfig, ds *dataset.Dataset) ([]judge.Annotator, error) {
 	var as []judge.Annotator
+	as = append(as, match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}))
+	as = append(as, moduleAnnotator(cfg, ds))
+	as = append(as, match.NewETMAnnotator(cfg.ETMVerbose))
 	return as, nil
 }
 
@@ -27,5 +31,8 @@ type systemRecords struct {
 
 // extendSummary adds summary sections computed from every system's records.
 func extendSummary(ctx context.Context, cfg evalConfig, ds *dataset.Dataset, sum *report.RunSummary, systems []systemRecords) error {
+	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	sum.Modules = moduleSummary(cfg, systems)
+	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	return nil
 }

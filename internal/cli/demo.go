@@ -65,7 +65,7 @@ eval would, and write a run directory.`,
 				abs, _ := filepath.Abs(out)
 				fmt.Fprintf(e.stdout, "\nper-question verdicts: %s/<system>/records.jsonl\n", abs)
 			}
-			return nil
+			return writeRunHTML(ctx, e, out, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", filepath.Join("runs", "demo"), "run directory")

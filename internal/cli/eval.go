@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 )
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -31,6 +33,14 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if len(cfg.Preds) == 0 {
 				return usagef("at least one --pred is required")
 			}
+			if cfg.VES {
+				if _, err := judge.ParseTimingMode(cfg.Timing); err != nil {
+					return usagef("--timing: %v", err)
+				}
+				if cfg.VESIterations < 1 {
+					return usagef("--ves-iterations must be at least 1")
+				}
+			}
 			_, err := evaluate(cmd.Context(), e, cfg)
 			return err
 		},
@@ -48,5 +58,15 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records")
 	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "judge questions without a prediction as errors instead of refusing the file")
+	f.BoolVar(&cfg.VES, "ves", false, "after judging, time correct predictions against their gold for VES and R-VES (slow: see --ves-iterations)")
+	f.StringVar(&cfg.Timing, "timing", "official", "VES timing: official (BIRD's scripts) or robust (warmed up, interleaved, median: stable across runs)")
+	f.IntVar(&cfg.VESIterations, "ves-iterations", 100, "timed (prediction, gold) pairs per correct prediction")
+	f.DurationVar(&cfg.VESBudget, "ves-budget", 2*time.Hour, "refuse (or stop) a timing phase estimated to take longer than this; 0 = no limit")
+	f.DurationVar(&cfg.VESItemBudget, "ves-item-budget", 30*time.Second, "refuse a correct prediction whose iterations x (gold + prediction) would take longer than this; 0 = no limit")
+	f.BoolVar(&cfg.ESMValues, "esm-values", false, "exact set match also compares literal values (stricter than the official metric)")
+	f.BoolVar(&cfg.ESMDistinct, "esm-distinct", false, "exact set match also compares DISTINCT in column units (stricter than the official metric)")
+	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
+	f.Var(&cfg.PassK, "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
+	f.Var(&cfg.Pricing, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
 	return cmd
 }

@@ -33,6 +33,18 @@ type evalConfig struct {
 	JSON         bool
 	Resume       bool
 	AllowMissing bool
+	// Efficiency timing (VES, R-VES): off unless VES is set; see timeCorrect.
+	VES           bool
+	Timing        string // official or robust
+	VESIterations int
+	VESBudget     time.Duration // whole timing phase
+	VESItemBudget time.Duration // one prediction: iterations x (gold + prediction)
+
+	ESMValues, ESMDistinct bool // stricter exact set match variants (match.Options); off = official
+	ETMVerbose             bool // keep etm_rules on every record, not only on ETM matches
+
+	PassK   passKFlag   // module metrics: --pass-k (adapt.go)
+	Pricing pricingFlag // module metrics: --pricing FILE (adapt.go)
 }
 
 // systemRun is one system being judged: its predictions, its records file, its records.
@@ -102,6 +114,11 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 		}
 		return nil, err
 	}
+	if cfg.VES {
+		if err := timeCorrect(ctx, e, cfg, ds, systems, out); err != nil {
+			return nil, err
+		}
+	}
 	elapsed := time.Since(t0)
 
 	sum := &report.RunSummary{
@@ -114,6 +131,7 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	for _, s := range systems {
 		ms := metrics.Summarize(s.name, s.records)
 		sum.Systems = append(sum.Systems, ms)
+		sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.name, s.records))
 		if err := writeJSONFile(filepath.Join(out, s.file, "statistics.json"), metrics.NewStatistics(s.records)); err != nil {
 			return nil, err
 		}
@@ -277,6 +295,114 @@ func writeJSONFile(path string, v any) error {
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// timeCorrect is the timing phase of VES and R-VES. It runs after judging, alone, one
+// query at a time, over every system's correct predictions (BIRD's rows-as-sets
+// verdict, ex_bird); it fills the records' timing fields and rewrites each
+// records.jsonl atomically (temp file + rename), so an interrupted phase leaves the
+// judged records intact and a rerun with --resume times again from the start.
+func timeCorrect(ctx context.Context, e *env, cfg evalConfig, ds *dataset.Dataset, systems []*systemRun, out string) error {
+	mode, err := judge.ParseTimingMode(cfg.Timing)
+	if err != nil {
+		return usagef("--timing: %v", err)
+	}
+	type ref struct{ sys, rec int }
+	var items []judge.TimingItem
+	var refs []ref
+	for si, s := range systems {
+		for ri := range s.records {
+			r := &s.records[ri]
+			if !r.Judged() || r.ExBird != 1 {
+				continue
+			}
+			path, ok := ds.DBPath(r.DBID)
+			if !ok {
+				continue
+			}
+			items = append(items, judge.TimingItem{DB: path, Pred: r.PredSQL, Gold: r.GoldSQL})
+			refs = append(refs, ref{si, ri})
+		}
+	}
+	fmt.Fprintf(e.stderr, "timing %d correct predictions (%s, %d iterations)\n", len(items), mode, cfg.VESIterations)
+	prog := newProgress(e.stderr)
+	res, err := judge.TimeItems(ctx, items, judge.TimingOptions{
+		Mode: mode, Iterations: cfg.VESIterations, Timeout: cfg.Timeout, MaxRows: cfg.MaxRows,
+		Budget: cfg.VESBudget, ItemBudget: cfg.VESItemBudget, Progress: prog.update,
+	})
+	prog.finish()
+	if err != nil {
+		if errors.Is(err, judge.ErrTimingBudget) {
+			var be *judge.BudgetError
+			if errors.As(err, &be) && be.Item >= 0 && be.Item < len(refs) {
+				s := systems[refs[be.Item].sys]
+				r := &s.records[refs[be.Item].rec]
+				err = fmt.Errorf("%w (system %s, question %s)", err, s.name, r.QuestionID)
+			}
+			return fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, out)
+		}
+		return fmt.Errorf("timing phase: %w", err)
+	}
+	// Every judged record gets the fields (0 for predictions that are not correct), so
+	// the scores average over all judged questions as BIRD's do.
+	zero := func() *float64 { z := 0.0; return &z }
+	for _, s := range systems {
+		for ri := range s.records {
+			r := &s.records[ri]
+			if r.Judged() {
+				r.Timing, r.VES, r.RVESReward = string(mode), zero(), zero()
+			}
+		}
+	}
+	failed := 0
+	for i, tr := range res {
+		r := &systems[refs[i].sys].records[refs[i].rec]
+		if tr.Err != nil {
+			failed++
+		}
+		ves, rves := judge.VESReward(tr.Ratio), judge.RVESReward(tr.Ratio)
+		ratio, spread := tr.Ratio, tr.Spread
+		r.VES, r.RVESReward, r.TimeRatio, r.TimeRatioSpread = &ves, &rves, &ratio, &spread
+		r.TimingIterations = tr.Iterations
+		if !tr.Identical && tr.Err == nil {
+			g, p := float64(tr.GoldTime.Microseconds())/1000, float64(tr.PredTime.Microseconds())/1000
+			r.GoldMillis, r.PredMillis = &g, &p
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(e.stderr, "warning: %d correct predictions failed while being timed; their VES and R-VES rewards are 0, as in BIRD's scripts\n", failed)
+	}
+	for _, s := range systems {
+		if err := rewriteRecords(filepath.Join(out, s.file, "records.jsonl"), s.records); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewriteRecords replaces a records file with recs, atomically.
+func rewriteRecords(path string, recs []record.Record) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("rewrite records: %w", err)
+	}
+	w := record.NewWriter(f)
+	for i := range recs {
+		if err := w.Write(&recs[i]); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("rewrite records %s: %w", path, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rewrite records %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rewrite records: %w", err)
 	}
 	return nil
 }

@@ -69,5 +69,11 @@ func newRootCmd(e *env) *cobra.Command {
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	root.AddCommand(newEvalCmd(e), newDemoCmd(e), newVersionCmd(e))
+	root.AddCommand(newReportCmd(e), newServeCmd(e))
+	root.AddCommand(newAdaptCmd(e))
+	root.AddCommand(newCollectCmd(e))
+	root.AddCommand(newParseCmd(e))
+	root.AddCommand(newGenLargeCmd(e))
+	root.AddCommand(newExportDocsCmd(e))
 	return root
 }

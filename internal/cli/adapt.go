@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// This file holds the result-collecting adapters (`nl2sqlbench adapt SYSTEM`) and the
+// module-metric settings eval shares with them: --pass-k and --pricing, checked when the
+// flags are parsed so a mistake is reported before any judging.
+
+// passKFlag is --pass-k: a comma-separated list of positive k.
+type passKFlag []int
+
+func (p *passKFlag) String() string {
+	parts := make([]string, len(*p))
+	for i, k := range *p {
+		parts[i] = strconv.Itoa(k)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (p *passKFlag) Set(s string) error {
+	ks, err := metrics.ParsePassK(s)
+	if err != nil {
+		return err
+	}
+	*p = ks
+	return nil
+}
+
+func (p *passKFlag) Type() string { return "k,k,..." }
+
+// ks is the list in force (the paper's 1,5,10,15,20 by default).
+func (p passKFlag) ks() []int {
+	if len(p) == 0 {
+		return metrics.DefaultPassK
+	}
+	return p
+}
+
+// pricingFlag is --pricing FILE: read and checked at parse time.
+type pricingFlag struct {
+	path    string
+	pricing *metrics.Pricing
+}
+
+func (p *pricingFlag) String() string { return p.path }
+
+func (p *pricingFlag) Set(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("pricing: %w", err)
+	}
+	pr, err := metrics.ParsePricing(b)
+	if err != nil {
+		return fmt.Errorf("pricing %s: %w", path, err)
+	}
+	p.path, p.pricing = path, pr
+	return nil
+}
+
+func (p *pricingFlag) Type() string { return "FILE" }
+
+// moduleAnnotator fills every record's schema-linking and module fields.
+func moduleAnnotator(cfg evalConfig, ds *dataset.Dataset) *linking.Annotator {
+	return linking.New(ds, linking.Options{PassK: cfg.PassK.ks()})
+}
+
+// moduleSummary computes summary.json's modules section. Per-module usage is re-read
+// from each --pred file that holds module nodes (records carry only end-to-end usage).
+func moduleSummary(cfg evalConfig, systems []systemRecords) *report.ModulesSummary {
+	srs := make([]metrics.SystemRecords, len(systems))
+	usage := make([]map[string]map[string]record.Usage, len(systems))
+	for i, s := range systems {
+		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
+		if i < len(cfg.Preds) {
+			_, path := splitPredSpec(cfg.Preds[i])
+			if u, ok, err := collect.ModuleUsage(path); err == nil && ok {
+				usage[i] = u
+			}
+		}
+	}
+	return report.BuildModules(srs, usage, cfg.Pricing.pricing, cfg.Pricing.path, cfg.PassK.ks())
+}
+
+// adaptConfig is what `adapt` needs.
+type adaptConfig struct {
+	Traces, DatasetSpec, DBRoot, Tables, Out string
+}
+
+func newAdaptCmd(e *env) *cobra.Command {
+	cfg := adaptConfig{}
+	cmd := &cobra.Command{
+		Use:   "adapt SYSTEM --traces DIR --dataset KIND:PATH --out FILE",
+		Short: "Turn a real system's cached outputs into NL2SQLBench module records",
+		Long: `Read what a multi-stage NL2SQL system left behind and write its module records
+(schema_selection, candidate_generation, ...), one JSON object per line, for eval --pred.
+
+Systems:
+  ta-sql   TA-SQL's cached LLM responses, <n>_<db_id>_<question_id>_<stage>_<sha256>.json:
+           schema selection from the dummy_sql stage (the tables and columns it uses),
+           candidate generation from tmp_sql. Token counts are not in the traces (unknown).`,
+		Example: `  nl2sqlbench adapt ta-sql --traces ../shared/data/bird/traces/ta-sql-gpt-4o-mini \
+      --dataset bird:../shared/data/bird/mini_dev_sqlite.json --out runs/ta-sql.jsonl
+  nl2sqlbench eval --dataset bird:../shared/data/bird/mini_dev_sqlite.json --pred TA-SQL=runs/ta-sql.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] != "ta-sql" {
+				return usagef("adapt: unknown system %q (known: ta-sql)", args[0])
+			}
+			if cfg.Traces == "" || cfg.DatasetSpec == "" || cfg.Out == "" {
+				return usagef("adapt: --traces, --dataset and --out are required")
+			}
+			return adaptTASQL(cmd.Context(), e, cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Traces, "traces", "", "directory of the system's cached outputs")
+	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (the questions the traces answer)")
+	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
+	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	f.StringVar(&cfg.Out, "out", "", "module records file to write (JSONL)")
+	return cmd
+}
+
+func adaptTASQL(ctx context.Context, e *env, cfg adaptConfig) error {
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	if err != nil {
+		return err
+	}
+	ann := linking.New(ds, linking.Options{})
+	schemaOf := func(ctx context.Context, dbID string) (*dbschema.Schema, error) {
+		path, _ := ds.DBPath(dbID)
+		return ann.Schema(ctx, dbID, path)
+	}
+	nodes, st, err := collect.TASQL(ctx, cfg.Traces, ds, schemaOf)
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(cfg.Out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("adapt: %w", err)
+		}
+	}
+	f, err := os.Create(cfg.Out)
+	if err != nil {
+		return fmt.Errorf("adapt: %w", err)
+	}
+	if err := collect.WriteJSONL(f, nodes); err != nil {
+		f.Close()
+		return fmt.Errorf("adapt: write %s: %w", cfg.Out, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("adapt: write %s: %w", cfg.Out, err)
+	}
+	_, err = fmt.Fprintf(e.stdout, "wrote %d module records for %d questions (%d trace files) to %s\nschema selection from parsed dummy SQL: %d, from lexical match (dummy SQL did not parse): %d; SELECT put back on %d generated SQL\ntoken counts are not in the traces: token_cost is left unset (unknown)\n",
+		len(nodes), st.Questions, st.Files, cfg.Out, st.SchemaParsed, st.SchemaLexical, st.PrefixedSelect)
+	return err
+}

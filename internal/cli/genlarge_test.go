@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// Unit tests use 100,000 rows; scripts/bench-ves.sh runs the 5-million-row version.
+const testLargeRows = 100_000
+
+func genLarge(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := generateLarge(context.Background(), dir, testLargeRows); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// TestLargeVESRanksFaster times every triple's two predictions in both modes: the
+// faster prediction must earn the higher VES and R-VES.
+func TestLargeVESRanksFaster(t *testing.T) {
+	dir := genLarge(t)
+	var items []judge.TimingItem
+	var clear []bool
+	for _, d := range largeDBs {
+		db := filepath.Join(dir, d.id, d.id+".sqlite")
+		for _, tr := range largeTriples {
+			items = append(items,
+				judge.TimingItem{DB: db, Pred: tr.Fast, Gold: tr.Gold},
+				judge.TimingItem{DB: db, Pred: tr.Slow, Gold: tr.Gold})
+			clear = append(clear, tr.Clear)
+		}
+	}
+	for _, mode := range []judge.TimingMode{judge.TimingOfficial, judge.TimingRobust} {
+		t.Run(string(mode), func(t *testing.T) {
+			res, err := judge.TimeItems(context.Background(), items, judge.TimingOptions{Mode: mode, Iterations: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fastVES, slowVES float64
+			for i := 0; i < len(res); i += 2 {
+				f, s := res[i], res[i+1]
+				if f.Err != nil || s.Err != nil {
+					t.Fatalf("item %d: timing failed: %v / %v", i/2, f.Err, s.Err)
+				}
+				fv, sv := judge.VESReward(f.Ratio), judge.VESReward(s.Ratio)
+				fastVES += fv
+				slowVES += sv
+				t.Logf("triple %d: fast ratio %.3f (%v vs gold %v), slow ratio %.3f (%v)", i/2, f.Ratio, f.PredTime, f.GoldTime, s.Ratio, s.PredTime)
+				if !clear[i/2] {
+					continue
+				}
+				if fv <= sv {
+					t.Errorf("triple %d: VES fast %.3f <= slow %.3f", i/2, fv, sv)
+				}
+				if fr, sr := judge.RVESReward(f.Ratio), judge.RVESReward(s.Ratio); fr <= sr {
+					t.Errorf("triple %d: R-VES reward fast %v <= slow %v", i/2, fr, sr)
+				}
+			}
+			if fastVES <= slowVES {
+				t.Errorf("total VES: fast %.3f <= slow %.3f", fastVES, slowVES)
+			}
+		})
+	}
+}
+
+// TestEvalVES runs eval --ves end to end on the generated benchmark: records carry the
+// timing fields, the summary and the table the scores, and the fast system wins.
+func TestEvalVES(t *testing.T) {
+	dir := genLarge(t)
+	out := t.TempDir()
+	code, stdout, stderr := run("eval", "--dataset", "jsonl:"+filepath.Join(dir, "questions.jsonl"),
+		"--pred", filepath.Join(dir, "fast.txt"), "--pred", filepath.Join(dir, "slow.txt"),
+		"--out", out, "--ves", "--timing", "robust", "--ves-iterations", "5")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "VES and R-VES with robust timing") {
+		t.Errorf("table lacks the efficiency section:\n%s", stdout)
+	}
+	var sum report.RunSummary
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.ExecEfficiency) != 2 {
+		t.Fatalf("exec_efficiency has %d systems, want 2", len(sum.ExecEfficiency))
+	}
+	fast, slow := sum.ExecEfficiency[0].Overall, sum.ExecEfficiency[1].Overall
+	if fast.VES == nil || slow.VES == nil || *fast.VES <= *slow.VES || *fast.RVES <= *slow.RVES {
+		t.Errorf("fast %+v should beat slow %+v", fast, slow)
+	}
+	if fast.SoftF1 != 100 || slow.SoftF1 != 100 {
+		t.Errorf("Soft-F1 fast %v slow %v, want 100 (every prediction is correct)", fast.SoftF1, slow.SoftF1)
+	}
+	recs := readRecordsFile(t, filepath.Join(out, "slow", "records.jsonl"))
+	for _, r := range recs {
+		if r.Timing != "robust" || r.VES == nil || r.RVESReward == nil || r.TimeRatio == nil || r.TimeRatioSpread == nil || r.SoftF1 == nil {
+			t.Errorf("record %d lacks timing fields: %+v", r.Index, r.Efficiency)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "slow", "records.jsonl.tmp")); !os.IsNotExist(err) {
+		t.Errorf("temporary records file left behind: %v", err)
+	}
+}
+
+// TestEvalVESBudget: a timing phase that would not fit its budget is refused with a
+// message saying so, and the judged records stay complete.
+func TestEvalVESBudget(t *testing.T) {
+	dir := genLarge(t)
+	tests := []struct {
+		name, flag, want string
+	}{
+		{"item", "--ves-item-budget=1us", "over the per-item budget of 1µs"},
+		{"total", "--ves-budget=1us", "over the budget of 1µs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			code, _, stderr := run("eval", "--dataset", "jsonl:"+filepath.Join(dir, "questions.jsonl"),
+				"--pred", filepath.Join(dir, "slow.txt"), "--out", out, "--ves", tt.flag)
+			if code != exitError || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "lower the iterations") {
+				t.Fatalf("exit %d, stderr %q; want exit %d naming the budget", code, stderr, exitError)
+			}
+			recs := readRecordsFile(t, filepath.Join(out, "slow", "records.jsonl"))
+			if len(recs) != 2*len(largeTriples) || recs[0].VES != nil {
+				t.Errorf("records after a refused timing phase: %d, first VES %v", len(recs), recs[0].VES)
+			}
+		})
+	}
+	code, _, stderr := run("eval", "--dataset", "jsonl:"+filepath.Join(dir, "questions.jsonl"),
+		"--pred", filepath.Join(dir, "slow.txt"), "--out", t.TempDir(), "--ves", "--timing", "fast")
+	if code != exitUsage || !strings.Contains(stderr, "unknown timing mode") {
+		t.Errorf("bad --timing: exit %d, %q", code, stderr)
+	}
+}
+
+func readRecordsFile(tb testing.TB, path string) []record.Record {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	recs, _, err := record.ReadJSONL(f)
+	if err != nil {
+		tb.Fatalf("read %s: %v", path, err)
+	}
+	return recs
+}

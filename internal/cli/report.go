@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+func newReportCmd(e *env) *cobra.Command {
+	var htmlOut, mdOut string
+	var opt report.HTMLOptions
+	cmd := &cobra.Command{
+		Use:   "report RUN_DIR [--html FILE] [--md FILE]",
+		Short: "Write an HTML report and/or a Markdown summary of a run directory",
+		Long: `Read a run directory written by eval or demo and write:
+
+  --html FILE   one self-contained HTML file (no network needed to open it): scores, charts
+                as inline SVG, and every question's drill-down with both result tables
+                (gold and predictions re-executed read-only, first --rows rows shown)
+  --md FILE     the headline tables as Markdown, for a pull request or a paper draft
+
+With neither flag the Markdown summary is printed on stdout.`,
+		Example: `  nl2sqlbench report runs/spider-dev --html report.html --md summary.md`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			run, err := report.LoadRun(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			for _, w := range run.Warnings {
+				fmt.Fprintf(e.stderr, "warning: %s\n", w)
+			}
+			if htmlOut == "" && mdOut == "" {
+				return report.WriteMarkdown(e.stdout, run)
+			}
+			if mdOut != "" {
+				if err := writeFileWith(mdOut, func(f *bufio.Writer) error { return report.WriteMarkdown(f, run) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "markdown summary: %s\n", absPath(mdOut))
+			}
+			if htmlOut != "" {
+				if err := writeFileWith(htmlOut, func(f *bufio.Writer) error { return report.WriteHTML(ctx, f, run, opt) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "html report: %s\n", absPath(htmlOut))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&htmlOut, "html", "", "write the self-contained HTML report to FILE")
+	f.StringVar(&mdOut, "md", "", "write the Markdown summary to FILE")
+	f.IntVar(&opt.Exec.Rows, "rows", 10, "result rows shown per query in the drill-down")
+	f.IntVar(&opt.Exec.MaxRows, "max-rows", 100_000, "largest result read for the drill-down; larger ones are not shown")
+	f.BoolVar(&opt.NoExec, "no-exec", false, "do not re-execute queries (no result tables)")
+	f.StringVar(&opt.Title, "title", "", "report title (default: from the run directory's name)")
+	return cmd
+}
+
+// writeFileWith writes a file through a temporary file renamed into place, so a failed
+// or interrupted report never leaves half a file under the requested name.
+func writeFileWith(path string, write func(*bufio.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// writeRunHTML writes DIR/report.html for a run just judged and prints its path (on stderr
+// when stdout is reserved for JSON).
+func writeRunHTML(ctx context.Context, e *env, dir string, quiet bool) error {
+	run, err := report.LoadRun(ctx, dir)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "report.html")
+	if err := writeFileWith(path, func(f *bufio.Writer) error { return report.WriteHTML(ctx, f, run, report.HTMLOptions{}) }); err != nil {
+		return err
+	}
+	w := e.stdout
+	if quiet {
+		w = e.stderr
+	}
+	fmt.Fprintf(w, "html report: %s\n", absPath(path))
+	return nil
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+func newServeCmd(e *env) *cobra.Command {
+	var addr string
+	var opt report.ExecOptions
+	cmd := &cobra.Command{
+		Use:   "serve DIR [--addr 127.0.0.1:8080]",
+		Short: "Browse run directories in a local dashboard",
+		Long: `Serve a local dashboard over DIR: a run directory, or a directory holding run directories
+(every directory with a summary.json, up to 4 levels down). Each run shows the HTML report's
+scores, charts and question list with filters; a question opens its drill-down (results
+re-executed read-only); "compare" lists the questions one system gets right and another wrong.
+
+The dashboard binds to 127.0.0.1 by default: it shows your data and runs queries on your
+databases, so binding to another address prints a warning.`,
+		Example: `  nl2sqlbench serve runs/ --addr 127.0.0.1:8080`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if fi, err := os.Stat(args[0]); err != nil || !fi.IsDir() {
+				return usagef("serve: %s is not a directory", args[0])
+			}
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return usagef("--addr %q: %v", addr, err)
+			}
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				fmt.Fprintf(e.stderr, "warning: serving on %s: anyone who can reach this address can read these runs and run read-only queries on their databases\n", addr)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("serve: %w", err)
+			}
+			srv := report.NewServer(args[0], opt)
+			defer srv.Close()
+			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(e.stdout, "nl2sqlbench dashboard on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+			errc := make(chan error, 1)
+			go func() { errc <- hs.Serve(ln) }()
+			select {
+			case err := <-errc:
+				return fmt.Errorf("serve: %w", err)
+			case <-ctx.Done():
+				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					return fmt.Errorf("serve: %w", err)
+				}
+				return nil
+			}
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (another than loopback prints a warning)")
+	cmd.Flags().IntVar(&opt.Rows, "rows", 10, "result rows shown per query in a drill-down")
+	cmd.Flags().IntVar(&opt.MaxRows, "max-rows", 100_000, "largest result read for a drill-down; larger ones are not shown")
+	return cmd
+}
