@@ -7,11 +7,21 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/spf13/cobra"
 )
 
 // The demo's limits are small so that its runaway query and its oversized result show
 // their verdicts in a second rather than in 30.
+// demoPricing prices the demo's token counts so its cost columns and cost/accuracy chart
+// have data. Illustrative prices, $ per 1M tokens, not any provider's current list.
+const demoPricing = `
+cache_hit_share: 0.5
+default_model: demo-model
+models:
+  demo-model: {input: 0.15, cached_input: 0.075, output: 0.60}
+`
+
 const (
 	demoTimeout = time.Second
 	demoMaxRows = 10_000
@@ -52,6 +62,11 @@ eval would, and write a run directory.`,
 			for _, name := range files.SystemOrder {
 				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
 			}
+			pr, err := metrics.ParsePricing([]byte(demoPricing))
+			if err != nil {
+				return fmt.Errorf("demo pricing: %w", err)
+			}
+			cfg.Pricing = pricingFlag{path: "(demo prices)", pricing: pr}
 			if !asJSON {
 				fmt.Fprintf(e.stdout, "nl2sqlbench demo: %d systems on the embedded demo (databases in %s)\n",
 					len(files.SystemOrder), files.DBRoot)

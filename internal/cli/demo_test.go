@@ -110,6 +110,41 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Errorf("summary.json has %d systems, want %d (>= 3)", len(sum.Systems), len(files.SystemOrder))
 	}
 	t.Logf("demo verdicts %v, error categories %v", verdicts, cats)
+
+	// The demo exercises the module metrics too: revisions that break correct answers
+	// (C2I, C2E) and priced tokens.
+	var raw struct {
+		Modules struct {
+			Systems []struct {
+				System        string `json:"system"`
+				QueryRevision *struct {
+					C2I any `json:"c2i"`
+					C2E any `json:"c2e"`
+				} `json:"query_revision"`
+				Usage struct {
+					CostUSD *struct {
+						Total float64 `json:"total"`
+					} `json:"cost_usd"`
+				} `json:"usage"`
+			} `json:"systems"`
+		} `json:"modules"`
+	}
+	readJSON(t, filepath.Join(out, "summary.json"), &raw)
+	for _, s := range raw.Modules.Systems {
+		if s.Usage.CostUSD == nil || s.Usage.CostUSD.Total <= 0 {
+			t.Errorf("%s: no cost in the demo summary", s.System)
+		}
+		if s.System == "reviser" {
+			if s.QueryRevision == nil {
+				t.Fatalf("reviser: no query_revision section")
+			}
+			for name, v := range map[string]any{"c2i": s.QueryRevision.C2I, "c2e": s.QueryRevision.C2E} {
+				if f, ok := v.(float64); !ok || f <= 0 {
+					t.Errorf("reviser %s = %v, want a positive rate (the demo breaks correct answers on purpose)", name, v)
+				}
+			}
+		}
+	}
 }
 
 func readJSON(tb testing.TB, path string, v any) {
