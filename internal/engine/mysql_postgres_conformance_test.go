@@ -41,33 +41,42 @@ var knownServerDeviations = map[string]string{
 	"gpt-4_mysql/285":                            "ORDER BY ... LIMIT 1 over tied maxima: the plan picks the row",
 }
 
+// miniDevServer is one server dialect of the BIRD mini-dev conformance tests.
+type miniDevServer struct {
+	name, envVar string
+	dialect      export.Dialect
+	questions    string
+	stems        []string // prediction / reference stems
+}
+
+var miniDevServerCases = []miniDevServer{
+	{"postgres", pgDSNVar, export.Postgres, "mini_dev_postgresql.json",
+		[]string{"gpt-4_postgresql", "meta-llama-3-70b-instruct-2_postgresql"}},
+	{"mysql", mysqlDSNVar, export.MySQL, "mini_dev_mysql.json",
+		[]string{"gpt-4_mysql", "meta-llama-3-70b-instruct-2_mysqljson"}},
+}
+
+// openMiniDevServer loads superhero into the case's server (skipping when none is
+// configured) and returns an engine on it.
+func openMiniDevServer(tb testing.TB, tc miniDevServer, src string) engine.Engine {
+	tb.Helper()
+	dsn := serverDSN(tb, tc.envVar)
+	loadInto(tb, tc.dialect, dsn, src, "superhero")
+	if tc.dialect == export.MySQL {
+		return engine.NewMySQL(dsn, 4)
+	}
+	return engine.NewPostgres(dsn, 4)
+}
+
 func TestMiniDevServerConformance(t *testing.T) {
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("skipping: %s not found", src)
 	}
-	cases := []struct {
-		name, envVar string
-		dialect      export.Dialect
-		questions    string
-		stems        []string // prediction / reference stems
-	}{
-		{"postgres", pgDSNVar, export.Postgres, "mini_dev_postgresql.json",
-			[]string{"gpt-4_postgresql", "meta-llama-3-70b-instruct-2_postgresql"}},
-		{"mysql", mysqlDSNVar, export.MySQL, "mini_dev_mysql.json",
-			[]string{"gpt-4_mysql", "meta-llama-3-70b-instruct-2_mysqljson"}},
-	}
-	for _, tc := range cases {
+	for _, tc := range miniDevServerCases {
 		t.Run(tc.name, func(t *testing.T) {
-			dsn := serverDSN(t, tc.envVar)
-			loadInto(t, tc.dialect, dsn, src, "superhero")
-			var eng engine.Engine
-			if tc.dialect == export.MySQL {
-				eng = engine.NewMySQL(dsn, 4)
-			} else {
-				eng = engine.NewPostgres(dsn, 4)
-			}
+			eng := openMiniDevServer(t, tc, src)
 			defer eng.Close()
 			gold := readMiniDevGold(t, filepath.Join(bird, tc.questions))
 			sensitive := readPlanSensitive(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv"))

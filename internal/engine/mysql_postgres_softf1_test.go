@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
@@ -41,17 +40,6 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("skipping: %s not found", src)
 	}
-	cases := []struct {
-		name, envVar string
-		dialect      export.Dialect
-		questions    string
-		stems        []string
-	}{
-		{"postgres", pgDSNVar, export.Postgres, "mini_dev_postgresql.json",
-			[]string{"gpt-4_postgresql", "meta-llama-3-70b-instruct-2_postgresql"}},
-		{"mysql", mysqlDSNVar, export.MySQL, "mini_dev_mysql.json",
-			[]string{"gpt-4_mysql", "meta-llama-3-70b-instruct-2_mysqljson"}},
-	}
 	alt := map[string]float64{}
 	for _, r := range readTSV(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv")) {
 		f, err := strconv.ParseFloat(r["alt_soft_f1"], 64)
@@ -60,16 +48,9 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 		}
 		alt[r["stem"]+"/"+r["index"]] = f
 	}
-	for _, tc := range cases {
+	for _, tc := range miniDevServerCases {
 		t.Run(tc.name, func(t *testing.T) {
-			dsn := serverDSN(t, tc.envVar)
-			loadInto(t, tc.dialect, dsn, src, "superhero")
-			var eng engine.Engine
-			if tc.dialect == export.MySQL {
-				eng = engine.NewMySQL(dsn, 4)
-			} else {
-				eng = engine.NewPostgres(dsn, 4)
-			}
+			eng := openMiniDevServer(t, tc, src)
 			defer eng.Close()
 			gold := readMiniDevGold(t, filepath.Join(bird, tc.questions))
 			for _, stem := range tc.stems {
