@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -20,34 +19,13 @@ type refRow map[string]string
 // readRef reads a reference TSV keyed by its index column.
 func readRef(tb testing.TB, path string) map[int]refRow {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var header []string
 	out := map[int]refRow{}
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if header == nil {
-			header = fields
-			continue
-		}
-		row := refRow{}
-		for i, h := range header {
-			if i < len(fields) {
-				row[h] = fields[i]
-			}
-		}
+	for _, row := range testutil.ReadTSV(tb, path) {
 		idx, err := strconv.Atoi(row["index"])
 		if err != nil {
 			tb.Fatalf("%s: bad index %q", path, row["index"])
 		}
 		out[idx] = row
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	return out
 }

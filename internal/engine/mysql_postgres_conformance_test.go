@@ -10,7 +10,6 @@ package engine_test
 // differ on purpose.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -107,7 +106,7 @@ func TestMiniDevServerConformance(t *testing.T) {
 			}
 			// The plan-sensitive list also gives verdicts for the other systems' files.
 			checked := 0
-			for _, r := range readTSV(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv")) {
+			for _, r := range testutil.ReadTSV(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv")) {
 				stem := r["stem"]
 				if !strings.HasSuffix(stem, "_"+tc.name+"ql") && !strings.HasSuffix(stem, "_"+tc.name) && !strings.HasSuffix(stem, "_"+tc.name+"json") {
 					continue
@@ -185,37 +184,6 @@ func readBirdPredictions(tb testing.TB, path string) map[int]string {
 	return out
 }
 
-// readTSV returns the rows of a TSV file with a header, as maps by column name.
-func readTSV(tb testing.TB, path string) []map[string]string {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var head []string
-	var rows []map[string]string
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if head == nil {
-			head = fields
-			continue
-		}
-		r := map[string]string{}
-		for i, h := range head {
-			if i < len(fields) {
-				r[h] = fields[i]
-			}
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return rows
-}
-
 func atoi(tb testing.TB, s string) int {
 	tb.Helper()
 	n, err := strconv.Atoi(s)
@@ -228,7 +196,7 @@ func atoi(tb testing.TB, s string) int {
 func readReference(tb testing.TB, path string) map[int]int {
 	tb.Helper()
 	out := map[int]int{}
-	for _, r := range readTSV(tb, path) {
+	for _, r := range testutil.ReadTSV(tb, path) {
 		out[atoi(tb, r["index"])] = atoi(tb, r["bird_ex"])
 	}
 	return out
@@ -239,7 +207,7 @@ func readReference(tb testing.TB, path string) map[int]int {
 func readPlanSensitive(tb testing.TB, path string) map[string]int {
 	tb.Helper()
 	out := map[string]int{}
-	for _, r := range readTSV(tb, path) {
+	for _, r := range testutil.ReadTSV(tb, path) {
 		if r["alt_ex"] != r["bird_ex"] {
 			out[r["stem"]+"/"+r["index"]] = atoi(tb, r["alt_ex"])
 		}

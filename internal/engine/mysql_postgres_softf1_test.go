@@ -41,7 +41,7 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 		t.Skipf("skipping: %s not found", src)
 	}
 	alt := map[string]float64{}
-	for _, r := range readTSV(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv")) {
+	for _, r := range testutil.ReadTSV(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv")) {
 		f, err := strconv.ParseFloat(r["alt_soft_f1"], 64)
 		if err != nil {
 			t.Fatalf("plan-sensitive alt_soft_f1 %q: %v", r["alt_soft_f1"], err)
@@ -56,7 +56,7 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 			for _, stem := range tc.stems {
 				preds := readBirdPredictions(t, filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_"+stem+".json"))
 				agree, loose, known := 0, 0, 0
-				rows := readTSV(t, filepath.Join(bird, "reference", "mini_dev_"+stem+".tsv"))
+				rows := testutil.ReadTSV(t, filepath.Join(bird, "reference", "mini_dev_"+stem+".tsv"))
 				for _, r := range rows {
 					idx := atoi(t, r["index"])
 					want, err := strconv.ParseFloat(r["bird_soft_f1"], 64)

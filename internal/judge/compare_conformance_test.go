@@ -288,15 +288,17 @@ func birdLinePreds(path string) func(tb testing.TB) map[int]string {
 	}
 }
 
-// TestBirdConformance checks BirdEqual against bird_ex on the BIRD superhero questions
-// (the one BIRD database available) for two dev and two mini-dev prediction sets.
-func TestBirdConformance(t *testing.T) {
-	root := testutil.Shared(t, "data/bird")
-	db := testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
+// birdConformanceCases returns the BIRD data directory, the superhero database and the
+// four prediction sets whose official verdicts are in data/bird/reference (skipping the
+// test when ../shared is absent).
+func birdConformanceCases(t *testing.T) (root, db string, cases []birdCase) {
+	t.Helper()
+	root = testutil.Shared(t, "data/bird")
+	db = testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
 	var dev, mini []birdQuestion
 	readJSON(t, filepath.Join(root, "dev.json"), &dev)
 	readJSON(t, filepath.Join(root, "mini_dev_sqlite.json"), &mini)
-	cases := []birdCase{
+	cases = []birdCase{
 		{"dev_C3", "dev_C3.tsv", birdLinePreds(filepath.Join(root, "predictions/dev/C3.txt")), dev},
 		{"dev_TA-SQL", "dev_TA-SQL.tsv", birdJSONPreds(filepath.Join(root, "predictions/dev/TA-SQL_predict_dev.json")), dev},
 		{"mini_dev_gpt-4", "mini_dev_gpt-4_sqlite.tsv",
@@ -304,6 +306,13 @@ func TestBirdConformance(t *testing.T) {
 		{"mini_dev_llama-3-70b", "mini_dev_meta-llama-3-70b-instruct-2_sqlite.tsv",
 			birdJSONPreds(filepath.Join(root, "predictions/mini_dev/predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")), mini},
 	}
+	return root, db, cases
+}
+
+// TestBirdConformance checks BirdEqual against bird_ex on the BIRD superhero questions
+// (the one BIRD database available) for two dev and two mini-dev prediction sets.
+func TestBirdConformance(t *testing.T) {
+	root, db, cases := birdConformanceCases(t)
 	ex := newConfExec(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

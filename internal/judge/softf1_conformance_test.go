@@ -83,19 +83,7 @@ func TestSoftF1SpiderConformance(t *testing.T) {
 // reference file. The PostgreSQL and MySQL reference files need those servers, which
 // these machines do not have: they are not checked here.
 func TestSoftF1BirdConformance(t *testing.T) {
-	root := testutil.Shared(t, "data/bird")
-	db := testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
-	var dev, mini []birdQuestion
-	readJSON(t, filepath.Join(root, "dev.json"), &dev)
-	readJSON(t, filepath.Join(root, "mini_dev_sqlite.json"), &mini)
-	cases := []birdCase{
-		{"dev_C3", "dev_C3.tsv", birdLinePreds(filepath.Join(root, "predictions/dev/C3.txt")), dev},
-		{"dev_TA-SQL", "dev_TA-SQL.tsv", birdJSONPreds(filepath.Join(root, "predictions/dev/TA-SQL_predict_dev.json")), dev},
-		{"mini_dev_gpt-4", "mini_dev_gpt-4_sqlite.tsv",
-			birdJSONPreds(filepath.Join(root, "predictions/mini_dev/predict_mini_dev_gpt-4_sqlite.json")), mini},
-		{"mini_dev_llama-3-70b", "mini_dev_meta-llama-3-70b-instruct-2_sqlite.tsv",
-			birdJSONPreds(filepath.Join(root, "predictions/mini_dev/predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")), mini},
-	}
+	root, db, cases := birdConformanceCases(t)
 	ex := newConfExec(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

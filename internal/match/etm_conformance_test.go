@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,37 +20,6 @@ type etmCase struct {
 	dbPath     string
 	gold, pred string
 	want       int
-}
-
-// readTSV returns the rows of a reference TSV as maps from column name to value.
-func readTSV(tb testing.TB, path string) []map[string]string {
-	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var head []string
-	var out []map[string]string
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if head == nil {
-			head = fields
-			continue
-		}
-		row := map[string]string{}
-		for i, h := range head {
-			if i < len(fields) {
-				row[h] = fields[i]
-			}
-		}
-		out = append(out, row)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return out
 }
 
 func etmSpiderCases(tb testing.TB, system string) []etmCase {
@@ -74,7 +42,7 @@ func etmSpiderCases(tb testing.TB, system string) []etmCase {
 	preds := strings.Split(strings.TrimSuffix(string(pb), "\n"), "\n")
 	root := testutil.Shared(tb, "data/spider/database")
 	var out []etmCase
-	for i, row := range readTSV(tb, testutil.Shared(tb, "data/spider/reference/"+system+".tsv")) {
+	for i, row := range testutil.ReadTSV(tb, testutil.Shared(tb, "data/spider/reference/"+system+".tsv")) {
 		idx, err1 := strconv.Atoi(row["index"])
 		want, err2 := strconv.Atoi(row["etm"])
 		if err1 != nil || err2 != nil || idx < 0 || idx >= len(dev) || idx >= len(preds) {
@@ -128,7 +96,7 @@ func etmBirdCases(tb testing.TB, system string) []etmCase {
 	}
 	db := testutil.Shared(tb, "data/bird/dev_databases/superhero/superhero.sqlite")
 	var out []etmCase
-	for i, row := range readTSV(tb, testutil.Shared(tb, "data/bird/reference/dev_"+system+".tsv")) {
+	for i, row := range testutil.ReadTSV(tb, testutil.Shared(tb, "data/bird/reference/dev_"+system+".tsv")) {
 		idx, err1 := strconv.Atoi(row["index"])
 		want, err2 := strconv.Atoi(row["etm"])
 		if err1 != nil || err2 != nil || idx < 0 || idx >= len(dev) {
