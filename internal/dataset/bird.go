@@ -3,7 +3,6 @@ package dataset
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -58,22 +57,9 @@ func loadBIRD(path string, opt Options) (*Dataset, error) {
 }
 
 func birdQuestion(file string, o object, i int) (Question, error) {
-	q := Question{Index: i}
-	var err error
-	if q.ID, err = o.id(file, "question_id"); err != nil {
+	q, err := commonFields(file, o, i)
+	if err != nil {
 		return q, err
-	}
-	if q.ID == "" {
-		q.ID = strconv.Itoa(i)
-	}
-	fields := []struct {
-		key string
-		dst *string
-	}{{"db_id", &q.DBID}, {"question", &q.Text}, {"evidence", &q.Evidence}, {"difficulty", &q.Difficulty}}
-	for _, f := range fields {
-		if *f.dst, err = o.str(file, f.key); err != nil {
-			return q, err
-		}
 	}
 	gold, err := o.str(file, "SQL")
 	if err != nil {

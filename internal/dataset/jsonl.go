@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // loadJSONL reads nl2sqlbench's own question format, for benchmarks of your own.
@@ -70,22 +69,9 @@ func loadJSONL(path string, opt Options) (*Dataset, error) {
 }
 
 func jsonlQuestion(path string, o object, i int) (Question, error) {
-	q := Question{Index: i}
-	var err error
-	if q.ID, err = o.id(path, "question_id"); err != nil {
+	q, err := commonFields(path, o, i)
+	if err != nil {
 		return q, err
-	}
-	if q.ID == "" {
-		q.ID = strconv.Itoa(i)
-	}
-	fields := []struct {
-		key string
-		dst *string
-	}{{"db_id", &q.DBID}, {"question", &q.Text}, {"evidence", &q.Evidence}, {"difficulty", &q.Difficulty}}
-	for _, f := range fields {
-		if *f.dst, err = o.str(path, f.key); err != nil {
-			return q, err
-		}
 	}
 	for _, key := range []string{"gold", "SQL", "query"} {
 		if _, ok := o.fields[key]; !ok {

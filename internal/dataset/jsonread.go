@@ -203,3 +203,26 @@ func abbreviate(raw json.RawMessage) string {
 	}
 	return s
 }
+
+// commonFields reads what every JSON question format shares: question_id (the index
+// when absent), db_id, question, evidence and difficulty.
+func commonFields(file string, o object, i int) (Question, error) {
+	q := Question{Index: i}
+	var err error
+	if q.ID, err = o.id(file, "question_id"); err != nil {
+		return q, err
+	}
+	if q.ID == "" {
+		q.ID = strconv.Itoa(i)
+	}
+	fields := []struct {
+		key string
+		dst *string
+	}{{"db_id", &q.DBID}, {"question", &q.Text}, {"evidence", &q.Evidence}, {"difficulty", &q.Difficulty}}
+	for _, f := range fields {
+		if *f.dst, err = o.str(file, f.key); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
