@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
 // makeDB creates an SQLite file called name in a temporary directory, runs stmts on it and
@@ -14,7 +16,7 @@ import (
 func makeDB(tb testing.TB, name string, stmts ...string) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), name)
-	db, err := sql.Open("sqlite3", "file:"+escapeURIPath(path))
+	db, err := sql.Open("sqlite3", engine.SQLiteURI(path, "mode=rwc"))
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
 
@@ -22,7 +24,7 @@ func Introspect(ctx context.Context, path string) (*Schema, error) {
 	if err != nil || st.IsDir() {
 		return nil, fmt.Errorf("introspect: %w: %s", ErrNoDatabase, path)
 	}
-	db, err := sql.Open("sqlite3", readOnlyDSN(path))
+	db, err := sql.Open("sqlite3", engine.ReadOnlyDSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("introspect %s: %w", path, err)
 	}
@@ -48,17 +50,6 @@ func Introspect(ctx context.Context, path string) (*Schema, error) {
 	}
 	resolveImplicitRefs(s)
 	return s, nil
-}
-
-// readOnlyDSN builds an SQLite URI that opens path read-only; characters that URIs reserve
-// are escaped so that any file name works.
-func readOnlyDSN(path string) string {
-	return "file:" + escapeURIPath(path) + "?mode=ro&_query_only=1"
-}
-
-// escapeURIPath escapes the characters that end or encode a URI's path part.
-func escapeURIPath(path string) string {
-	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 func dbIDFromPath(path string) string {

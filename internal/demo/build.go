@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
@@ -87,8 +88,7 @@ func runScript(ctx context.Context, path, script string) (err error) {
 // fileURI names path as an SQLite URI, escaping the characters URIs reserve so that any
 // directory name works.
 func fileURI(path string) string {
-	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-	return "file:" + r.Replace(path) + "?mode=rwc"
+	return engine.SQLiteURI(path, "mode=rwc")
 }
 
 // removeDatabaseFiles deletes a failed build and any journal SQLite left beside it.

@@ -98,7 +98,7 @@ func (s *SQLite) open(path string) (*sql.DB, error) {
 	if err != nil || st.IsDir() {
 		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, path)
 	}
-	db, err := sql.Open(driverName, readOnlyDSN(path))
+	db, err := sql.Open(driverName, ReadOnlyDSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -112,12 +112,14 @@ func (s *SQLite) open(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// readOnlyDSN builds an SQLite URI that opens path read-only. Characters that URIs
-// reserve are escaped so that any file name works.
-func readOnlyDSN(path string) string {
-	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-	return "file:" + r.Replace(path) + "?mode=ro&_query_only=1"
+// SQLiteURI names the SQLite file at path as a URI with the given query parameters
+// (e.g. "mode=ro"), escaping the characters URIs reserve so that any file name works.
+func SQLiteURI(path, params string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + params
 }
+
+// ReadOnlyDSN is the URI every read-only opening of a benchmark database uses.
+func ReadOnlyDSN(path string) string { return SQLiteURI(path, "mode=ro&_query_only=1") }
 
 // Query executes one read-only statement on the database file at path. The statement
 // is prepared first and refused unless SQLite says it cannot write (sqlite3_stmt_readonly);

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
 	"github.com/sqlc-dev/meyer/ast"
@@ -48,7 +50,7 @@ func OpenETMDB(ctx context.Context, path string) (*ETMDB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etm: %w", err)
 	}
-	dsn := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro&_query_only=1"
+	dsn := engine.ReadOnlyDSN(path)
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("etm: open %s: %w", path, err)

@@ -4,7 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
@@ -18,7 +19,7 @@ import (
 // This, not tables.json, is the schema evaluation.py uses for ESM; the two differ in case
 // and sometimes in names, which changes which queries parse.
 func SchemaFromSQLite(ctx context.Context, path string) (*spidersql.Schema, error) {
-	dsn := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?mode=ro&_query_only=1"
+	dsn := engine.ReadOnlyDSN(path)
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("read schema %s: %w", path, err)
