@@ -33,6 +33,12 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if len(cfg.Preds) == 0 {
 				return usagef("at least one --pred is required")
 			}
+			if err := cfg.Engines.check(); err != nil {
+				return err
+			}
+			if cfg.VES && cfg.Engines.server() {
+				return usagef("--ves times queries on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
+			}
 			if cfg.VES {
 				if _, err := judge.ParseTimingMode(cfg.Timing); err != nil {
 					return usagef("--timing: %v", err)
@@ -67,6 +73,8 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.BoolVar(&cfg.ESMDistinct, "esm-distinct", false, "exact set match also compares DISTINCT in column units (stricter than the official metric)")
 	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
 	f.Var(&cfg.PassK, "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
+	cfg.Engines.bind(f)
+	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
 	f.Var(&cfg.Pricing, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
 	return cmd
 }

@@ -43,6 +43,9 @@ type evalConfig struct {
 	ESMValues, ESMDistinct bool // stricter exact set match variants (match.Options); off = official
 	ETMVerbose             bool // keep etm_rules on every record, not only on ETM matches
 
+	Engines engineOpts // where predictions and gold SQL run (engines.go); zero: SQLite files
+	DBIDs   []string   // judge only the questions on these databases (--db-id); nil: all
+
 	PassK   passKFlag   // module metrics: --pass-k (adapt.go)
 	Pricing pricingFlag // module metrics: --pricing FILE (adapt.go)
 }
@@ -75,6 +78,9 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	if err != nil {
 		return nil, err
 	}
+	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
+		return nil, err
+	}
 	out := cfg.Out
 	if out == "" {
 		out = filepath.Join("runs", ds.Kind+"-"+time.Now().Format("20060102-150405"))
@@ -88,9 +94,18 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 		}
 	}()
 
-	eng := engine.NewSQLite()
-	eng.MaxConnsPerDB = max(cfg.Workers, 1)
-	defer eng.Close()
+	sqlite := engine.NewSQLite()
+	sqlite.MaxConnsPerDB = max(cfg.Workers, 1)
+	defer sqlite.Close()
+	var eng engine.Engine = sqlite
+	var locate judge.Locator
+	var gold *judge.Target
+	if cfg.Engines.server() {
+		if eng, locate, gold, err = cfg.Engines.openServer(cfg.Workers, sqlite); err != nil {
+			return nil, err
+		}
+		defer eng.Close()
+	}
 	js := make([]judge.System, len(systems))
 	for i, s := range systems {
 		js[i] = judge.System{Name: s.name, Preds: s.preds, From: len(s.records)}
@@ -100,7 +115,8 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 		return nil, err
 	}
 	prog := newProgress(e.stderr)
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update, Annotators: anns}
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update, Annotators: anns,
+		Locate: locate, Gold: gold}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := systems[i]
@@ -125,8 +141,9 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 		Tool:      "nl2sqlbench",
 		CreatedAt: time.Now().UTC().Truncate(time.Second),
 		Dataset:   report.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
-		Settings:  report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers},
-		Warnings:  append([]string(nil), ds.Warnings...),
+		Settings: report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
+			Engine: cfg.Engines.Engine, GoldEngine: cfg.Engines.goldName(), DBIDs: cfg.DBIDs},
+		Warnings: append([]string(nil), ds.Warnings...),
 	}
 	for _, s := range systems {
 		ms := metrics.Summarize(s.name, s.records)
@@ -227,6 +244,45 @@ func readSystems(ds *dataset.Dataset, cfg evalConfig) ([]*systemRun, error) {
 		}
 	}
 	return out, nil
+}
+
+// keepDBs narrows the dataset, and every system's paired predictions with it, to the
+// questions on the databases ids names. Predictions are paired against the whole dataset
+// first, so a prediction file for the whole benchmark is used as it is, and records keep
+// their question's index in the whole dataset.
+func keepDBs(ds *dataset.Dataset, systems []*systemRun, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	want := map[string]int{}
+	for _, id := range ids {
+		want[id] = 0
+	}
+	var qs []dataset.Question
+	keep := make([]bool, len(ds.Questions))
+	for i, q := range ds.Questions {
+		if _, ok := want[q.DBID]; ok {
+			want[q.DBID]++
+			keep[i] = true
+			qs = append(qs, q)
+		}
+	}
+	for _, id := range ids {
+		if want[id] == 0 {
+			return usagef("--db-id %q: no question of %s is on that database", id, ds.Path)
+		}
+	}
+	for _, s := range systems {
+		var ps []*predict.Prediction
+		for i, p := range s.preds {
+			if keep[i] {
+				ps = append(ps, p)
+			}
+		}
+		s.preds = ps
+	}
+	ds.Questions = qs
+	return nil
 }
 
 // splitPredSpec splits NAME=FILE; without a NAME the file's base name minus its

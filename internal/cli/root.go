@@ -74,6 +74,6 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newCollectCmd(e))
 	root.AddCommand(newParseCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
-	root.AddCommand(newExportDocsCmd(e))
+	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	return root
 }

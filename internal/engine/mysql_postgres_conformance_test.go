@@ -6,8 +6,8 @@ package engine_test
 // verdict compared by judge.BirdEqual with the reference verdicts in
 // bird/reference/mini_dev_<system>_<dialect>.tsv. A question listed in
 // mini_dev_pg_mysql_plan_sensitive.tsv whose verdict changes with the query plan may
-// take either value. knownServerDeviations lists, with the reason, the verdicts that
-// differ on purpose.
+// take either value. testutil.MiniDevServerDeviations lists, with the reason, the
+// verdicts that differ on purpose.
 
 import (
 	"context"
@@ -24,21 +24,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
-
-// knownServerDeviations: "stem/index" -> why our verdict differs from the reference.
-// Most are Python's Decimal == float, which is exact: the official scripts see a NUMERIC
-// / DECIMAL result (psycopg2, pymysql) as unequal to a float that prints the same, while
-// the engines here normalise NUMERIC to float64 so that every comparator, for every
-// engine, sees the same Go types.
-var knownServerDeviations = map[string]string{
-	"gpt-4_postgresql/267":                       "decimal vs float: 60.8695652173913043 vs 60.869565217391305",
-	"gpt-4_postgresql/275":                       "decimal vs float: 2.4630541871921182 vs 2.4630541871921183",
-	"gpt-4_postgresql/289":                       "decimal vs float: 31.2000000000000000 vs 31.2",
-	"meta-llama-3-70b-instruct-2_postgresql/290": "decimal vs float: 2.5566502463054187 vs 2.5566502463054186",
-	"gpt-4_mysql/289":                            "decimal vs float (MySQL's / on integers is DECIMAL)",
-	"meta-llama-3-70b-instruct-2_mysqljson/289":  "decimal vs float (MySQL's / on integers is DECIMAL)",
-	"gpt-4_mysql/285":                            "ORDER BY ... LIMIT 1 over tied maxima: the plan picks the row",
-}
 
 // miniDevServer is one server dialect of the BIRD mini-dev conformance tests.
 type miniDevServer struct {
@@ -78,10 +63,10 @@ func TestMiniDevServerConformance(t *testing.T) {
 			eng := openMiniDevServer(t, tc, src)
 			defer eng.Close()
 			gold := readMiniDevGold(t, filepath.Join(bird, tc.questions))
-			sensitive := readPlanSensitive(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv"))
+			sensitive := testutil.ReadPlanSensitive(t, filepath.Join(bird, "reference", "mini_dev_pg_mysql_plan_sensitive.tsv"))
 			for _, stem := range tc.stems {
 				preds := readBirdPredictions(t, filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_"+stem+".json"))
-				ref := readReference(t, filepath.Join(bird, "reference", "mini_dev_"+stem+".tsv"))
+				ref := testutil.ReadReferenceColumn(t, filepath.Join(bird, "reference", "mini_dev_"+stem+".tsv"), "bird_ex")
 				agree, loose, known := 0, 0, 0
 				for idx, want := range ref {
 					g, ok := gold[idx]
@@ -95,9 +80,9 @@ func TestMiniDevServerConformance(t *testing.T) {
 						agree++
 					case planSensitive && got == alt:
 						loose++
-					case knownServerDeviations[stem+"/"+strconv.Itoa(idx)] != "":
+					case testutil.MiniDevServerDeviations[stem+"/"+strconv.Itoa(idx)] != "":
 						known++
-						t.Logf("%s index %d: ex %d, reference %d (known: %s)", stem, idx, got, want, knownServerDeviations[stem+"/"+strconv.Itoa(idx)])
+						t.Logf("%s index %d: ex %d, reference %d (known: %s)", stem, idx, got, want, testutil.MiniDevServerDeviations[stem+"/"+strconv.Itoa(idx)])
 					default:
 						t.Errorf("%s index %d: ex %d, reference %d\n  pred: %s", stem, idx, got, want, preds[idx])
 					}
@@ -111,10 +96,10 @@ func TestMiniDevServerConformance(t *testing.T) {
 				if !strings.HasSuffix(stem, "_"+tc.name+"ql") && !strings.HasSuffix(stem, "_"+tc.name) && !strings.HasSuffix(stem, "_"+tc.name+"json") {
 					continue
 				}
-				idx := atoi(t, r["index"])
+				idx := testutil.Atoi(t, r["index"])
 				preds := readBirdPredictions(t, filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_"+stem+".json"))
 				got := serverEX(eng, gold[idx], preds[idx])
-				if got != atoi(t, r["bird_ex"]) && got != atoi(t, r["alt_ex"]) && knownServerDeviations[stem+"/"+r["index"]] == "" {
+				if got != testutil.Atoi(t, r["bird_ex"]) && got != testutil.Atoi(t, r["alt_ex"]) && testutil.MiniDevServerDeviations[stem+"/"+r["index"]] == "" {
 					t.Errorf("%s index %d: ex %d, plan-sensitive reference %s (alternative %s)", stem, idx, got, r["bird_ex"], r["alt_ex"])
 				}
 				checked++
@@ -180,37 +165,6 @@ func readBirdPredictions(tb testing.TB, path string) map[int]string {
 		}
 		sql, _, _ := strings.Cut(v, "\t----- bird -----\t")
 		out[i] = sql
-	}
-	return out
-}
-
-func atoi(tb testing.TB, s string) int {
-	tb.Helper()
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		tb.Fatalf("not an integer: %q", s)
-	}
-	return n
-}
-
-func readReference(tb testing.TB, path string) map[int]int {
-	tb.Helper()
-	out := map[int]int{}
-	for _, r := range testutil.ReadTSV(tb, path) {
-		out[atoi(tb, r["index"])] = atoi(tb, r["bird_ex"])
-	}
-	return out
-}
-
-// readPlanSensitive maps "stem/index" to the verdict under the alternative plan, for the
-// entries where it differs from the reference verdict.
-func readPlanSensitive(tb testing.TB, path string) map[string]int {
-	tb.Helper()
-	out := map[string]int{}
-	for _, r := range testutil.ReadTSV(tb, path) {
-		if r["alt_ex"] != r["bird_ex"] {
-			out[r["stem"]+"/"+r["index"]] = atoi(tb, r["alt_ex"])
-		}
 	}
 	return out
 }

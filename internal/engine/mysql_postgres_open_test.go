@@ -117,3 +117,21 @@ func TestParseDecimal(t *testing.T) {
 		t.Error("parseDecimal(abc): no error")
 	}
 }
+
+func TestRedactDSNError(t *testing.T) {
+	tests := []struct{ dsn, msg, want string }{
+		{"postgres://u:s3cret@h:5432/d?search_path={db}", "connect u:s3cret@h failed", "connect u:***@h failed"},
+		{"host=h user=u password=s3cret dbname=d", "bad password=s3cret", "bad password=***"},
+		{"u:s3cret@tcp(127.0.0.1:3306)/{db}", "dial u:s3cret@tcp: refused", "dial u:***@tcp: refused"},
+		{"u@tcp(127.0.0.1:3306)/{db}", "dial refused", "dial refused"},
+	}
+	for _, tt := range tests {
+		got := RedactDSNError(errors.New(tt.msg), tt.dsn).Error()
+		if got != tt.want {
+			t.Errorf("RedactDSNError(%q, %q) = %q, want %q", tt.msg, tt.dsn, got, tt.want)
+		}
+	}
+	if RedactDSNError(nil, "x") != nil {
+		t.Error("nil error should stay nil")
+	}
+}

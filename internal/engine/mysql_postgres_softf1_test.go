@@ -33,7 +33,7 @@ var planOrderSoftF1 = map[string]string{
 // TestMiniDevServerSoftF1 checks judge.SoftF1 on PostgreSQL and MySQL results against the
 // bird_soft_f1 column of BIRD's official evaluation_f1 on the superhero questions. Rows in
 // the plan-sensitive list may take its alternative value (Soft-F1 pairs rows by position,
-// so row order matters); knownServerDeviations are Decimal-vs-float comparisons.
+// so row order matters); testutil.MiniDevServerDeviations are Decimal-vs-float comparisons.
 func TestMiniDevServerSoftF1(t *testing.T) {
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
@@ -58,7 +58,7 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 				agree, loose, known := 0, 0, 0
 				rows := testutil.ReadTSV(t, filepath.Join(bird, "reference", "mini_dev_"+stem+".tsv"))
 				for _, r := range rows {
-					idx := atoi(t, r["index"])
+					idx := testutil.Atoi(t, r["index"])
 					want, err := strconv.ParseFloat(r["bird_soft_f1"], 64)
 					if err != nil {
 						t.Fatalf("%s index %d: bird_soft_f1 %q", stem, idx, r["bird_soft_f1"])
@@ -71,9 +71,9 @@ func TestMiniDevServerSoftF1(t *testing.T) {
 						agree++
 					case sensitive && math.Abs(got-a) <= 1e-6:
 						loose++
-					case knownServerDeviations[key] != "":
+					case testutil.MiniDevServerDeviations[key] != "":
 						known++
-						t.Logf("%s index %d: soft_f1 %.6f, reference %.6f (known: %s)", stem, idx, got, want, knownServerDeviations[key])
+						t.Logf("%s index %d: soft_f1 %.6f, reference %.6f (known: %s)", stem, idx, got, want, testutil.MiniDevServerDeviations[key])
 					case planOrderSoftF1[key] != "" && (planOrderSoftF1[key] != noOrderBy || !hasOrderBy(gold[idx]) || !hasOrderBy(preds[idx])):
 						known++
 						t.Logf("%s index %d: soft_f1 %.6f, reference %.6f (known: %s)", stem, idx, got, want, planOrderSoftF1[key])

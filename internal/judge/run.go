@@ -36,7 +36,27 @@ type Options struct {
 	// Annotators add fields to each judged record (structural match, schema metrics...).
 	// They run in the worker goroutines, in order, before the record is emitted.
 	Annotators []Annotator
+	// Locate names a question's database for the engine Run is given: nil means the
+	// dataset's SQLite file (Dataset.DBPath); a server engine locates by db_id. A
+	// question whose database cannot be located is skipped.
+	Locate Locator
+	// Gold, when set, runs the gold SQL somewhere else than the predictions: the NL2SQL++
+	// benchmark takes gold results from SQLite and runs SQL++ predictions on Couchbase.
+	Gold *Target
 }
+
+// Locator names the database of db_id for one engine; ok is false when it has none.
+type Locator func(dbID string) (db string, ok bool)
+
+// Target is an engine and how it names each question's database.
+type Target struct {
+	Engine engine.Engine
+	Locate Locator // nil: the dataset's SQLite file
+}
+
+// ByDBID locates a question's database by its db_id, as server engines (PostgreSQL,
+// MySQL, SQL++) name them.
+func ByDBID(dbID string) (string, bool) { return dbID, dbID != "" }
 
 // Annotator adds to a record after the judge has given its verdict. dbPath is the
 // question's database file ("" when the database is missing, as for skipped records).
@@ -78,6 +98,17 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		workers = runtime.NumCPU()
 	}
 	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows}
+	pred := side{eng: eng, locate: opt.Locate}
+	if pred.locate == nil {
+		pred.locate = ds.DBPath
+	}
+	gold := pred
+	if opt.Gold != nil {
+		gold = side{eng: opt.Gold.Engine, locate: opt.Gold.Locate, separate: true}
+		if gold.locate == nil {
+			gold.locate = ds.DBPath
+		}
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -110,9 +141,12 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				qj := &questionJob{ctx: ctx, eng: eng, lim: lim, sem: opt.Semantics, cache: map[string]outcome{}}
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, pred: pred, gold: gold}
 				recs := qj.judge(ds, i, systems)
-				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], qj.path, recs); err != nil {
+				// Annotators read the SQLite file (schemas, ETM's checks) whichever
+				// engine ran the queries; "" when the dataset has none.
+				sqlitePath, _ := ds.DBPath(ds.Questions[i].DBID)
+				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], sqlitePath, recs); err != nil {
 					setErr(err)
 					cancel()
 				}
@@ -203,27 +237,61 @@ type goldResult struct {
 	orderMatters bool
 }
 
-// questionJob judges one question for every system. Its cache makes each distinct SQL
-// text run once per question, whoever produced it.
-type questionJob struct {
-	ctx   context.Context
-	eng   engine.Engine
-	lim   engine.Limits
-	sem   Semantics
-	path  string
-	cache map[string]outcome
-	golds []goldResult
+// side is where one kind of SQL (gold or predicted) runs.
+type side struct {
+	eng      engine.Engine
+	locate   Locator
+	separate bool // gold on its own target, with its own cache
 }
 
-func (qj *questionJob) exec(sql string) outcome {
-	if o, ok := qj.cache[sql]; ok {
+// questionJob judges one question for every system. Its caches make each distinct SQL
+// text run once per question and engine, whoever produced it.
+type questionJob struct {
+	ctx        context.Context
+	lim        engine.Limits
+	sem        Semantics
+	pred, gold side
+	predDB     string
+	goldDB     string
+	predCache  map[string]outcome
+	goldCache  map[string]outcome
+	golds      []goldResult
+}
+
+func (qj *questionJob) execOn(eng engine.Engine, db string, cache map[string]outcome, sql string) outcome {
+	if o, ok := cache[sql]; ok {
 		return o
 	}
 	t0 := time.Now()
-	res, err := qj.eng.Query(qj.ctx, qj.path, sql, qj.lim)
+	res, err := eng.Query(qj.ctx, db, sql, qj.lim)
 	o := outcome{res: res, err: err, dur: time.Since(t0)}
-	qj.cache[sql] = o
+	cache[sql] = o
 	return o
+}
+
+func (qj *questionJob) exec(sql string) outcome {
+	return qj.execOn(qj.pred.eng, qj.predDB, qj.predCache, sql)
+}
+
+func (qj *questionJob) execGold(sql string) outcome {
+	return qj.execOn(qj.gold.eng, qj.goldDB, qj.goldCache, sql)
+}
+
+// locate finds the question's database for both sides; the message says which is missing.
+func (qj *questionJob) locate(ds *dataset.Dataset, dbID string) (string, bool) {
+	var ok bool
+	if qj.predDB, ok = qj.pred.locate(dbID); !ok {
+		return fmt.Sprintf("database %q not found under %s", dbID, ds.DBRoot), false
+	}
+	if qj.goldDB, ok = qj.gold.locate(dbID); !ok {
+		return fmt.Sprintf("gold database %q not found under %s", dbID, ds.DBRoot), false
+	}
+	qj.predCache = map[string]outcome{}
+	qj.goldCache = qj.predCache
+	if qj.gold.separate {
+		qj.goldCache = map[string]outcome{}
+	}
+	return "", true
 }
 
 func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*record.Record {
@@ -242,20 +310,18 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		return r
 	}
 	recs := make([]*record.Record, len(systems))
-	path, ok := ds.DBPath(q.DBID)
-	if !ok {
+	if msg, ok := qj.locate(ds, q.DBID); !ok {
 		for s, sys := range systems {
 			r := base(sys.Preds[i])
 			r.Verdict = record.Skipped
-			r.ErrorMessage = fmt.Sprintf("database %q not found under %s", q.DBID, ds.DBRoot)
+			r.ErrorMessage = msg
 			recs[s] = r
 		}
 		return recs
 	}
-	qj.path = path
 	var goldErr error
 	for _, g := range q.Gold {
-		gr := goldResult{bird: qj.exec(g)}
+		gr := goldResult{bird: qj.execGold(g)}
 		if gr.bird.err != nil {
 			if goldErr == nil {
 				goldErr = gr.bird.err
@@ -263,7 +329,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 			continue
 		}
 		sg := SpiderRewriteGold(g)
-		gr.spider = qj.exec(sg)
+		gr.spider = qj.execGold(sg)
 		gr.orderMatters = SpiderOrderMatters(sg)
 		qj.golds = append(qj.golds, gr)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,5 +240,61 @@ func TestRunAnnotators(t *testing.T) {
 	err := Run(context.Background(), eng, ds, []System{{Name: "a", Preds: p}}, Options{Annotators: []Annotator{fail}}, func(int, *record.Record) error { return nil })
 	if !errors.Is(err, boom) {
 		t.Errorf("annotator error: got %v, want boom", err)
+	}
+}
+
+// dbRecorder records which database names an engine was asked for.
+type dbRecorder struct {
+	countingEngine
+	dbs map[string]bool
+}
+
+func (d *dbRecorder) Query(ctx context.Context, db, q string, lim engine.Limits) (*engine.Result, error) {
+	d.mu.Lock()
+	d.dbs[db] = true
+	d.mu.Unlock()
+	return d.countingEngine.Query(ctx, db, q, lim)
+}
+
+// TestRunGoldTarget: with Options.Gold, gold SQL runs only on the gold engine and
+// predictions only on the prediction engine, each with its own database names, and a
+// prediction identical to the gold runs on both (the caches are per engine).
+func TestRunGoldTarget(t *testing.T) {
+	ds := testDataset(t)
+	sqlite := engine.NewSQLite()
+	defer sqlite.Close()
+	pred := &dbRecorder{countingEngine: countingEngine{Engine: sqlite, calls: map[string]int{}}, dbs: map[string]bool{}}
+	gold := &dbRecorder{countingEngine: countingEngine{Engine: sqlite, calls: map[string]int{}}, dbs: map[string]bool{}}
+	// The prediction side names databases its own way (here: through a lookup table that
+	// has no "gone", so that question is skipped for lack of a prediction database).
+	shop, _ := ds.DBPath("shop")
+	locate := func(id string) (string, bool) {
+		if id == "shop" {
+			return shop, true
+		}
+		return "", false
+	}
+	systems := []System{{Name: "s", Preds: preds("SELECT count(*) FROM item", "SELECT name FROM item ORDER BY id", "SELECT 1", "SELECT 1", "SELECT 2")}}
+	got := runAll(t, pred, ds, systems, Options{Workers: 2, Locate: locate, Gold: &Target{Engine: gold}})
+	verdicts := make([]record.Verdict, len(got[0]))
+	for i, r := range got[0] {
+		verdicts[i] = r.Verdict
+	}
+	want := []record.Verdict{record.Correct, record.Correct, record.Skipped, record.GoldError, record.Incorrect}
+	if fmt.Sprint(verdicts) != fmt.Sprint(want) {
+		t.Errorf("verdicts %v, want %v", verdicts, want)
+	}
+	if !strings.Contains(got[0][2].ErrorMessage, `database "gone" not found`) {
+		t.Errorf("skipped message %q", got[0][2].ErrorMessage)
+	}
+	if pred.calls["SELECT count(*) FROM item"] != 1 || gold.calls["SELECT count(*) FROM item"] != 1 {
+		t.Errorf("identical gold and prediction: pred engine ran it %d times, gold engine %d; want 1 and 1",
+			pred.calls["SELECT count(*) FROM item"], gold.calls["SELECT count(*) FROM item"])
+	}
+	if gold.calls["SELECT 2"] != 0 || pred.calls["SELECT nope FROM item"] != 0 {
+		t.Errorf("a query ran on the wrong side: gold engine %v, pred engine %v", gold.calls, pred.calls)
+	}
+	if len(pred.dbs) != 1 || !pred.dbs[shop] {
+		t.Errorf("prediction engine asked for %v, want only %s", pred.dbs, shop)
 	}
 }

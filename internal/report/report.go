@@ -44,6 +44,11 @@ type Settings struct {
 	TimeoutS  float64 `json:"timeout_s"`
 	MaxRows   int     `json:"max_rows"`
 	Workers   int     `json:"workers"`
+	// Engine runs the predictions and GoldEngine the gold SQL; absent for SQLite files.
+	Engine     string `json:"engine,omitempty"`
+	GoldEngine string `json:"gold_engine,omitempty"`
+	// DBIDs narrows the run to the questions on these databases (eval --db-id).
+	DBIDs []string `json:"db_ids,omitempty"`
 }
 
 // WriteJSON writes v as indented JSON.
