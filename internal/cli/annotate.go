@@ -6,6 +6,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
@@ -33,6 +34,11 @@ type systemRecords struct {
 func extendSummary(ctx context.Context, cfg evalConfig, ds *dataset.Dataset, sum *report.RunSummary, systems []systemRecords) error {
 	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	sum.Modules = moduleSummary(cfg, systems)
+	for _, s := range systems {
+		if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok {
+			sum.Flex = append(sum.Flex, f)
+		}
+	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	return nil
 }

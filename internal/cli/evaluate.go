@@ -45,6 +45,7 @@ type evalConfig struct {
 
 	Engines engineOpts // where predictions and gold SQL run (engines.go); zero: SQLite files
 	DBIDs   []string   // judge only the questions on these databases (--db-id); nil: all
+	Flex    bool       // add the NL2SQL++ flexible comparison (always on for --engine sqlpp)
 
 	PassK   passKFlag   // module metrics: --pass-k (adapt.go)
 	Pricing pricingFlag // module metrics: --pricing FILE (adapt.go)
@@ -116,7 +117,7 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	}
 	prog := newProgress(e.stderr)
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update, Annotators: anns,
-		Locate: locate, Gold: gold}
+		Locate: locate, Gold: gold, Flex: cfg.Flex || cfg.Engines.Engine == engineSQLPP}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := systems[i]

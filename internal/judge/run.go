@@ -43,6 +43,8 @@ type Options struct {
 	// Gold, when set, runs the gold SQL somewhere else than the predictions: the NL2SQL++
 	// benchmark takes gold results from SQLite and runs SQL++ predictions on Couchbase.
 	Gold *Target
+	// Flex adds the NL2SQL++ flexible comparison (FlexCompare) to every judged record.
+	Flex bool
 }
 
 // Locator names the database of db_id for one engine; ok is false when it has none.
@@ -141,7 +143,7 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, pred: pred, gold: gold}
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold}
 				recs := qj.judge(ds, i, systems)
 				// Annotators read the SQLite file (schemas, ETM's checks) whichever
 				// engine ran the queries; "" when the dataset has none.
@@ -250,6 +252,7 @@ type questionJob struct {
 	ctx        context.Context
 	lim        engine.Limits
 	sem        Semantics
+	flex       bool
 	pred, gold side
 	predDB     string
 	goldDB     string
@@ -360,6 +363,9 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
 		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
 		r.SoftF1 = &j.softF1
+		if qj.flex {
+			r.FlexMatch = j.flex
+		}
 		for _, c := range p.Candidates {
 			cj := qj.judgeSQL(c)
 			r.Candidates = append(r.Candidates, record.Candidate{SQL: c, Verdict: cj.verdict, ErrorCategory: cj.category})
@@ -378,6 +384,7 @@ type judgement struct {
 	rows             int
 	dur              time.Duration
 	softF1           float64 // BIRD Soft-F1 against the first gold that ran; 0 on error
+	flex             record.FlexMatch
 }
 
 func (qj *questionJob) judgeSQL(sql string) judgement {
@@ -406,6 +413,9 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 			j.exSpider = 1
 		}
 	}
+	if qj.flex {
+		j.flex = qj.flexAgainstGolds(ob)
+	}
 	primary, ex := ob, j.exBird
 	if qj.sem == Spider {
 		primary, ex = osp, j.exSpider
@@ -421,4 +431,28 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 		j.rows = len(primary.res.Rows)
 	}
 	return j
+}
+
+// flexAgainstGolds is the best flexible comparison of a prediction's result with any
+// accepted gold (exact before column_flexible before failure).
+func (qj *questionJob) flexAgainstGolds(o outcome) record.FlexMatch {
+	zero := 0
+	if o.err != nil {
+		return record.FlexMatch{Flex: &zero, FlexVerdict: string(FlexFailure), FlexReason: "prediction failed to run"}
+	}
+	rank := map[FlexVerdict]int{FlexExact: 2, FlexColumnFlexible: 1}
+	var best FlexResult
+	for i, g := range qj.golds {
+		if fr := FlexCompare(g.bird.res, o.res); i == 0 || rank[fr.Verdict] > rank[best.Verdict] {
+			best = fr
+		}
+	}
+	f := record.FlexMatch{FlexVerdict: string(best.Verdict), Flex: &zero}
+	if best.Verdict == FlexExact || best.Verdict == FlexColumnFlexible {
+		one := 1
+		f.Flex = &one
+	} else {
+		f.FlexReason = best.Reason
+	}
+	return f
 }

@@ -85,6 +85,7 @@ type Record struct {
 	SchemaLinking // schema.go: gold and predicted schema, selection precision / recall / F1
 	Modules       // modules.go: Pass@k, pre/post revision verdicts
 	Structural    // structural.go: exact set match, ETM
+	FlexMatch     // flex.go: the NL2SQL++ flexible result comparison
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

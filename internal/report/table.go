@@ -69,7 +69,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 	if err := WriteModulesTable(w, s); err != nil {
 		return err
 	}
-	return firstErr(writeStructural(w, s), writeETM(w, s))
+	return firstErr(writeStructural(w, s), writeETM(w, s), writeFlexTable(w, s))
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.2f", 100*x) }
