@@ -18,6 +18,11 @@ import (
 type Result struct {
 	Columns []string
 	Rows    [][]any
+	// Missing lists, per row, the indices of cells that were MISSING (a field the result
+	// document lacks; SQL++ only). Rows keeps nil in those cells, so every comparator that
+	// ignores Missing treats MISSING as NULL. Nil when no cell is MISSING (always, for SQL
+	// engines); otherwise len(Missing) == len(Rows), with nil entries for complete rows.
+	Missing [][]int
 }
 
 // Limits bound one query's execution.

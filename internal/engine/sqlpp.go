@@ -20,10 +20,14 @@ import (
 // query context `default:bucket.db_id` (the scope export-docs lays a database out in),
 // so statements name collections (tables) directly.
 //
-// A result document becomes a row: its fields, in order of first appearance across the
-// documents, are the columns; a field a document lacks (MISSING) is nil; nested objects
-// and arrays are their JSON text; booleans 0/1; numbers int64 when integral else
-// float64. SELECT RAW results have one column, "$1".
+// A result document becomes a row. Nested objects are flattened to dotted column names,
+// recursively ({"a":{"b":1,"c":2}} gives columns a.b and a.c; an empty object stays one
+// column holding "{}"); arrays stay their JSON text (keys sorted), since their elements
+// have no names to become columns. The flattened fields, in order of first appearance
+// across the documents, are the columns. A column a document lacks is MISSING: nil in
+// Rows (so comparators that ignore the difference see NULL) and listed in
+// Result.Missing; a JSON null is nil and not listed. Booleans are 0/1; numbers int64
+// when integral else float64. SELECT RAW results have one column, "$1".
 type SQLPP struct {
 	Endpoint string // e.g. http://localhost:8093 or a Capella query endpoint (https://...:18093)
 	Username string
@@ -118,7 +122,9 @@ type sqlppError struct {
 }
 
 // readSQLPPResponse streams the response object: "results" element by element, then
-// "errors" and "status" (which the service writes after the results).
+// "errors" and "status" (which the service writes after the results). Each document is
+// flattened as it is read and kept only as its (column, value) cells, so the row cap
+// bounds memory; rows are laid out at the end, when the full column set is known.
 func readSQLPPResponse(r io.Reader, maxRows int) (*Result, error) {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
@@ -127,8 +133,7 @@ func readSQLPPResponse(r io.Reader, maxRows int) (*Result, error) {
 	}
 	res := &Result{}
 	colIdx := map[string]int{}
-	var docs []map[string]any
-	var order [][]string
+	var docs []sqlppDoc
 	raw := false
 	var errs []sqlppError
 	status := ""
@@ -147,21 +152,24 @@ func readSQLPPResponse(r io.Reader, maxRows int) (*Result, error) {
 				if maxRows > 0 && len(docs) >= maxRows {
 					return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
 				}
-				doc, keys, isObj, err := readDoc(dec)
+				fields, rawVal, isObj, err := readDoc(dec)
 				if err != nil {
 					return nil, err
 				}
+				doc := sqlppDoc{raw: rawVal, isObj: isObj}
 				if !isObj {
 					raw = true
 				}
-				for _, k := range keys {
-					if _, ok := colIdx[k]; !ok {
-						colIdx[k] = len(res.Columns)
-						res.Columns = append(res.Columns, k)
+				for _, f := range fields {
+					c, ok := colIdx[f.name]
+					if !ok {
+						c = len(res.Columns)
+						colIdx[f.name] = c
+						res.Columns = append(res.Columns, f.name)
 					}
+					doc.cells = append(doc.cells, sqlppCell{col: c, v: f.v})
 				}
 				docs = append(docs, doc)
-				order = append(order, keys)
 			}
 			if _, err := dec.Token(); err != nil { // ]
 				return nil, fmt.Errorf("read sql++ results: %w", err)
@@ -185,20 +193,71 @@ func readSQLPPResponse(r io.Reader, maxRows int) (*Result, error) {
 		return nil, sqlppFailure(status, errs)
 	}
 	if raw {
+		fieldNames := res.Columns
 		res.Columns = []string{"$1"}
+		for _, doc := range docs {
+			res.Rows = append(res.Rows, []any{doc.rawValue(fieldNames)})
+		}
+		return res, nil
 	}
-	for _, doc := range docs {
+	// set[c] == i+1 when document i has column c; the rest are MISSING.
+	set := make([]int, len(res.Columns))
+	for i, doc := range docs {
 		row := make([]any, len(res.Columns))
-		if raw {
-			row[0] = sqlppValue(doc["$1"])
-		} else {
-			for k, v := range doc {
-				row[colIdx[k]] = sqlppValue(v)
+		for _, c := range doc.cells {
+			row[c.col] = c.v // a key repeated after flattening: the last value wins
+			set[c.col] = i + 1
+		}
+		var missing []int
+		for c := range row {
+			if set[c] != i+1 {
+				missing = append(missing, c)
 			}
+		}
+		if missing != nil {
+			if res.Missing == nil {
+				res.Missing = make([][]int, len(docs))
+			}
+			res.Missing[i] = missing
 		}
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
+}
+
+// sqlppDoc is one result, flattened: its cells, or (for a SELECT RAW scalar) its value.
+type sqlppDoc struct {
+	cells []sqlppCell
+	raw   any
+	isObj bool
+}
+
+type sqlppCell struct {
+	col int
+	v   any
+}
+
+type sqlppField struct {
+	name string
+	v    any
+}
+
+// rawValue is the document's single value in a RAW result. An object among scalars (a
+// RAW expression that is an object for some documents only; rare) becomes the JSON text
+// of its flattened fields, since the nested form is not kept.
+func (d sqlppDoc) rawValue(cols []string) any {
+	if !d.isObj {
+		return d.raw
+	}
+	m := make(map[string]any, len(d.cells))
+	for _, c := range d.cells {
+		m[cols[c.col]] = c.v
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Sprint(m)
+	}
+	return string(b)
 }
 
 func expectDelim(dec *json.Decoder, d json.Delim) error {
@@ -212,45 +271,75 @@ func expectDelim(dec *json.Decoder, d json.Delim) error {
 	return nil
 }
 
-// readDoc reads one result: an object's fields in order, or a raw value as "$1".
-func readDoc(dec *json.Decoder) (map[string]any, []string, bool, error) {
+// readDoc reads one result: an object's flattened fields in order, or a raw value.
+func readDoc(dec *json.Decoder) ([]sqlppField, any, bool, error) {
 	var rawMsg json.RawMessage
 	if err := dec.Decode(&rawMsg); err != nil {
 		return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
 	}
 	trim := bytes.TrimSpace(rawMsg)
 	if len(trim) == 0 || trim[0] != '{' {
-		var v any
-		d := json.NewDecoder(bytes.NewReader(trim))
-		d.UseNumber()
-		if err := d.Decode(&v); err != nil {
-			return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
-		}
-		return map[string]any{"$1": v}, []string{"$1"}, false, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(trim))
-	d.UseNumber()
-	if _, err := d.Token(); err != nil { // {
-		return nil, nil, false, err
-	}
-	doc := map[string]any{}
-	var keys []string
-	for d.More() {
-		tok, err := d.Token()
+		v, err := decodeValue(trim)
 		if err != nil {
 			return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
 		}
-		k, _ := tok.(string)
-		var v any
-		if err := d.Decode(&v); err != nil {
-			return nil, nil, false, fmt.Errorf("read sql++ result field %q: %w", k, err)
-		}
-		if _, dup := doc[k]; !dup {
-			keys = append(keys, k)
-		}
-		doc[k] = v
+		return nil, sqlppValue(v), false, nil
 	}
-	return doc, keys, true, nil
+	fields, err := flattenObject(trim, "", nil)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read sql++ result: %w", err)
+	}
+	return fields, nil, true, nil
+}
+
+// flattenObject appends the fields of the JSON object obj to out, nested objects
+// recursively under dotted names ({"a":{"b":1}} is a.b). An empty nested object is kept
+// as one field whose value is its text "{}", so the field is not mistaken for MISSING.
+// Arrays are not flattened: their elements have no names, and their length varies.
+func flattenObject(obj []byte, prefix string, out []sqlppField) ([]sqlppField, error) {
+	d := json.NewDecoder(bytes.NewReader(obj))
+	d.UseNumber()
+	if _, err := d.Token(); err != nil { // {
+		return nil, err
+	}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := tok.(string)
+		var msg json.RawMessage
+		if err := d.Decode(&msg); err != nil {
+			return nil, fmt.Errorf("field %q: %w", prefix+k, err)
+		}
+		msg = bytes.TrimSpace(msg)
+		if len(msg) > 0 && msg[0] == '{' {
+			n := len(out)
+			if out, err = flattenObject(msg, prefix+k+".", out); err != nil {
+				return nil, err
+			}
+			if len(out) == n {
+				out = append(out, sqlppField{name: prefix + k, v: "{}"})
+			}
+			continue
+		}
+		v, err := decodeValue(msg)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", prefix+k, err)
+		}
+		out = append(out, sqlppField{name: prefix + k, v: sqlppValue(v)})
+	}
+	return out, nil
+}
+
+func decodeValue(b []byte) (any, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // sqlppValue maps a decoded JSON value to the Result types.
@@ -271,7 +360,7 @@ func sqlppValue(v any) any {
 			return f
 		}
 		return x.String()
-	default: // objects and arrays: their JSON text, keys sorted
+	default: // arrays (and objects inside them): their JSON text, keys sorted
 		b, err := json.Marshal(x)
 		if err != nil {
 			return fmt.Sprint(x)

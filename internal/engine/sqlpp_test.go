@@ -45,6 +45,14 @@ func (f *fakeQueryService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case stmt == "SELECT h.* FROM hero h":
 		write(`{"id":1,"name":"3-D Man","height":188.5,"alive":true,"tags":["a"]},{"id":2,"name":null},{"id":3,"name":"Abe","extra":{"k":1}}`, "", "success")
+	case stmt == "SELECT * FROM hero h":
+		// Nested objects, an array of objects, an empty object, and documents that lack
+		// fields others have; whitespace inside the documents as a server may send it.
+		write(`{"h": {"id": 1, "name": "A", "addr": {"city": "X", "geo": {"lat": 1.5, "lon": -2}}, "powers": [{"p": 1}, 2]}},`+
+			`{"h": {"id": 2, "addr": {"city": null}, "meta": {}}},`+
+			`{"h": {"id": 3, "name": "C", "addr": "none"}}`, "", "success")
+	case stmt == "SELECT RAW name FROM hero":
+		write(`"A",null,{"x":1}`, "", "success")
 	case stmt == "SELECT RAW COUNT(*) FROM hero":
 		write(`3`, "", "success")
 	case stmt == "SELECT $1 AS a, $n AS b":
@@ -107,23 +115,29 @@ func TestSQLPPResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCols := []string{"id", "name", "height", "alive", "tags", "extra"}
+	wantCols[5] = "extra.k"
 	wantRows := [][]any{
 		{int64(1), "3-D Man", 188.5, int64(1), `["a"]`, nil},
 		{int64(2), nil, nil, nil, nil, nil},
-		{int64(3), "Abe", nil, nil, nil, `{"k":1}`},
+		{int64(3), "Abe", nil, nil, nil, int64(1)},
 	}
+	// Document 2's name is a JSON null, not MISSING; everything else it lacks is.
+	wantMissing := [][]int{{5}, {2, 3, 4, 5}, {2, 3, 4}}
 	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantRows, res.Rows); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(wantMissing, res.Missing); diff != "" {
+		t.Errorf("missing (-want +got):\n%s", diff)
+	}
 	if f.last["readonly"] != true || f.last["timeout"] != "2000ms" || f.last["query_context"] != "default:`bird`.`superhero`" {
 		t.Errorf("request body %v: want readonly, timeout 2000ms and the scope's query_context", f.last)
 	}
 
 	res, err = e.Query(context.Background(), "superhero", "SELECT RAW COUNT(*) FROM hero", Limits{})
-	if err != nil || !cmp.Equal(res.Columns, []string{"$1"}) || !cmp.Equal(res.Rows, [][]any{{int64(3)}}) {
+	if err != nil || !cmp.Equal(res.Columns, []string{"$1"}) || !cmp.Equal(res.Rows, [][]any{{int64(3)}}) || res.Missing != nil {
 		t.Errorf("RAW result: %+v, %v", res, err)
 	}
 	if _, ok := f.last["timeout"]; ok {
@@ -179,5 +193,44 @@ func TestSQLPPErrors(t *testing.T) {
 	}
 	if _, err := NewSQLPP("", "", "", ""); !errors.Is(err, ErrSQLPPNoEndpoint) {
 		t.Errorf("empty endpoint: %v", err)
+	}
+}
+
+// TestSQLPPFlatten checks that nested objects become dotted columns (recursively), arrays
+// stay JSON text, an empty object stays one "{}" column, and a field a document lacks is
+// MISSING (nil, listed in Missing) while a JSON null is not.
+func TestSQLPPFlatten(t *testing.T) {
+	e, _ := newFakeSQLPP(t)
+	res, err := e.Query(context.Background(), "superhero", "SELECT * FROM hero h", Limits{MaxRows: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []string{"h.id", "h.name", "h.addr.city", "h.addr.geo.lat", "h.addr.geo.lon", "h.powers", "h.meta", "h.addr"}
+	wantRows := [][]any{
+		{int64(1), "A", "X", 1.5, int64(-2), `[{"p":1},2]`, nil, nil},
+		{int64(2), nil, nil, nil, nil, nil, "{}", nil},
+		{int64(3), "C", nil, nil, nil, nil, nil, "none"},
+	}
+	wantMissing := [][]int{{6, 7}, {1, 3, 4, 5, 7}, {2, 3, 4, 5, 6}}
+	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantRows, res.Rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantMissing, res.Missing); diff != "" {
+		t.Errorf("missing (-want +got):\n%s", diff)
+	}
+	if _, err := e.Query(context.Background(), "superhero", "SELECT * FROM hero h", Limits{MaxRows: 2}); !errors.Is(err, ErrRowLimit) {
+		t.Errorf("3 results with MaxRows 2: %v, want ErrRowLimit", err)
+	}
+
+	// A RAW result mixing scalars and an object: one column; the object as JSON text.
+	res, err = e.Query(context.Background(), "superhero", "SELECT RAW name FROM hero", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]any{{"A"}, {nil}, {`{"x":1}`}}, res.Rows); diff != "" || res.Missing != nil {
+		t.Errorf("raw rows (-want +got):\n%s (missing %v)", diff, res.Missing)
 	}
 }
