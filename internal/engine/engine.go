@@ -49,9 +49,26 @@ var (
 )
 
 // DBError is an error the database engine reported for a query (syntax errors, unknown
-// tables, and so on). Message is the engine's own text, e.g. "no such column: x".
+// tables, and so on). Message is the engine's own text, e.g. "no such column: x" or
+// "relation \"x\" does not exist (SQLSTATE 42P01)"; Class is what kind of error it is,
+// read from the engine's error code (servers) or message (SQLite), so callers never
+// parse an engine's wording.
 type DBError struct {
 	Message string
+	Class   ErrorClass
 }
+
+// ErrorClass is the kind of a DBError; ClassOther when none of the others applies.
+type ErrorClass string
+
+// Error classes. They mirror the NL2SQLBench paper's error types that a database tells
+// apart; timeouts and row caps are the sentinel errors ErrTimeout and ErrRowLimit.
+const (
+	ClassOther      ErrorClass = ""
+	ClassNoTable    ErrorClass = "no_such_table"
+	ClassNoColumn   ErrorClass = "no_such_column"
+	ClassNoFunction ErrorClass = "no_such_function"
+	ClassSyntax     ErrorClass = "syntax_error"
+)
 
 func (e *DBError) Error() string { return e.Message }

@@ -97,14 +97,14 @@ func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, p *sql.DB) fun
 }
 
 // mysqlCategories maps server error numbers to the judge's categories.
-var mysqlCategories = map[uint16]categoryPrefix{
-	1146: prefixTable,    // ER_NO_SUCH_TABLE
-	1049: prefixTable,    // ER_BAD_DB_ERROR
-	1054: prefixColumn,   // ER_BAD_FIELD_ERROR
-	1305: prefixFunction, // ER_SP_DOES_NOT_EXIST ("FUNCTION x does not exist")
-	1630: prefixFunction, // ER_FUNC_INEXISTENT_NAME_COLLISION
-	1064: prefixSyntax,   // ER_PARSE_ERROR
-	1149: prefixSyntax,   // ER_SYNTAX_ERROR
+var mysqlCategories = map[uint16]ErrorClass{
+	1146: ClassNoTable,    // ER_NO_SUCH_TABLE
+	1049: ClassNoTable,    // ER_BAD_DB_ERROR
+	1054: ClassNoColumn,   // ER_BAD_FIELD_ERROR
+	1305: ClassNoFunction, // ER_SP_DOES_NOT_EXIST ("FUNCTION x does not exist")
+	1630: ClassNoFunction, // ER_FUNC_INEXISTENT_NAME_COLLISION
+	1064: ClassSyntax,     // ER_PARSE_ERROR
+	1149: ClassSyntax,     // ER_SYNTAX_ERROR
 }
 
 func (*mysqlDialect) dbError(err error) error {
@@ -119,7 +119,7 @@ func (*mysqlDialect) dbError(err error) error {
 		case 1792: // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 			return fmt.Errorf("%w: %s", ErrNotReadOnly, me.Message)
 		}
-		return serverDBError(mysqlCategories[me.Number], fmt.Sprintf("%s (MySQL error %d)", me.Message, me.Number))
+		return &DBError{Message: fmt.Sprintf("%s (MySQL error %d)", me.Message, me.Number), Class: mysqlCategories[me.Number]}
 	}
 	return &DBError{Message: err.Error()}
 }

@@ -219,26 +219,6 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Lim
 	return res, nil
 }
 
-// categoryPrefix spells an error class as SQLite does ("no such table"), so that the
-// judge's categories, which read SQLite's messages, work unchanged for every engine.
-type categoryPrefix string
-
-const (
-	prefixTable    categoryPrefix = "no such table"
-	prefixColumn   categoryPrefix = "no such column"
-	prefixFunction categoryPrefix = "no such function"
-	prefixSyntax   categoryPrefix = "syntax error"
-)
-
-// serverDBError builds the DBError of a server error: "<category>: <server message>"
-// when the code maps to a category, else the server message alone.
-func serverDBError(p categoryPrefix, msg string) *DBError {
-	if p == "" {
-		return &DBError{Message: msg}
-	}
-	return &DBError{Message: string(p) + ": " + msg}
-}
-
 // copyBytes copies a driver buffer (drivers reuse them) and keeps an empty value non-nil.
 func copyBytes(b []byte) []byte {
 	c := make([]byte, len(b))

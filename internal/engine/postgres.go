@@ -70,12 +70,12 @@ func (pgDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) er
 func (pgDialect) watchCancel(context.Context, *sql.Tx, *sql.DB) func() { return func() {} }
 
 // pgCategories maps SQLSTATE codes to the judge's categories.
-var pgCategories = map[string]categoryPrefix{
-	"42P01": prefixTable,    // undefined_table
-	"3F000": prefixTable,    // invalid_schema_name
-	"42703": prefixColumn,   // undefined_column
-	"42883": prefixFunction, // undefined_function
-	"42601": prefixSyntax,   // syntax_error
+var pgCategories = map[string]ErrorClass{
+	"42P01": ClassNoTable,    // undefined_table
+	"3F000": ClassNoTable,    // invalid_schema_name
+	"42703": ClassNoColumn,   // undefined_column
+	"42883": ClassNoFunction, // undefined_function
+	"42601": ClassSyntax,     // syntax_error
 }
 
 func (pgDialect) dbError(err error) error {
@@ -90,7 +90,7 @@ func (pgDialect) dbError(err error) error {
 		case "25006": // read_only_sql_transaction
 			return fmt.Errorf("%w: %s", ErrNotReadOnly, pe.Message)
 		}
-		return serverDBError(pgCategories[pe.Code], fmt.Sprintf("%s (SQLSTATE %s)", pe.Message, pe.Code))
+		return &DBError{Message: fmt.Sprintf("%s (SQLSTATE %s)", pe.Message, pe.Code), Class: pgCategories[pe.Code]}
 	}
 	return &DBError{Message: err.Error()}
 }

@@ -264,7 +264,27 @@ func dbError(err error) error {
 		if se.Code == sqlite3.ErrInterrupt {
 			return context.DeadlineExceeded
 		}
-		return &DBError{Message: err.Error()}
+		return &DBError{Message: err.Error(), Class: sqliteClass(err.Error())}
 	}
-	return &DBError{Message: err.Error()}
+	return &DBError{Message: err.Error(), Class: sqliteClass(err.Error())}
+}
+
+// sqliteClass reads the class of an error from SQLite's message: SQLite reports these
+// errors all as SQLITE_ERROR, so its wording is the only thing that tells them apart
+// ("no such table: t", "near \"FROM\": syntax error", "incomplete input",
+// "unrecognized token").
+func sqliteClass(msg string) ErrorClass {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "no such table"):
+		return ClassNoTable
+	case strings.Contains(m, "no such column"):
+		return ClassNoColumn
+	case strings.Contains(m, "no such function"):
+		return ClassNoFunction
+	case strings.Contains(m, "syntax error"), strings.Contains(m, "incomplete input"),
+		strings.Contains(m, "unrecognized token"):
+		return ClassSyntax
+	}
+	return ClassOther
 }

@@ -388,15 +388,15 @@ func sqlppFailure(status string, errs []sqlppError) error {
 	case e.Code == 1000 || strings.Contains(lower, "read-only") || strings.Contains(lower, "readonly"):
 		return fmt.Errorf("%w: %s", ErrNotReadOnly, e.Msg)
 	case e.Code == 12003 || e.Code == 13014 || strings.Contains(lower, "keyspace not found"):
-		return serverDBError(prefixTable, msg)
+		return &DBError{Message: msg, Class: ClassNoTable}
 	case strings.Contains(lower, "invalid function") || strings.Contains(lower, "function not found"):
-		return serverDBError(prefixFunction, msg)
+		return &DBError{Message: msg, Class: ClassNoFunction}
 	case e.Code >= 3000 && e.Code < 4000 && strings.Contains(lower, "syntax error"):
-		return serverDBError(prefixSyntax, msg)
+		return &DBError{Message: msg, Class: ClassSyntax}
 	case e.Code == 3000:
-		return serverDBError(prefixSyntax, msg)
+		return &DBError{Message: msg, Class: ClassSyntax}
 	}
-	return serverDBError("", msg)
+	return &DBError{Message: msg}
 }
 
 // ErrSQLPPNoEndpoint is returned by NewSQLPP for an empty endpoint.

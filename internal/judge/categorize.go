@@ -3,15 +3,13 @@ package judge
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
-// Categorize maps an execution error to the NL2SQLBench error category. SQLite's own
-// messages decide the schema and syntax categories ("no such table: t", "near \"FROM\":
-// syntax error", "incomplete input", "unrecognized token").
+// Categorize maps an execution error to the NL2SQLBench error category: the engine
+// classifies database errors (engine.DBError.Class) whatever engine ran the query.
 func Categorize(err error) record.ErrorCategory {
 	switch {
 	case err == nil:
@@ -25,16 +23,14 @@ func Categorize(err error) record.ErrorCategory {
 	if !errors.As(err, &dbe) {
 		return record.Other
 	}
-	m := strings.ToLower(dbe.Message)
-	switch {
-	case strings.Contains(m, "no such table"):
+	switch dbe.Class {
+	case engine.ClassNoTable:
 		return record.NoSuchTable
-	case strings.Contains(m, "no such column"):
+	case engine.ClassNoColumn:
 		return record.NoSuchColumn
-	case strings.Contains(m, "no such function"):
+	case engine.ClassNoFunction:
 		return record.NoSuchFunction
-	case strings.Contains(m, "syntax error"), strings.Contains(m, "incomplete input"),
-		strings.Contains(m, "unrecognized token"):
+	case engine.ClassSyntax:
 		return record.SyntaxError
 	}
 	return record.Other
