@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 )
@@ -130,4 +133,18 @@ func (o *engineOpts) goldName() string {
 		return engineSQLite
 	}
 	return o.Engine
+}
+
+// pingServer runs SELECT 1 on the first question's database, so an unreachable server
+// or a refused login stops the run at once instead of turning every question into a
+// gold_error.
+func (o *engineOpts) pingServer(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error {
+	if len(ds.Questions) == 0 {
+		return nil
+	}
+	db := ds.Questions[0].DBID
+	if _, err := eng.Query(ctx, db, "SELECT 1", engine.Limits{Timeout: 30 * time.Second}); err != nil {
+		return fmt.Errorf("--engine %s: cannot run a query on database %q: %w", o.Engine, db, err)
+	}
+	return nil
 }

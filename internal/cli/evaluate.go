@@ -46,6 +46,7 @@ type evalConfig struct {
 	Engines engineOpts // where predictions and gold SQL run (engines.go); zero: SQLite files
 	DBIDs   []string   // judge only the questions on these databases (--db-id); nil: all
 	Flex    bool       // add the NL2SQL++ flexible comparison (always on for --engine sqlpp)
+	Quiet   bool       // write the run directory but print no table or JSON (collect's two-pass evals)
 
 	PassK   passKFlag   // module metrics: --pass-k (adapt.go)
 	Pricing pricingFlag // module metrics: --pricing FILE (adapt.go)
@@ -106,6 +107,9 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 			return nil, err
 		}
 		defer eng.Close()
+		if err := cfg.Engines.pingServer(ctx, eng, ds); err != nil {
+			return nil, err
+		}
 	}
 	js := make([]judge.System, len(systems))
 	for i, s := range systems {
@@ -167,6 +171,9 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	}
 	if err := writeJSONFile(filepath.Join(out, "summary.json"), sum); err != nil {
 		return nil, err
+	}
+	if cfg.Quiet {
+		return sum, nil
 	}
 	if cfg.JSON {
 		return sum, report.WriteJSON(e.stdout, sum)

@@ -127,6 +127,13 @@ func TestEngineFlagErrors(t *testing.T) {
 			}
 		})
 	}
+	// An unreachable server stops the run before judging, and the password stays out.
+	t.Setenv("NL2SQLBENCH_TEST_DEAD_DSN", "postgres://u:s3cret@127.0.0.1:1/x?search_path={db}")
+	code, _, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--pred", f.Systems[f.SystemOrder[0]], "--out", t.TempDir(),
+		"--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_DEAD_DSN")
+	if code != exitError || !strings.Contains(stderr, "cannot run a query on database") || strings.Contains(stderr, "s3cret") {
+		t.Errorf("unreachable server: exit %d, %q", code, stderr)
+	}
 	if code, _, stderr := run("load-db", "--engine", "sqlite", "x.sqlite"); code != exitUsage || !strings.Contains(stderr, "postgres or mysql") {
 		t.Errorf("load-db --engine sqlite: exit %d, %q", code, stderr)
 	}

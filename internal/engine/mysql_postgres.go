@@ -163,9 +163,24 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 		if qctx.Err() != nil || errors.Is(err, ErrTimeout) {
 			return nil, ErrTimeout
 		}
-		return nil, err
+		return nil, s.redact(err)
 	}
 	return res, nil
+}
+
+// redact keeps the DSN's password out of an error, whose message may reach a record:
+// a driver's connection error can quote the DSN.
+func (s *serverEngine) redact(err error) error {
+	pw := dsnPassword(strings.ReplaceAll(s.tmpl, DBPlaceholder, "db"))
+	if pw == "" || !strings.Contains(err.Error(), pw) {
+		return err
+	}
+	msg := strings.ReplaceAll(err.Error(), pw, "***")
+	var dbe *DBError
+	if errors.As(err, &dbe) {
+		return &DBError{Message: msg, Class: dbe.Class}
+	}
+	return errors.New(msg)
 }
 
 func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Limits) (*Result, error) {

@@ -135,3 +135,21 @@ func TestRedactDSNError(t *testing.T) {
 		t.Error("nil error should stay nil")
 	}
 }
+
+// TestServerErrorsRedacted: an error a server engine returns never carries the DSN's
+// password, and a database error keeps its class.
+func TestServerErrorsRedacted(t *testing.T) {
+	s := newServerEngine(pgDialect{}, "postgres://u:s3cret@127.0.0.1:1/x?search_path={db}", 1)
+	got := s.redact(&DBError{Message: "auth u:s3cret failed", Class: ClassSyntax})
+	var dbe *DBError
+	if !errors.As(got, &dbe) || dbe.Message != "auth u:*** failed" || dbe.Class != ClassSyntax {
+		t.Errorf("redacted DBError = %#v", got)
+	}
+	if got := s.redact(errors.New("dial s3cret")); got.Error() != "dial ***" {
+		t.Errorf("redacted error = %q", got)
+	}
+	plain := errors.New("no secret here")
+	if got := s.redact(plain); got != plain {
+		t.Errorf("an error without the password should pass unchanged, got %v", got)
+	}
+}
