@@ -78,7 +78,7 @@ type ScoreRow struct {
 // extraScoreColumns are the record metrics shown as headline columns when present.
 var extraScoreColumns = []struct{ label, key string }{
 	{"ESM", "esm"}, {"ETM", "etm"}, {"Soft-F1", "soft_f1"}, {"VES", "ves"}, {"R-VES", "rves_reward"},
-	{"schema table F1", "schema_table_f1"}, {"schema column F1", "schema_column_f1"},
+	{"schema table F1", "schema_table_f1"}, {"schema column F1", "schema_column_f1"}, {"Flex", "flex"},
 }
 
 func scoreTable(run *Run) ScoreTable {

@@ -382,3 +382,29 @@ func TestLoadRunErrors(t *testing.T) {
 		t.Errorf("bad line: err %v, want one naming line 2", err)
 	}
 }
+
+// TestHTMLFlex: records with the NL2SQL++ flexible comparison get a Flex headline column,
+// a Flex series in the EX/ETM/ESM chart and their verdict in the drill-down.
+func TestHTMLFlex(t *testing.T) {
+	root := t.TempDir()
+	dbRoot := filepath.Join(root, "db")
+	shopDB(t, dbRoot, 5)
+	dir := filepath.Join(root, "run")
+	all := "SELECT id, name FROM items"
+	writeRun(t, dir, dbRoot, sys{"flexy", []map[string]any{
+		rec(0, "simple", "correct", all, all, "flex", 1, "flex_verdict", "exact"),
+		rec(1, "simple", "incorrect", all, "SELECT name, id, 7 FROM items", "flex", 1, "flex_verdict", "column_flexible"),
+	}})
+	run := loadFixture(t, dir)
+	if st := scoreTable(run); len(st.Extra) != 1 || st.Extra[0] != "Flex" {
+		t.Errorf("headline extra columns %v, want [Flex]", st.Extra)
+	}
+	for _, c := range Charts(run) {
+		if c.ID == "ex-etm-esm" && (c.SVG == "" || !strings.Contains(string(c.SVG), "Flex")) {
+			t.Errorf("EX/ETM/ESM chart lacks the Flex series (note %q)", c.Note)
+		}
+	}
+	if out := renderHTML(t, run, HTMLOptions{NoExec: true}); !strings.Contains(out, "column_flexible") {
+		t.Error("the drill-down does not show the flex verdict")
+	}
+}

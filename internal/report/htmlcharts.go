@@ -150,7 +150,7 @@ func chartExTmSm(run *Run) Chart {
 	series := []string{"EX"}
 	type metric struct{ label, key string }
 	var extra []metric
-	for _, m := range []metric{{"ETM", "etm"}, {"ESM", "esm"}} {
+	for _, m := range []metric{{"ETM", "etm"}, {"ESM", "esm"}, {"Flex", "flex"}} {
 		if anyRecordHas(run, m.key) {
 			series = append(series, m.label)
 			extra = append(extra, m)
@@ -169,7 +169,7 @@ func chartExTmSm(run *Run) Chart {
 		vals = append(vals, row)
 	}
 	return Chart{ID: id, Title: title, SVG: GroupedBars(title, systemNames(run), series, vals, 1, pctf),
-		Caption: "Rates over judged questions; ETM/ESM over the questions that carry them."}
+		Caption: "Rates over judged questions; ETM/ESM/Flex (NL2SQL++'s flexible comparison) over the questions that carry them."}
 }
 
 func b2f(b bool) float64 {

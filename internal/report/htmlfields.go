@@ -164,6 +164,7 @@ func knownRecordKeys() map[string]bool {
 		"prompt_tokens": true, "completion_tokens": true, "total_tokens": true, "llm_calls": true,
 		"selected_schema": true, "candidates": true, "revision_applied": true,
 		"esm": true, "etm": true, "etm_rules": true, "gold_schema": true, "pred_schema": true,
+		"flex": true, "flex_verdict": true,
 	}
 }
 

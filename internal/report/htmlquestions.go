@@ -84,6 +84,9 @@ func answer(si int, system string, r *Rec) AnswerView {
 			a.Metrics = append(a.Metrics, KV{m.label, trimFloat(v)})
 		}
 	}
+	if fv, ok := r.str("flex_verdict"); ok {
+		a.Metrics = append(a.Metrics, KV{"Flex", fv})
+	}
 	if etm, ok := r.num("etm"); ok && r.Judged() {
 		a.Disagree = (etm == 1) != (r.Verdict == record.Correct)
 	}
