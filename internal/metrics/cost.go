@@ -151,6 +151,9 @@ type TokenCost struct {
 	// TotalOnly counts questions whose usage gave only a total, no prompt/completion
 	// split: their cost prices the whole total as prompt tokens (a lower bound).
 	TotalOnly int `json:"total_only"`
+	// LatencyMS is the reported wall time per question, in milliseconds; nil when no
+	// question reported one (collect's records do: latency_ms per module).
+	LatencyMS *Means `json:"latency_ms,omitempty"`
 	// Model and Cost are set when a pricing table prices this system.
 	Model string `json:"model,omitempty"`
 	Cost  *Means `json:"cost_usd,omitempty"`
@@ -173,7 +176,11 @@ func TokenCostOfUsage(us []record.Usage, model string, price *ModelPrice, share 
 	co := make([]float64, len(us))
 	calls := make([]float64, len(us))
 	cost := make([]float64, len(us))
+	lat := make([]float64, len(us))
+	anyLatency := false
 	for i, u := range us {
+		lat[i] = float64(u.LatencyMS)
+		anyLatency = anyLatency || u.LatencyMS > 0
 		t, p, c, totalOnly := tokensOf(u)
 		if t > 0 || u.LLMCalls > 0 {
 			e.WithUsage++
@@ -191,6 +198,10 @@ func TokenCostOfUsage(us []record.Usage, model string, price *ModelPrice, share 
 	}
 	n := len(us)
 	e.Calls = meansOf(calls, n)
+	if anyLatency {
+		lm := meansOf(lat, n)
+		e.LatencyMS = &lm
+	}
 	known := false
 	for _, t := range tok {
 		known = known || t > 0

@@ -89,8 +89,14 @@ func TestTokenCostMeans(t *testing.T) {
 		t.Errorf("cost: %+v %+v", e.Model, e.Cost)
 	}
 	// Without pricing: no cost. Without usage: no section (unknown is not zero).
-	if e := TokenCostOf("sys", recs, nil); e == nil || e.Cost != nil {
-		t.Errorf("no pricing: %+v", e)
+	if e := TokenCostOf("sys", recs, nil); e == nil || e.Cost != nil || e.LatencyMS != nil {
+		t.Errorf("no pricing, no latency: %+v", e)
+	}
+	// Latency where records carry it: 300, 0, 0 ms: 100 over all judged questions, 300 over the one that reported it.
+	timed := append([]record.Record(nil), recs...)
+	timed[0].LatencyMS = 300
+	if e := TokenCostOf("sys", timed, nil); e == nil || e.LatencyMS == nil || !near(e.LatencyMS.AllQuestions, 100) || !near(e.LatencyMS.NonzeroQuestions, 300) {
+		t.Errorf("latency: %+v", e)
 	}
 	if TokenCostOf("sys", recs[2:3], p) != nil {
 		t.Error("a system without usage got a section")

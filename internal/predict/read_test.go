@@ -211,12 +211,12 @@ func TestReadRecords(t *testing.T) {
 				{Line: 4, Question: "Other?", SQL: "SELECT 1", Candidates: []string{"SELECT 1", "SELECT 2"},
 					Usage: record.Usage{TotalTokens: 10, LLMCalls: 1}},
 			}},
-		{"nodes with question_id and PREDICTED_SQL", `{"question_id": 7, "db_id": "d", "node_type": "candidate_generation", "question": "q", "SQL": "A", "prompt_tokens": 2, "completion_tokens": 3, "llm_calls": 1}
-{"question_id": "7", "node_type": "candidate_generation", "question": "q", "SQL": "B", "PREDICTED_SQL": "B", "total_tokens": 9, "token_cost": 100}
+		{"nodes with question_id and PREDICTED_SQL", `{"question_id": 7, "db_id": "d", "node_type": "candidate_generation", "question": "q", "SQL": "A", "prompt_tokens": 2, "completion_tokens": 3, "llm_calls": 1, "latency_ms": 40}
+{"question_id": "7", "node_type": "candidate_generation", "question": "q", "SQL": "B", "PREDICTED_SQL": "B", "total_tokens": 9, "token_cost": 100, "latency_ms": 2}
 {"question_id": 8, "db_id": "d", "node_type": "revision", "question": "r", "SQL": "C"}
 `, []Prediction{
 			{Key: "7", Line: 1, DBID: "d", Question: "q", SQL: "B", Candidates: []string{"A", "B"},
-				Usage: record.Usage{PromptTokens: 2, CompletionTokens: 3, TotalTokens: 14, LLMCalls: 1}},
+				Usage: record.Usage{PromptTokens: 2, CompletionTokens: 3, TotalTokens: 14, LLMCalls: 1, LatencyMS: 42}},
 			{Key: "8", Line: 3, DBID: "d", Question: "r", SQL: "C", Revised: true},
 		}},
 	}

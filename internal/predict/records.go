@@ -53,6 +53,7 @@ type rawRecord struct {
 	PromptTokens     json.RawMessage     `json:"prompt_tokens"`
 	CompletionTokens json.RawMessage     `json:"completion_tokens"`
 	TotalTokens      json.RawMessage     `json:"total_tokens"`
+	LatencyMS        json.RawMessage     `json:"latency_ms"`
 }
 
 // group collects the objects of one question.
@@ -255,4 +256,5 @@ func addUsage(p *Prediction, c counts) {
 	} else {
 		p.LLMCalls += c.callLLMTimes.v
 	}
+	p.LatencyMS += int64(c.latency.v)
 }

@@ -34,7 +34,7 @@ func parseCount(name string, raw json.RawMessage) (optInt, error) {
 
 // counts are a record's usage numbers, parsed.
 type counts struct {
-	tokenCost, llmCalls, callLLMTimes, prompt, completion, total optInt
+	tokenCost, llmCalls, callLLMTimes, prompt, completion, total, latency optInt
 }
 
 func parseCounts(r *rawRecord) (counts, error) {
@@ -50,6 +50,7 @@ func parseCounts(r *rawRecord) (counts, error) {
 		{"prompt_tokens", r.PromptTokens, &c.prompt},
 		{"completion_tokens", r.CompletionTokens, &c.completion},
 		{"total_tokens", r.TotalTokens, &c.total},
+		{"latency_ms", r.LatencyMS, &c.latency},
 	}
 	for _, f := range fields {
 		v, err := parseCount(f.name, f.raw)

@@ -44,6 +44,9 @@ type Usage struct {
 	CompletionTokens int `json:"completion_tokens,omitempty"`
 	TotalTokens      int `json:"total_tokens,omitempty"`
 	LLMCalls         int `json:"llm_calls,omitempty"`
+	// LatencyMS is the wall time the system reported for the question (all modules),
+	// in milliseconds; 0 when it reported none.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
 }
 
 // Candidate is one judged candidate SQL from a system's candidate-generation module.

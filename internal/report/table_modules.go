@@ -218,9 +218,26 @@ func writeUsage(w io.Writer, m *ModulesSummary) {
 	}
 	fmt.Fprintf(w, "\nefficiency per question: mean over all judged questions / over questions with usage (NL2SQLBench repo)\n")
 	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tmodule\ttokens\ttokens (nonzero)\tcalls\tcalls (nonzero)\tcost $\tcost $ (nonzero)\t\n")
+	// The latency column appears when some system reported latency (collect's records do).
+	withLatency := false
+	for _, s := range m.Systems {
+		if s.Usage != nil && s.Usage.LatencyMS != nil {
+			withLatency = true
+		}
+	}
+	latHead := ""
+	if withLatency {
+		latHead = "latency ms\t"
+	}
+	fmt.Fprintf(tw, "system\tmodule\ttokens\ttokens (nonzero)\tcalls\tcalls (nonzero)\tcost $\tcost $ (nonzero)\t%s\n", latHead)
 	row := func(sys, mod string, e *metrics.TokenCost) {
-		tok, tokNZ, cost, costNZ := "unknown", "unknown", "-", "-"
+		tok, tokNZ, cost, costNZ, lat := "unknown", "unknown", "-", "-", ""
+		if withLatency {
+			lat = "-\t"
+			if e.LatencyMS != nil {
+				lat = fmt.Sprintf("%.0f\t", e.LatencyMS.AllQuestions)
+			}
+		}
 		if e.Tokens != nil {
 			tok, tokNZ = fmt.Sprintf("%.1f", e.Tokens.AllQuestions), fmt.Sprintf("%.1f", e.Tokens.NonzeroQuestions)
 		}
@@ -229,8 +246,8 @@ func writeUsage(w io.Writer, m *ModulesSummary) {
 		} else if e.TokensUnknown {
 			cost, costNZ = "unknown", "unknown"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t\n", sys, mod, tok, tokNZ,
-			e.Calls.AllQuestions, e.Calls.NonzeroQuestions, cost, costNZ)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%s\n", sys, mod, tok, tokNZ,
+			e.Calls.AllQuestions, e.Calls.NonzeroQuestions, cost, costNZ, lat)
 	}
 	for _, s := range m.Systems {
 		if s.Usage == nil {
