@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
@@ -41,4 +42,13 @@ func extendSummary(ctx context.Context, cfg evalConfig, ds *dataset.Dataset, sum
 	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	return nil
+}
+
+// closeAnnotators releases what annotators hold open (ETM's read-only connections).
+func closeAnnotators(as []judge.Annotator) {
+	for _, a := range as {
+		if c, ok := a.(io.Closer); ok {
+			_ = c.Close()
+		}
+	}
 }

@@ -119,6 +119,7 @@ func evaluate(ctx context.Context, e *env, cfg evalConfig) (*report.RunSummary, 
 	if err != nil {
 		return nil, err
 	}
+	defer closeAnnotators(anns)
 	prog := newProgress(e.stderr)
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: sem, Progress: prog.update, Annotators: anns,
 		Locate: locate, Gold: gold, Flex: cfg.Flex || cfg.Engines.Engine == engineSQLPP}
