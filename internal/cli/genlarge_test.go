@@ -28,6 +28,9 @@ func genLarge(tb testing.TB) string {
 // TestLargeVESRanksFaster times every triple's two predictions in both modes: the
 // faster prediction must earn the higher VES and R-VES.
 func TestLargeVESRanksFaster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: timing ranks run in the full pass (the race detector's overhead blurs them)")
+	}
 	dir := genLarge(t)
 	var items []judge.TimingItem
 	var clear []bool
@@ -85,6 +88,9 @@ func TestLargeVESRanksFaster(t *testing.T) {
 // TestEvalVES runs eval --ves end to end on the generated benchmark: records carry the
 // timing fields, the summary and the table the scores, and the fast system wins.
 func TestEvalVES(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: timing ranks run in the full pass (the race detector's overhead blurs them)")
+	}
 	dir := genLarge(t)
 	out := t.TempDir()
 	code, stdout, stderr := run("eval", "--dataset", "jsonl:"+filepath.Join(dir, "questions.jsonl"),
