@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -43,7 +44,34 @@ type Options struct {
 	Log io.Writer
 	// Limit collects only the first Limit questions (0: all).
 	Limit int
+	// Engine runs the queries the pipeline executes (execution_guided, self_consistency,
+	// retry_failed); nil: SQLite on the dataset's files. Run does not close it.
+	Engine engine.Engine
+	// Locate names a question's database for Engine (e.g. judge.ByDBID for SQL++: the
+	// db_id becomes the query context's scope); nil: the dataset's SQLite file. It is
+	// called from several workers at once.
+	Locate func(dbID string) (string, bool)
+	// Select restricts the run to the questions it accepts (nil: all of them). A second
+	// pass selects the questions the first one got wrong.
+	Select func(dataset.Question) bool
+	// Pass is the pass of a two-pass run this is (1 or 2), written into every record; 2
+	// also generates candidates with the second-pass prompt. 0: an ordinary run.
+	Pass int
+	// Previous is each question's first-pass attempt, keyed by QuestionKey, for the
+	// second-pass prompt (pass 2 only; optional).
+	Previous map[string]Attempt
 }
+
+// Attempt is what the second-pass prompt may say about a question's first attempt: its
+// SQL and its outcome in words. It must never carry the gold SQL or gold rows.
+type Attempt struct {
+	SQL     string
+	Outcome string
+}
+
+// QuestionKey identifies a question across databases (question ids repeat across
+// datasets' databases): the key of Options.Previous.
+func QuestionKey(dbID, questionID string) string { return questionKey(dbID, questionID) }
 
 // Progress is the state of a run after a question.
 type Progress struct {
@@ -85,11 +113,16 @@ type Summary struct {
 
 // runner is one collect run's state shared by its workers.
 type runner struct {
-	cfg     *Config
-	llm     LLM
-	eng     engine.Engine
-	prompts prompts
-	dbs     dbCache
+	cfg      *Config
+	llm      LLM
+	eng      engine.Engine // runs the pipeline's queries
+	sampler  engine.Engine // reads SQLite sample values for prompts
+	locate   func(string) (string, bool)
+	docs     string // SQL++: the documents directory
+	pass     int
+	previous map[string]Attempt
+	prompts  prompts
+	dbs      dbCache
 }
 
 // nodeTypes are the node types the pipeline writes per question, in order.
@@ -118,7 +151,10 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	if err := checkManifest(opt.OutDir, cfg, ds); err != nil {
+	if opt.Pass < 0 || opt.Pass > 2 {
+		return nil, fmt.Errorf("collect: pass %d: want 0, 1 or 2: %w", opt.Pass, ErrBadConfig)
+	}
+	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass); err != nil {
 		return nil, err
 	}
 	llm := opt.LLM
@@ -145,14 +181,24 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer w.f.Close()
-	eng := engine.NewSQLite()
-	defer eng.Close()
+	sqlite := engine.NewSQLite()
+	defer sqlite.Close()
 	r := &runner{
-		cfg:     cfg,
-		llm:     &cachedLLM{inner: llm, cache: cache, baseURL: cfg.LLM.BaseURL, model: cfg.LLM.Model},
-		eng:     eng,
-		prompts: ps,
-		dbs:     dbCache{dbs: map[string]*dbEntry{}},
+		cfg:      cfg,
+		llm:      &cachedLLM{inner: llm, cache: cache, baseURL: cfg.LLM.BaseURL, model: cfg.LLM.Model},
+		eng:      sqlite,
+		sampler:  sqlite,
+		locate:   opt.Locate,
+		pass:     opt.Pass,
+		previous: opt.Previous,
+		prompts:  ps,
+		dbs:      dbCache{dbs: map[string]*dbEntry{}},
+	}
+	if opt.Engine != nil {
+		r.eng = opt.Engine
+	}
+	if cfg.SQLPP() {
+		r.docs = cfg.DocumentsDir()
 	}
 	logw := opt.Log
 	if logw == nil {
@@ -169,6 +215,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	seen := map[string]bool{}
 	var todo []dataset.Question
 	for _, q := range qs {
+		if opt.Select != nil && !opt.Select(q) {
+			continue
+		}
 		k := questionKey(q.DBID, q.ID)
 		if seen[k] {
 			continue
@@ -266,15 +315,50 @@ feed:
 
 // question answers one question: its database, then the pipeline.
 func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]ModuleRecord, error) {
-	path, ok := ds.DBPath(q.DBID)
-	if !ok {
-		return r.noDatabase(q), errNoDatabase
+	var db *dbInfo
+	var err error
+	if r.docs != "" {
+		dir := filepath.Join(r.docs, q.DBID)
+		if fi, serr := os.Stat(dir); serr != nil || !fi.IsDir() || q.DBID == "" || strings.ContainsAny(q.DBID, `/\`) || q.DBID == "." || q.DBID == ".." {
+			return r.noDatabase(q), errNoDatabase
+		}
+		db, err = r.dbs.get(dir, func() (*dbInfo, error) { return loadDocs(q.DBID, dir, r.cfg) })
+		if errors.Is(err, errNoDatabase) {
+			return r.noDatabase(q), errNoDatabase
+		}
+	} else {
+		path, ok := ds.DBPath(q.DBID)
+		if !ok {
+			return r.noDatabase(q), errNoDatabase
+		}
+		db, err = r.dbs.get(path, func() (*dbInfo, error) { return loadDB(ctx, r.sampler, path, *r.cfg.Pipeline.SampleValues) })
 	}
-	db, err := r.dbs.get(ctx, r.eng, path, *r.cfg.Pipeline.SampleValues)
 	if err != nil {
 		return nil, err
 	}
+	if r.locate != nil {
+		target, ok := r.locate(q.DBID)
+		if !ok {
+			return r.noDatabase(q), errNoDatabase
+		}
+		local := *db // the cached schema is shared; only where queries run differs
+		local.path = target
+		db = &local
+	}
 	return r.answer(ctx, q, db)
+}
+
+// loadDocs reads a database's document shapes from the export-docs directory dir.
+func loadDocs(dbID, dir string, cfg *Config) (*dbInfo, error) {
+	n := cfg.Pipeline.SampleDocuments
+	if n == 0 {
+		n = defaultSampleDocs
+	}
+	shapes, err := readDocShapes(dir, n, *cfg.Pipeline.SampleValues)
+	if err != nil {
+		return nil, err
+	}
+	return &dbInfo{path: dbID, schema: shapes.schema(dbID), shapes: shapes}, nil
 }
 
 // errNoDatabase marks a question recorded without asking the LLM: its database is
@@ -286,7 +370,7 @@ var errNoDatabase = errors.New("database missing")
 func (r *runner) noDatabase(q dataset.Question) []ModuleRecord {
 	var recs []ModuleRecord
 	for _, nt := range r.cfg.nodeTypes() {
-		rec := ModuleRecord{NodeType: nt, QuestionID: q.ID, DBID: q.DBID, Question: q.Text, SchemaSource: "database_missing"}
+		rec := ModuleRecord{NodeType: nt, QuestionID: q.ID, DBID: q.DBID, Question: q.Text, SchemaSource: "database_missing", Pass: r.pass}
 		switch nt {
 		case NodeSchemaSelection:
 			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
@@ -326,14 +410,21 @@ type manifest struct {
 	Pipeline string `json:"pipeline_sha256"`
 }
 
-func checkManifest(dir string, cfg *Config, ds *dataset.Dataset) error {
+func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int) error {
+	// A second pass's directory also depends on the second-pass settings; the extra
+	// fields are omitted otherwise, so the hash of other runs is what it always was.
+	var second *SecondPassConfig
+	if pass == 2 {
+		second = cfg.SecondPass
+	}
 	pb, _ := json.Marshal(struct {
-		P PipelineConfig
-		T *float64
-		U *float64
-		M int
-		S *int64
-	}{cfg.Pipeline, cfg.LLM.Temperature, cfg.LLM.TopP, cfg.LLM.MaxTokens, cfg.LLM.Seed})
+		P  PipelineConfig
+		T  *float64
+		U  *float64
+		M  int
+		S  *int64
+		P2 *SecondPassConfig `json:",omitempty"`
+	}{cfg.Pipeline, cfg.LLM.Temperature, cfg.LLM.TopP, cfg.LLM.MaxTokens, cfg.LLM.Seed, second})
 	h := sha256.Sum256(pb)
 	abs, err := filepath.Abs(ds.Path)
 	if err != nil {

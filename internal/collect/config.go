@@ -39,7 +39,46 @@ type Config struct {
 	LLM      LLMConfig      `yaml:"llm"`
 	Pricing  *PricingConfig `yaml:"pricing"`
 	Pipeline PipelineConfig `yaml:"pipeline"`
-	dir      string         // the config file's directory: prompt paths are relative to it
+	// SecondPass turns a run into the NL2SQL++ two-pass run (the collect command runs
+	// it; see internal/cli/twopass.go); nil or disabled: one pass.
+	SecondPass *SecondPassConfig `yaml:"second_pass"`
+	dir        string            // the config file's directory: prompt paths are relative to it
+}
+
+// SecondPassConfig configures the second pass of a two-pass run: the questions the first
+// pass got wrong are asked again with a different prompt.
+type SecondPassConfig struct {
+	Enabled bool   `yaml:"enabled"`
+	Prompt  string `yaml:"prompt"`  // template file overriding prompts/second_pass.tmpl
+	Compare string `yaml:"compare"` // what "got wrong" means: flex (default) or ex
+}
+
+// Second-pass comparisons: the NL2SQL++ flexible comparison, or the run's execution verdict.
+const (
+	CompareFlex = "flex"
+	CompareEX   = "ex"
+)
+
+// Dialects a pipeline writes.
+const (
+	DialectSQLite = "sqlite"
+	DialectSQLPP  = "sqlpp"
+)
+
+// TwoPass reports whether the config asks for a two-pass run.
+func (c *Config) TwoPass() bool { return c.SecondPass != nil && c.SecondPass.Enabled }
+
+// SQLPP reports whether the pipeline writes SQL++ over exported documents.
+func (c *Config) SQLPP() bool { return c.Pipeline.Dialect == DialectSQLPP }
+
+// DocumentsDir is pipeline.documents resolved against the config file's directory.
+func (c *Config) DocumentsDir() string { return c.resolve(c.Pipeline.Documents) }
+
+func (c *Config) resolve(path string) string {
+	if path == "" || filepath.IsAbs(path) || c.dir == "" {
+		return path
+	}
+	return filepath.Join(c.dir, path)
 }
 
 // LLMConfig says which OpenAI-compatible endpoint to call and how.
@@ -69,6 +108,17 @@ type PricingConfig struct {
 
 // PipelineConfig holds the three modules and the prompt's schema rendering.
 type PipelineConfig struct {
+	// Dialect is what the pipeline writes: sqlite (default: prompts carry CREATE TABLE
+	// statements) or sqlpp (prompts carry document shapes sampled from Documents, and
+	// queries run on the SQL++ engine). Empty means sqlite; the json tags keep the run
+	// manifest's hash of a sqlite pipeline what it was before these fields existed.
+	Dialect string `yaml:"dialect" json:",omitempty"`
+	// Documents is the export-docs output directory (DIR/<db_id>/<table>.jsonl); required
+	// for sqlpp, relative to the config file.
+	Documents string `yaml:"documents" json:",omitempty"`
+	// SampleDocuments is how many documents of each collection the shapes are read from
+	// (default 100).
+	SampleDocuments     int             `yaml:"sample_documents" json:",omitempty"`
 	SampleValues        *int            `yaml:"sample_values"`
 	SchemaSelection     SchemaSelection `yaml:"schema_selection"`
 	CandidateGeneration CandidateGen    `yaml:"candidate_generation"`
@@ -132,6 +182,7 @@ const (
 	defaultRounds       = 2
 	defaultSamples      = 5
 	defaultSampleTemp   = 0.8
+	defaultSampleDocs   = 100
 )
 
 // LoadConfig reads and checks a pipeline config file.
@@ -145,7 +196,28 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c.dir = filepath.Dir(path)
+	if err := c.checkFiles(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return c, nil
+}
+
+// checkFiles checks the directories and files the config names (relative to the config
+// file), so a typo fails now rather than after the first pass.
+func (c *Config) checkFiles() error {
+	if c.SQLPP() {
+		dir := c.DocumentsDir()
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("pipeline.documents %s: not a directory (give the export-docs --out directory): %w", dir, ErrBadConfig)
+		}
+	}
+	if c.TwoPass() && c.SecondPass.Prompt != "" {
+		p := c.resolve(c.SecondPass.Prompt)
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("second_pass.prompt %s: %v: %w", p, errors.Unwrap(err), ErrBadConfig)
+		}
+	}
+	return nil
 }
 
 // ParseConfig reads a config from YAML, fills in defaults and checks it. Unknown keys are
@@ -213,6 +285,30 @@ func (c *Config) normalise() error {
 		}
 	}
 	pl := &c.Pipeline
+	switch pl.Dialect {
+	case "", DialectSQLite:
+		pl.Dialect = ""
+		if pl.Documents != "" {
+			return fmt.Errorf("pipeline.documents is set but pipeline.dialect is sqlite (documents are for dialect sqlpp): %w", ErrBadConfig)
+		}
+	case DialectSQLPP:
+		if pl.Documents == "" {
+			return fmt.Errorf("pipeline.dialect sqlpp needs pipeline.documents, the export-docs output directory: %w", ErrBadConfig)
+		}
+	default:
+		return fmt.Errorf("pipeline.dialect %q: want one of sqlite, sqlpp: %w", pl.Dialect, ErrBadConfig)
+	}
+	if pl.SampleDocuments < 0 {
+		return fmt.Errorf("pipeline.sample_documents %d is negative: %w", pl.SampleDocuments, ErrBadConfig)
+	}
+	if sp := c.SecondPass; sp != nil {
+		if sp.Compare == "" {
+			sp.Compare = CompareFlex
+		}
+		if err := oneOf("second_pass.compare", sp.Compare, CompareFlex, CompareEX); err != nil {
+			return err
+		}
+	}
 	if pl.SampleValues == nil {
 		n := defaultSampleValues
 		pl.SampleValues = &n

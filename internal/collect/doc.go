@@ -14,6 +14,14 @@
 // subcommand (internal/cli/adapt.go). Unknown quantities stay unset (a token count the
 // system did not log is unknown, not zero).
 //
+// Dialects: a pipeline writes SQLite SQL (prompts carry CREATE TABLE statements) or, with
+// pipeline.dialect sqlpp, Couchbase SQL++ over the documents export-docs wrote (prompts
+// carry document shapes sampled from them, docshape.go; default prompts are
+// prompts/sqlpp_<name>.tmpl; Options.Engine and Options.Locate send the pipeline's
+// queries to the SQL++ engine). Two-pass runs (the NL2SQL++ benchmark) are two Runs:
+// Options.Pass, Options.Select and Options.Previous make the second one, MergePasses
+// joins them (passes.go); judging between them is the collect command's job.
+//
 // To add a pipeline strategy: name it in config.go (a constant, accepted by normalise),
 // implement it in modules.go (selectSchema or revise) or pipeline.go, give it a default
 // prompt under prompts/ if it calls the LLM, and add it to the end-to-end test.

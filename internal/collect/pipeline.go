@@ -71,8 +71,18 @@ func (r *runner) chat(ctx context.Context, u *usageAcc, prompt string, temp *flo
 // answer runs the pipeline on one question and returns its module records.
 func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]ModuleRecord, error) {
 	pl := r.cfg.Pipeline
-	base := ModuleRecord{QuestionID: q.ID, DBID: q.DBID, Question: q.Text}
+	base := ModuleRecord{QuestionID: q.ID, DBID: q.DBID, Question: q.Text, Pass: r.pass}
 	data := PromptData{Dialect: "SQLite", Evidence: q.Evidence, Question: q.Text}
+	if r.cfg.SQLPP() {
+		data.Dialect = "SQL++"
+	}
+	genPrompt := promptGenerate
+	if r.pass == 2 {
+		genPrompt = promptSecond
+		if a, ok := r.previous[questionKey(q.DBID, q.ID)]; ok {
+			data.PreviousSQL, data.PreviousOutcome = a.SQL, a.Outcome
+		}
+	}
 
 	// Schema selection.
 	var su usageAcc
@@ -94,7 +104,7 @@ func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]
 	}
 	var gu usageAcc
 	start = time.Now()
-	prompt, err := r.prompts.render(promptGenerate, data)
+	prompt, err := r.prompts.render(genPrompt, data)
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +131,7 @@ func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]
 	if pl.QueryRevision.Strategy == ReviseNone {
 		return recs, nil
 	}
+	data.PreviousSQL, data.PreviousOutcome = "", ""
 	var ru usageAcc
 	start = time.Now()
 	rev := base

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/template"
 )
@@ -19,16 +18,25 @@ const (
 	promptGenerate    = "candidate_generation"
 	promptRevise      = "query_revision"
 	promptRetry       = "retry_failed"
+	promptSecond      = "second_pass"
 )
+
+// sqlppPrefix names the SQL++ variant of a default prompt: prompts/sqlpp_<name>.tmpl.
+const sqlppPrefix = "sqlpp_"
 
 // PromptData is what a prompt template sees.
 type PromptData struct {
-	Dialect  string // "SQLite"
-	Schema   string // CREATE TABLE statements with sample values
+	Dialect  string // "SQLite" or "SQL++"
+	Schema   string // CREATE TABLE statements, or SQL++ document shapes, with sample values
 	Evidence string
 	Question string
 	SQL      string // revision: the query to fix
 	Feedback string // revision: what went wrong ("it failed with: no such column: x")
+	// Second pass of a two-pass run: the first pass's query and what became of it ("it
+	// failed with: ...", "it returned 3 rows that differ from the expected answer"),
+	// never the gold SQL or gold rows. Empty when unknown.
+	PreviousSQL     string
+	PreviousOutcome string
 }
 
 // prompts holds the parsed templates of a run.
@@ -38,6 +46,9 @@ type prompts map[string]*template.Template
 // the file it names (relative paths are relative to the config file).
 func loadPrompts(c *Config) (prompts, error) {
 	override := map[string]string{}
+	if c.SecondPass != nil {
+		override[promptSecond] = c.SecondPass.Prompt
+	}
 	switch c.Pipeline.SchemaSelection.Strategy {
 	case SchemaLLM:
 		override[promptSchema] = c.Pipeline.SchemaSelection.Prompt
@@ -52,14 +63,19 @@ func loadPrompts(c *Config) (prompts, error) {
 		override[promptRetry] = c.Pipeline.QueryRevision.Prompt
 	}
 	p := prompts{}
-	for _, name := range []string{promptSchema, promptPreliminary, promptGenerate, promptRevise, promptRetry} {
-		src, from := "", "prompts/"+name+".tmpl"
+	prefix := ""
+	if c.SQLPP() {
+		prefix = sqlppPrefix
+	}
+	for _, name := range []string{promptSchema, promptPreliminary, promptGenerate, promptRevise, promptRetry, promptSecond} {
+		src, from := "", "prompts/"+prefix+name+".tmpl"
 		if path := override[name]; path != "" {
-			if !filepath.IsAbs(path) && c.dir != "" {
-				path = filepath.Join(c.dir, path)
-			}
+			path = c.resolve(path)
 			b, err := os.ReadFile(path)
 			if err != nil {
+				if name == promptSecond {
+					return nil, fmt.Errorf("second_pass.prompt: %w", err)
+				}
 				return nil, fmt.Errorf("prompt template: %w", err)
 			}
 			src, from = string(b), path

@@ -44,6 +44,8 @@ type ModuleRecord struct {
 	RevisionRounds int      `json:"revision_rounds,omitempty"`
 	Feedback       []string `json:"feedback,omitempty"`
 	Votes          []int    `json:"votes,omitempty"`
+	// Pass is 1 or 2 in a two-pass run (the pass that wrote the record); absent otherwise.
+	Pass int `json:"pass,omitempty"`
 }
 
 // recordWriter appends each question's records in one write and syncs it, so a crash

@@ -20,9 +20,10 @@ import (
 
 // dbInfo is one database's schema and sample values, read once per run.
 type dbInfo struct {
-	path    string
+	path    string // where the engine runs the pipeline's queries
 	schema  *dbschema.Schema
 	samples map[string][]string // "table\x00column" -> rendered values
+	shapes  *docShapes          // SQL++: the document shapes prompts show instead
 }
 
 type dbCache struct {
@@ -36,15 +37,16 @@ type dbEntry struct {
 	err  error
 }
 
-func (c *dbCache) get(ctx context.Context, eng engine.Engine, path string, samples int) (*dbInfo, error) {
+// get returns the database loaded under key, loading it once.
+func (c *dbCache) get(key string, load func() (*dbInfo, error)) (*dbInfo, error) {
 	c.mu.Lock()
-	e := c.dbs[path]
+	e := c.dbs[key]
 	if e == nil {
 		e = &dbEntry{}
-		c.dbs[path] = e
+		c.dbs[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.info, e.err = loadDB(ctx, eng, path, samples) })
+	e.once.Do(func() { e.info, e.err = load() })
 	return e.info, e.err
 }
 
@@ -113,6 +115,9 @@ func renderValue(v any) string {
 // them when sel is nil). Key columns of a selected table are always kept, so joins stay
 // possible; a selected table with no columns listed shows all of its columns.
 func (d *dbInfo) renderSchema(sel map[string][]string) string {
+	if d.shapes != nil {
+		return d.shapes.render(sel)
+	}
 	var b strings.Builder
 	for _, t := range d.schema.Tables {
 		want, ok := pick(sel, t)
