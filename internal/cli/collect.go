@@ -20,6 +20,7 @@ type collectOpts struct {
 	config, datasetSpec, dbRoot, tables, out string
 	limit                                    int
 	json                                     bool
+	engines                                  engineOpts // where the pipeline's queries (and two-pass evals) run
 }
 
 func newCollectCmd(e *env) *cobra.Command {
@@ -35,16 +36,36 @@ endpoint, and write one NL2SQLBench module record per module and question:
   DIR/cache.jsonl     every LLM response, keyed by the full request (reruns are free)
   DIR/collect.json    what the run was collected with (a rerun must match it)
 
+With pipeline.dialect sqlpp the prompts carry document shapes sampled from the export-docs
+directory pipeline.documents, and queries run on Couchbase (--engine sqlpp, --sqlpp-endpoint,
+--sqlpp-bucket). With second_pass.enabled the run has two passes (the NL2SQL++ benchmark's):
+
+  DIR/pass1/          pass 1 on every question (a run directory as above)
+  DIR/pass1/eval/     pass 1 judged (flexible comparison; gold SQL on SQLite)
+  DIR/pass2/          pass 2, a different prompt, on the questions pass 1 got wrong
+  DIR/records.jsonl   the final records: pass 2's replace pass 1's where retried ("pass": 1|2)
+  DIR/eval/           the final records judged
+  DIR/two_pass.json   first-pass accuracy, retried, recovered, gain, final accuracy, tokens
+
 Killed or interrupted, collect resumes when rerun with the same arguments: recorded
 questions are kept and no recorded request is sent again. The API key is read from the
 environment variable llm.api_key_env names (default OPENAI_API_KEY).`,
 		Example: `  export OPENAI_API_KEY=...
   nl2sqlbench collect --config docs/pipeline.example.yaml --dataset bird:PATH --out runs/gpt4o-mini
-  nl2sqlbench eval --dataset bird:PATH --pred runs/gpt4o-mini/records.jsonl`,
+  nl2sqlbench eval --dataset bird:PATH --pred runs/gpt4o-mini/records.jsonl
+  # NL2SQL++: SQL++ over documents exported with export-docs, on a Couchbase cluster
+  nl2sqlbench collect --config sqlpp.yaml --dataset bird:PATH --out runs/sqlpp \
+      --engine sqlpp --sqlpp-endpoint http://localhost:8093 --sqlpp-bucket bird --sqlpp-user admin`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.config == "" || o.datasetSpec == "" || o.out == "" {
 				return usagef("--config, --dataset and --out are required")
+			}
+			if err := o.engines.check(); err != nil {
+				return err
+			}
+			if o.engines.Engine != engineSQLite && o.engines.Engine != engineSQLPP {
+				return usagef("--engine %s: collect runs its queries on sqlite or sqlpp", o.engines.Engine)
 			}
 			return runCollect(cmd, e, o)
 		},
@@ -57,6 +78,7 @@ environment variable llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.StringVar(&o.out, "out", "", "run directory (records.jsonl, cache.jsonl); rerun with the same one to resume")
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
+	o.engines.bind(f)
 	return cmd
 }
 
@@ -66,6 +88,14 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	if err != nil {
 		return err
 	}
+	switch sqlpp := o.engines.Engine == engineSQLPP; {
+	case cfg.SQLPP() && !sqlpp:
+		return usagef("%s: pipeline.dialect is sqlpp: run it with --engine sqlpp --sqlpp-endpoint URL --sqlpp-bucket BUCKET", o.config)
+	case !cfg.SQLPP() && sqlpp:
+		return usagef("--engine sqlpp: %s writes SQLite SQL (pipeline.dialect sqlite); set pipeline.dialect: sqlpp and pipeline.documents", o.config)
+	case sqlpp && o.engines.SQLPPBucket == "":
+		return usagef("--engine sqlpp: collect needs --sqlpp-bucket (prompts name collections inside the database's scope of that bucket)")
+	}
 	ds, err := dataset.Load(ctx, o.datasetSpec, dataset.Options{DBRoot: o.dbRoot, Tables: o.tables})
 	if err != nil {
 		return err
@@ -73,11 +103,22 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	for _, w := range ds.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
+	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Log: e.stderr}
+	if o.engines.server() {
+		eng, locate, _, err := o.engines.openServer(1, nil)
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		base.Engine, base.Locate = eng, locate
+	}
+	if cfg.TwoPass() {
+		return runTwoPass(ctx, e, o, base)
+	}
 	bar := newCollectBar(e.stderr, cfg.Pricing != nil)
-	sum, err := collect.Run(ctx, collect.Options{
-		Config: cfg, Dataset: ds, OutDir: o.out, Limit: o.limit,
-		Log: e.stderr, Progress: bar.update,
-	})
+	opt := base
+	opt.OutDir, opt.Progress = o.out, bar.update
+	sum, err := collect.Run(ctx, opt)
 	bar.finish()
 	if sum != nil {
 		if o.json {
