@@ -147,8 +147,8 @@ func TestModuleUsage(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sys.jsonl")
 	os.WriteFile(p, []byte(`{"question_id": 1, "node_type": "schema_selection", "token_cost": 100, "llm_calls": 1}
-{"question_id": 1, "node_type": "candidate_generation", "prompt_tokens": 300, "completion_tokens": 50}
-{"question_id": 1, "node_type": "candidate_generation", "total_tokens": 500, "call_llm_times": 2}
+{"question_id": 1, "node_type": "candidate_generation", "prompt_tokens": 300, "completion_tokens": 50, "latency_ms": 700}
+{"question_id": 1, "node_type": "candidate_generation", "total_tokens": 500, "call_llm_times": 2, "latency_ms": 20}
 {"question": "q two", "node_type": "revision", "token_cost": 40, "llm_calls": 1}
 `), 0o644)
 	u, ok, err := ModuleUsage(p)
@@ -158,8 +158,8 @@ func TestModuleUsage(t *testing.T) {
 	if got := u["1"]["schema_selection"]; got.TotalTokens != 100 || got.LLMCalls != 1 {
 		t.Errorf("schema_selection %+v", got)
 	}
-	// Two candidate nodes: 300+50 (prompt+completion) and 500: total 850; calls 0 + 2.
-	if got := u["1"]["candidate_generation"]; got.TotalTokens != 850 || got.PromptTokens != 300 || got.LLMCalls != 2 {
+	// Two candidate nodes: 300+50 (prompt+completion) and 500: total 850; calls 0 + 2; latency 700 + 20 ms.
+	if got := u["1"]["candidate_generation"]; got.TotalTokens != 850 || got.PromptTokens != 300 || got.LLMCalls != 2 || got.LatencyMS != 720 {
 		t.Errorf("candidate_generation %+v", got)
 	}
 	if got := u["q two"]["query_revision"]; got.TotalTokens != 40 {

@@ -69,6 +69,7 @@ func ModuleUsage(path string) (usage map[string]map[string]record.Usage, ok bool
 		prev.CompletionTokens += u.CompletionTokens
 		prev.TotalTokens += u.TotalTokens
 		prev.LLMCalls += u.LLMCalls
+		prev.LatencyMS += u.LatencyMS
 		m[nt] = prev
 		ok = true
 	}
@@ -117,5 +118,7 @@ func nodeUsage(o map[string]any) record.Usage {
 	} else {
 		u.LLMCalls, _ = num(o, "call_llm_times")
 	}
+	lat, _ := num(o, "latency_ms")
+	u.LatencyMS = int64(lat)
 	return u
 }
