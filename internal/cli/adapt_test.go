@@ -13,7 +13,8 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
-func readModuleSummary(tb testing.TB, dir string) *report.RunSummary {
+// readSummary reads a run directory's summary.json.
+func readSummary(tb testing.TB, dir string) *report.RunSummary {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -59,7 +60,7 @@ func TestEvalModulesDemo(t *testing.T) {
 			t.Errorf("terminal summary lacks %q", want)
 		}
 	}
-	s := readModuleSummary(t, out)
+	s := readSummary(t, out)
 	m := s.Modules
 	if m == nil || len(m.Systems) != len(files.SystemOrder) || m.Cross == nil {
 		t.Fatalf("modules section: %+v", m)
@@ -136,7 +137,7 @@ func TestAdaptTASQLReal(t *testing.T) {
 	}
 	out := filepath.Join(dir, "run")
 	runCLI(t, "eval", "--dataset", "bird:"+qs, "--db-root", dbRoot, "--pred", "TA-SQL="+recsFile, "--out", out, "--json")
-	s := readModuleSummary(t, out)
+	s := readSummary(t, out)
 	if s.Modules == nil || len(s.Modules.Systems) != 1 {
 		t.Fatalf("modules: %+v", s.Modules)
 	}

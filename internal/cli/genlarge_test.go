@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
 
 // Unit tests use 100,000 rows; scripts/bench-ves.sh runs the 5-million-row version.
@@ -102,14 +100,7 @@ func TestEvalVES(t *testing.T) {
 	if !strings.Contains(stdout, "VES and R-VES with robust timing") {
 		t.Errorf("table lacks the efficiency section:\n%s", stdout)
 	}
-	var sum report.RunSummary
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	sum := readSummary(t, out)
 	if len(sum.ExecEfficiency) != 2 {
 		t.Fatalf("exec_efficiency has %d systems, want 2", len(sum.ExecEfficiency))
 	}

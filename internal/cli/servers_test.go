@@ -8,14 +8,12 @@ package cli
 // come from .ci/servers.sh; without its environment variables the test skips.
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -85,14 +83,7 @@ func TestEvalOnServers(t *testing.T) {
 				}
 				t.Logf("%s via eval --engine %s: %d/%d ex_bird equal the reference, %d known deviations", stem, tc.engine, agree, len(recs), known)
 			}
-			var sum report.RunSummary
-			b, err := os.ReadFile(filepath.Join(out, "summary.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &sum); err != nil {
-				t.Fatal(err)
-			}
+			sum := readSummary(t, out)
 			if s := sum.Settings; s.Engine != tc.engine || s.GoldEngine != tc.engine || len(s.DBIDs) != 1 || sum.Dataset.Questions != 52 || len(sum.Flex) != 2 {
 				t.Errorf("summary settings %+v, %d questions, %d flex summaries; want engine %s, db_ids [superhero], 52 questions, 2", s, sum.Dataset.Questions, len(sum.Flex), tc.engine)
 			}

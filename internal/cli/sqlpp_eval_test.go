@@ -87,19 +87,7 @@ func TestEvalSQLPPThroughFake(t *testing.T) {
 	if judged < 40 || flexCorrect == 0 || flexCorrect == judged {
 		t.Errorf("%d judged, %d flex-correct", judged, flexCorrect)
 	}
-	var sum struct {
-		Settings struct {
-			Engine     string `json:"engine"`
-			GoldEngine string `json:"gold_engine"`
-		} `json:"settings"`
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "sqlpp", "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	sum := readSummary(t, filepath.Join(dir, "sqlpp"))
 	if sum.Settings.Engine != "sqlpp" || sum.Settings.GoldEngine != "sqlite" {
 		t.Errorf("summary settings %+v", sum.Settings)
 	}

@@ -74,16 +74,12 @@ func MergePasses(first, second []ModuleRecord, retried map[string]bool) []Module
 // WriteRecordsFile writes recs to path atomically (a temporary file renamed over it), so
 // a reader never sees half a merged file.
 func WriteRecordsFile(path string, recs []ModuleRecord) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for i := range recs {
-		if err := enc.Encode(&recs[i]); err != nil {
-			return fmt.Errorf("encode record: %w", err)
-		}
+	b, err := encodeRecords(recs)
+	if err != nil {
+		return err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return fmt.Errorf("write records: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

@@ -56,17 +56,13 @@ type recordWriter struct {
 }
 
 func (w *recordWriter) write(recs []ModuleRecord) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for i := range recs {
-		if err := enc.Encode(&recs[i]); err != nil {
-			return fmt.Errorf("encode record: %w", err)
-		}
+	b, err := encodeRecords(recs)
+	if err != nil {
+		return err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if _, err := w.f.Write(buf.Bytes()); err != nil {
+	if _, err := w.f.Write(b); err != nil {
 		return fmt.Errorf("write records: %w", err)
 	}
 	if err := w.f.Sync(); err != nil {
@@ -159,4 +155,17 @@ func parseDone(path string, data []byte, want []string) (map[string]doneQuestion
 		}
 	}
 	return done, good, nil
+}
+
+// encodeRecords renders records as JSON Lines, HTML characters left as they are.
+func encodeRecords(recs []ModuleRecord) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return nil, fmt.Errorf("encode record: %w", err)
+		}
+	}
+	return buf.Bytes(), nil
 }

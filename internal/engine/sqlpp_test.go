@@ -123,15 +123,7 @@ func TestSQLPPResults(t *testing.T) {
 	}
 	// Document 2's name is a JSON null, not MISSING; everything else it lacks is.
 	wantMissing := [][]int{{5}, {2, 3, 4, 5}, {2, 3, 4}}
-	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
-		t.Errorf("columns (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantRows, res.Rows); diff != "" {
-		t.Errorf("rows (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantMissing, res.Missing); diff != "" {
-		t.Errorf("missing (-want +got):\n%s", diff)
-	}
+	checkSQLPPResult(t, res, wantCols, wantRows, wantMissing)
 	if f.last["readonly"] != true || f.last["timeout"] != "2000ms" || f.last["query_context"] != "default:`bird`.`superhero`" {
 		t.Errorf("request body %v: want readonly, timeout 2000ms and the scope's query_context", f.last)
 	}
@@ -212,15 +204,7 @@ func TestSQLPPFlatten(t *testing.T) {
 		{int64(3), "C", nil, nil, nil, nil, nil, "none"},
 	}
 	wantMissing := [][]int{{6, 7}, {1, 3, 4, 5, 7}, {2, 3, 4, 5, 6}}
-	if diff := cmp.Diff(wantCols, res.Columns); diff != "" {
-		t.Errorf("columns (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantRows, res.Rows); diff != "" {
-		t.Errorf("rows (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantMissing, res.Missing); diff != "" {
-		t.Errorf("missing (-want +got):\n%s", diff)
-	}
+	checkSQLPPResult(t, res, wantCols, wantRows, wantMissing)
 	if _, err := e.Query(context.Background(), "superhero", "SELECT * FROM hero h", Limits{MaxRows: 2}); !errors.Is(err, ErrRowLimit) {
 		t.Errorf("3 results with MaxRows 2: %v, want ErrRowLimit", err)
 	}
@@ -232,5 +216,19 @@ func TestSQLPPFlatten(t *testing.T) {
 	}
 	if diff := cmp.Diff([][]any{{"A"}, {nil}, {`{"x":1}`}}, res.Rows); diff != "" || res.Missing != nil {
 		t.Errorf("raw rows (-want +got):\n%s (missing %v)", diff, res.Missing)
+	}
+}
+
+// checkSQLPPResult compares a result's columns, rows and MISSING cells with the wanted ones.
+func checkSQLPPResult(tb testing.TB, res *Result, cols []string, rows [][]any, missing [][]int) {
+	tb.Helper()
+	if diff := cmp.Diff(cols, res.Columns); diff != "" {
+		tb.Errorf("columns (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(rows, res.Rows); diff != "" {
+		tb.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(missing, res.Missing); diff != "" {
+		tb.Errorf("missing (-want +got):\n%s", diff)
 	}
 }
