@@ -164,19 +164,11 @@ func verdict(ok bool) string {
 // for three systems' real predictions on Spider dev (972 executable questions each).
 func TestSpiderConformance(t *testing.T) {
 	root := testutil.Shared(t, "data/spider")
-	var dev []struct {
-		Query string `json:"query"`
-		DBID  string `json:"db_id"`
-	}
-	readJSON(t, filepath.Join(root, "dev.json"), &dev)
+	dev := testutil.SpiderDev(t)
 	ex := newConfExec(t)
 	for _, sys := range []string{"DAIL", "C3", "DIN"} {
 		t.Run(sys, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(root, "predictions", sys+".txt"))
-			if err != nil {
-				t.Fatalf("read predictions: %v", err)
-			}
-			lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+			lines := testutil.SpiderPredictions(t, sys)
 			if len(lines) != len(dev) {
 				t.Fatalf("%d predictions for %d questions", len(lines), len(dev))
 			}
@@ -189,9 +181,8 @@ func TestSpiderConformance(t *testing.T) {
 			agreeBird, agreeSpider := 0, 0
 			parallelRows(rows, func(r confRow) {
 				q := dev[r.index]
-				db := filepath.Join(root, "database", q.DBID, q.DBID+".sqlite")
-				// evaluation.py: the line stripped, up to its first tab.
-				pred, _, _ := strings.Cut(strings.TrimSpace(lines[r.index]), "\t")
+				db := testutil.SpiderDB(t, q.DBID)
+				pred := lines[r.index] // evaluation.py: the line stripped, up to its first tab
 
 				pr, perr := ex.run(db, pred)
 				gr, gerr := ex.run(db, q.Query)

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -498,22 +497,12 @@ func TestFlexOnRealResults(t *testing.T) {
 		db, gold, pred string
 	}
 	var pairs []pair
-	if spider, ok := testutil.SharedIfPresent(t, "data/spider"); ok {
-		var dev []struct {
-			Query string `json:"query"`
-			DBID  string `json:"db_id"`
-		}
-		readJSON(t, filepath.Join(spider, "dev.json"), &dev)
+	if _, ok := testutil.SharedIfPresent(t, "data/spider"); ok {
+		dev := testutil.SpiderDev(t)
 		for _, sys := range []string{"DAIL", "C3", "DIN"} {
-			b, err := os.ReadFile(filepath.Join(spider, "predictions", sys+".txt"))
-			if err != nil {
-				t.Fatalf("read predictions: %v", err)
-			}
-			for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			for i, pred := range testutil.SpiderPredictions(t, sys) {
 				if i < len(dev) {
-					pred, _, _ := strings.Cut(strings.TrimSpace(l), "\t")
-					db := filepath.Join(spider, "database", dev[i].DBID, dev[i].DBID+".sqlite")
-					pairs = append(pairs, pair{db, dev[i].Query, pred})
+					pairs = append(pairs, pair{testutil.SpiderDB(t, dev[i].DBID), dev[i].Query, pred})
 				}
 			}
 		}

@@ -2,10 +2,8 @@ package judge
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -36,19 +34,11 @@ func checkSoftF1(t *testing.T, index int, got float64, want string, pred, gold s
 // for DAIL and C3.
 func TestSoftF1SpiderConformance(t *testing.T) {
 	root := testutil.Shared(t, "data/spider")
-	var dev []struct {
-		Query string `json:"query"`
-		DBID  string `json:"db_id"`
-	}
-	readJSON(t, filepath.Join(root, "dev.json"), &dev)
+	dev := testutil.SpiderDev(t)
 	ex := newConfExec(t)
 	for _, sys := range []string{"DAIL", "C3"} {
 		t.Run(sys, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(root, "predictions", sys+".txt"))
-			if err != nil {
-				t.Fatalf("read predictions: %v", err)
-			}
-			lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+			lines := testutil.SpiderPredictions(t, sys)
 			rows := readRefTSV(t, filepath.Join(root, "reference", sys+".tsv"))
 			if len(rows) != 972 {
 				t.Errorf("reference has %d rows, want 972", len(rows))
@@ -57,8 +47,8 @@ func TestSoftF1SpiderConformance(t *testing.T) {
 			agree := 0
 			parallelRows(rows, func(r confRow) {
 				q := dev[r.index]
-				db := filepath.Join(root, "database", q.DBID, q.DBID+".sqlite")
-				pred, _, _ := strings.Cut(strings.TrimSpace(lines[r.index]), "\t")
+				db := testutil.SpiderDB(t, q.DBID)
+				pred := lines[r.index]
 				pr, perr := ex.run(db, pred)
 				gr, gerr := ex.run(db, q.Query)
 				got := 0.0

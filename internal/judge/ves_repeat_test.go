@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
@@ -23,23 +22,15 @@ func TestRVESRepeatability(t *testing.T) {
 		t.Skip("set NL2SQLBENCH_VES_REPEAT=N to measure R-VES over N runs per timing mode")
 	}
 	root := testutil.Shared(t, "data/spider")
-	var dev []struct {
-		Query string `json:"query"`
-		DBID  string `json:"db_id"`
-	}
-	readJSON(t, filepath.Join(root, "dev.json"), &dev)
-	b, err := os.ReadFile(filepath.Join(root, "predictions", "DAIL.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	dev := testutil.SpiderDev(t)
+	lines := testutil.SpiderPredictions(t, "DAIL")
 	rows := readRefTSV(t, filepath.Join(root, "reference", "DAIL.tsv"))
 	ex := newConfExec(t)
 	var items []TimingItem
 	for _, r := range rows {
 		q := dev[r.index]
-		db := filepath.Join(root, "database", q.DBID, q.DBID+".sqlite")
-		pred, _, _ := strings.Cut(strings.TrimSpace(lines[r.index]), "\t")
+		db := testutil.SpiderDB(t, q.DBID)
+		pred := lines[r.index]
 		pr, perr := ex.run(db, pred)
 		gr, gerr := ex.run(db, q.Query)
 		if perr == nil && gerr == nil && BirdEqual(pr, gr) {

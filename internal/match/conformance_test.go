@@ -3,7 +3,6 @@ package match
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,22 +53,8 @@ func loadSpiderData(tb testing.TB, dbs []string) *spiderData {
 // predictions (line i answers question i).
 func readSpiderCases(tb testing.TB, system string) []spiderCase {
 	tb.Helper()
-	var dev []struct {
-		DBID  string `json:"db_id"`
-		Query string `json:"query"`
-	}
-	b, err := os.ReadFile(testutil.Shared(tb, "data/spider/dev.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &dev); err != nil {
-		tb.Fatal(err)
-	}
-	pb, err := os.ReadFile(testutil.Shared(tb, "data/spider/predictions/"+system+".txt"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	preds := strings.Split(strings.TrimSuffix(string(pb), "\n"), "\n")
+	dev := testutil.SpiderDev(tb)
+	preds := testutil.SpiderPredictions(tb, system)
 	if len(preds) != len(dev) {
 		tb.Fatalf("%s: %d predictions for %d questions", system, len(preds), len(dev))
 	}
@@ -97,8 +82,7 @@ func readSpiderCases(tb testing.TB, system string) []spiderCase {
 		if err != nil {
 			tb.Fatalf("%s.tsv line %d: bad ts_exact: %v", system, line+1, err)
 		}
-		pred, _, _ := strings.Cut(strings.TrimSpace(preds[idx]), "\t")
-		out = append(out, spiderCase{index: idx, db: dev[idx].DBID, gold: dev[idx].Query, pred: pred, want: want})
+		out = append(out, spiderCase{index: idx, db: dev[idx].DBID, gold: dev[idx].Query, pred: preds[idx], want: want})
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)

@@ -24,23 +24,8 @@ type etmCase struct {
 
 func etmSpiderCases(tb testing.TB, system string) []etmCase {
 	tb.Helper()
-	var dev []struct {
-		DBID  string `json:"db_id"`
-		Query string `json:"query"`
-	}
-	b, err := os.ReadFile(testutil.Shared(tb, "data/spider/dev.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &dev); err != nil {
-		tb.Fatal(err)
-	}
-	pb, err := os.ReadFile(testutil.Shared(tb, "data/spider/predictions/"+system+".txt"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	preds := strings.Split(strings.TrimSuffix(string(pb), "\n"), "\n")
-	root := testutil.Shared(tb, "data/spider/database")
+	dev := testutil.SpiderDev(tb)
+	preds := testutil.SpiderPredictions(tb, system)
 	var out []etmCase
 	for i, row := range testutil.ReadTSV(tb, testutil.Shared(tb, "data/spider/reference/"+system+".tsv")) {
 		idx, err1 := strconv.Atoi(row["index"])
@@ -48,9 +33,7 @@ func etmSpiderCases(tb testing.TB, system string) []etmCase {
 		if err1 != nil || err2 != nil || idx < 0 || idx >= len(dev) || idx >= len(preds) {
 			tb.Fatalf("%s.tsv row %d: bad index or etm", system, i+1)
 		}
-		pred, _, _ := strings.Cut(strings.TrimSpace(preds[idx]), "\t")
-		db := dev[idx].DBID
-		out = append(out, etmCase{index: idx, dbPath: filepath.Join(root, db, db+".sqlite"), gold: dev[idx].Query, pred: pred, want: want})
+		out = append(out, etmCase{index: idx, dbPath: testutil.SpiderDB(tb, dev[idx].DBID), gold: dev[idx].Query, pred: preds[idx], want: want})
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package spidersql
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,25 +27,6 @@ func spiderSchemas(tb testing.TB) map[string]*Schema {
 		out[id] = NewSchema(s.TableColumns())
 	}
 	return out
-}
-
-type devQuestion struct {
-	Query string `json:"query"`
-	DBID  string `json:"db_id"`
-}
-
-func readDev(tb testing.TB) []devQuestion {
-	tb.Helper()
-	path := testutil.Shared(tb, "data/spider/dev.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var qs []devQuestion
-	if err := json.Unmarshal(b, &qs); err != nil {
-		tb.Fatalf("decode %s: %v", path, err)
-	}
-	return qs
 }
 
 // readReferenceHardness returns the hardness column of a reference TSV by dev index.
@@ -98,7 +78,7 @@ var referenceFiles = []string{"DAIL", "C3", "DIN"}
 // official evaluation's on every row of each reference file.
 func TestDevHardnessMatchesReference(t *testing.T) {
 	schemas := spiderSchemas(t)
-	dev := readDev(t)
+	dev := testutil.SpiderDev(t)
 	if len(dev) != 1034 {
 		t.Fatalf("dev.json has %d questions, want 1034", len(dev))
 	}
@@ -142,7 +122,7 @@ func TestDevHardnessMatchesReference(t *testing.T) {
 // from each database file (table names and columns as SQLite reports them), and checks the
 // hardness of every reference row again: tables.json and the files must give the same.
 func TestDevHardnessFromSQLiteSchemas(t *testing.T) {
-	dev := readDev(t)
+	dev := testutil.SpiderDev(t)
 	ref := readReferenceHardness(t, "data/spider/reference/DAIL.tsv")
 	root := testutil.Shared(t, "data/spider/database")
 	schemas := map[string]*Schema{}
