@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -70,40 +71,14 @@ func TestSoftF1SpiderConformance(t *testing.T) {
 }
 
 // TestSoftF1BirdConformance checks SoftF1 on the superhero questions of every SQLite
-// reference file. The PostgreSQL and MySQL reference files need those servers, which
-// these machines do not have: they are not checked here.
+// reference file (the PostgreSQL and MySQL ones are checked on real servers in
+// internal/engine's mini-dev tests).
 func TestSoftF1BirdConformance(t *testing.T) {
-	root, db, cases := birdConformanceCases(t)
-	ex := newConfExec(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			preds := c.preds(t)
-			rows := readRefTSV(t, filepath.Join(root, "reference", c.ref))
-			if len(rows) == 0 {
-				t.Fatal("empty reference")
-			}
-			var mu sync.Mutex
-			agree := 0
-			parallelRows(rows, func(r confRow) {
-				q := c.gold[r.index]
-				pred, ok := preds[r.index]
-				if !ok {
-					t.Errorf("index %d: no prediction", r.index)
-					return
-				}
-				pr, perr := ex.run(db, pred)
-				gr, gerr := ex.run(db, q.SQL)
-				got := 0.0
-				if perr == nil && gerr == nil {
-					got = SoftF1(pr, gr)
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				if checkSoftF1(t, r.index, got, r.want["bird_soft_f1"], pred, q.SQL) {
-					agree++
-				}
-			})
-			t.Logf("%s: bird_soft_f1 agrees on %d/%d", c.name, agree, len(rows))
-		})
-	}
+	eachBirdRow(t, "bird_soft_f1", func(t *testing.T, r confRow, pred, gold string, pr, gr *engine.Result, perr, gerr error) bool {
+		got := 0.0
+		if perr == nil && gerr == nil {
+			got = SoftF1(pr, gr)
+		}
+		return checkSoftF1(t, r.index, got, r.want["bird_soft_f1"], pred, gold)
+	})
 }
