@@ -458,6 +458,17 @@ func (l *lowerer) exprs(es []ast.Expr, sc *lscope) ([]*enode, error) {
 	return out, nil
 }
 
+// pair lowers the two operands of a binary form.
+func (l *lowerer) pair(a, b ast.Expr, sc *lscope) (x, y *enode, err error) {
+	if x, err = l.expr(a, sc); err != nil {
+		return nil, nil, err
+	}
+	if y, err = l.expr(b, sc); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
 func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 	switch n := e.(type) {
 	case nil:
@@ -486,11 +497,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		l.fire("P7") // the tree keeps the grouping; the parentheses themselves go
 		return l.expr(n.X, sc)
 	case *ast.BinaryExpr:
-		x, err := l.expr(n.X, sc)
-		if err != nil {
-			return nil, err
-		}
-		y, err := l.expr(n.Y, sc)
+		x, y, err := l.pair(n.X, n.Y, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -531,11 +538,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		if n.Escape != nil {
 			return nil, errUnsupported
 		}
-		x, err := l.expr(n.X, sc)
-		if err != nil {
-			return nil, err
-		}
-		y, err := l.expr(n.Y, sc)
+		x, y, err := l.pair(n.X, n.Y, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -545,11 +548,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		}
 		return &enode{op: op, val: strings.ToLower(n.Op.Name), kids: []*enode{x, y}}, nil
 	case *ast.IsExpr:
-		x, err := l.expr(n.X, sc)
-		if err != nil {
-			return nil, err
-		}
-		y, err := l.expr(n.Y, sc)
+		x, y, err := l.pair(n.X, n.Y, sc)
 		if err != nil {
 			return nil, err
 		}
