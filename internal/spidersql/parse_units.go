@@ -66,7 +66,8 @@ func (p *parser) parseColUnit(toks []string, i int, defaults []string) (int, Col
 			return i, cu, err
 		}
 	}
-	if agg := slices.Index(AggOps, t); agg >= 0 {
+	agg := slices.Index(AggOps, t)
+	if agg >= 0 {
 		cu.Agg = agg
 		if i, err = expect(toks, i+1, "("); err != nil {
 			return i, cu, err
@@ -74,15 +75,6 @@ func (p *parser) parseColUnit(toks []string, i int, defaults []string) (int, Col
 		if t, err = tok(toks, i); err != nil {
 			return i, cu, err
 		}
-		if t == "distinct" {
-			i++
-			cu.Distinct = true
-		}
-		if i, cu.ColID, err = p.parseCol(toks, i, defaults); err != nil {
-			return i, cu, err
-		}
-		i, err = expect(toks, i, ")")
-		return i, cu, err
 	}
 	if t == "distinct" {
 		i++
@@ -91,7 +83,8 @@ func (p *parser) parseColUnit(toks []string, i int, defaults []string) (int, Col
 	if i, cu.ColID, err = p.parseCol(toks, i, defaults); err != nil {
 		return i, cu, err
 	}
-	if block {
+	// One ")" closes the aggregate's "(", or else the opening one.
+	if agg >= 0 || block {
 		i, err = expect(toks, i, ")")
 	}
 	return i, cu, err
