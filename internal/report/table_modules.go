@@ -119,16 +119,23 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// anySystem reports whether some system's module metrics satisfy has: a section is
+// printed only when some system has data for it.
+func (m *ModulesSummary) anySystem(has func(*SystemModules) bool) bool {
+	for i := range m.Systems {
+		if has(&m.Systems[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 func newTab(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 }
 
 func writeSchemaSelection(w io.Writer, m *ModulesSummary) {
-	any := false
-	for _, s := range m.Systems {
-		any = any || s.SchemaSelection != nil
-	}
-	if !any {
+	if !m.anySystem(func(s *SystemModules) bool { return s.SchemaSelection != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nschema selection (%%, mean over questions)\n")
@@ -187,11 +194,7 @@ func writeCandidates(w io.Writer, m *ModulesSummary) {
 }
 
 func writeRevision(w io.Writer, m *ModulesSummary) {
-	any := false
-	for _, s := range m.Systems {
-		any = any || s.Revision != nil
-	}
-	if !any {
+	if !m.anySystem(func(s *SystemModules) bool { return s.Revision != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nquery revision (%%): first candidate -> judged SQL, matched by question id\n")
@@ -209,22 +212,13 @@ func writeRevision(w io.Writer, m *ModulesSummary) {
 }
 
 func writeUsage(w io.Writer, m *ModulesSummary) {
-	any := false
-	for _, s := range m.Systems {
-		any = any || s.Usage != nil
-	}
-	if !any {
+	if !m.anySystem(func(s *SystemModules) bool { return s.Usage != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nefficiency per question: mean over all judged questions / over questions with usage (NL2SQLBench repo)\n")
 	tw := newTab(w)
 	// The latency column appears when some system reported latency (collect's records do).
-	withLatency := false
-	for _, s := range m.Systems {
-		if s.Usage != nil && s.Usage.LatencyMS != nil {
-			withLatency = true
-		}
-	}
+	withLatency := m.anySystem(func(s *SystemModules) bool { return s.Usage != nil && s.Usage.LatencyMS != nil })
 	latHead := ""
 	if withLatency {
 		latHead = "latency ms\t"
