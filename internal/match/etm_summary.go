@@ -62,17 +62,9 @@ func SummarizeETM(n int, system func(i int) (string, []record.Record)) *ETMSumma
 }
 
 func summarizeETMSystem(name string, recs []record.Record) ETMSystemSummary {
-	by := map[string][]record.Record{}
-	var names []string
-	for _, r := range recs {
-		if _, ok := by[r.Difficulty]; !ok {
-			names = append(names, r.Difficulty)
-		}
-		by[r.Difficulty] = append(by[r.Difficulty], r)
-	}
 	out := ETMSystemSummary{System: name, Overall: etmTally("all", recs), EXOnly: []int{}, ETMOnly: []int{}}
-	for _, d := range metrics.DifficultyOrder(names) {
-		out.ByDifficulty = append(out.ByDifficulty, etmTally(d, by[d]))
+	for _, g := range metrics.ByDifficulty(recs) {
+		out.ByDifficulty = append(out.ByDifficulty, etmTally(g.Name, g.Records))
 	}
 	for i := range recs {
 		r := &recs[i]

@@ -45,17 +45,9 @@ func Summarize(opt Options, n int, system func(i int) (string, []record.Record))
 }
 
 func summarizeSystem(name string, recs []record.Record) SystemSummary {
-	by := map[string][]record.Record{}
-	var names []string
-	for _, r := range recs {
-		if _, ok := by[r.Difficulty]; !ok {
-			names = append(names, r.Difficulty)
-		}
-		by[r.Difficulty] = append(by[r.Difficulty], r)
-	}
 	out := SystemSummary{System: name, Overall: tally("all", recs)}
-	for _, d := range metrics.DifficultyOrder(names) {
-		out.ByDifficulty = append(out.ByDifficulty, tally(d, by[d]))
+	for _, g := range metrics.ByDifficulty(recs) {
+		out.ByDifficulty = append(out.ByDifficulty, tally(g.Name, g.Records))
 	}
 	return out
 }

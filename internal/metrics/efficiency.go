@@ -30,15 +30,13 @@ type ExecEfficiencySummary struct {
 // SummarizeExecEfficiency scores one system's records overall and per difficulty.
 func SummarizeExecEfficiency(system string, recs []record.Record) ExecEfficiencySummary {
 	s := ExecEfficiencySummary{System: system, Overall: ExecEfficiencyOf("all", recs)}
-	by := map[string][]record.Record{}
 	for _, r := range recs {
-		by[r.Difficulty] = append(by[r.Difficulty], r)
 		if s.Timing == "" && r.Timing != "" {
 			s.Timing = r.Timing
 		}
 	}
-	for _, d := range DifficultyOrder(keys(by)) {
-		s.ByDifficulty = append(s.ByDifficulty, ExecEfficiencyOf(d, by[d]))
+	for _, g := range ByDifficulty(recs) {
+		s.ByDifficulty = append(s.ByDifficulty, ExecEfficiencyOf(g.Name, g.Records))
 	}
 	return s
 }

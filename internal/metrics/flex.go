@@ -26,12 +26,8 @@ type FlexSummary struct {
 // (the run did not compute the comparison).
 func SummarizeFlex(system string, recs []record.Record) (FlexSummary, bool) {
 	s := FlexSummary{System: system, Overall: FlexOf("all", recs)}
-	by := map[string][]record.Record{}
-	for _, r := range recs {
-		by[r.Difficulty] = append(by[r.Difficulty], r)
-	}
-	for _, d := range DifficultyOrder(keys(by)) {
-		s.ByDifficulty = append(s.ByDifficulty, FlexOf(d, by[d]))
+	for _, g := range ByDifficulty(recs) {
+		s.ByDifficulty = append(s.ByDifficulty, FlexOf(g.Name, g.Records))
 	}
 	return s, s.Overall.Compared > 0
 }

@@ -94,13 +94,9 @@ func Tally(name string, recs []record.Record) Group {
 // Summarize scores one system overall and per difficulty, difficulties in their
 // benchmark's natural order (see DifficultyOrder).
 func Summarize(system string, recs []record.Record) Summary {
-	by := map[string][]record.Record{}
-	for _, r := range recs {
-		by[r.Difficulty] = append(by[r.Difficulty], r)
-	}
 	s := Summary{System: system, Overall: Tally("all", recs)}
-	for _, d := range DifficultyOrder(keys(by)) {
-		s.ByDifficulty = append(s.ByDifficulty, Tally(d, by[d]))
+	for _, g := range ByDifficulty(recs) {
+		s.ByDifficulty = append(s.ByDifficulty, Tally(g.Name, g.Records))
 	}
 	return s
 }
@@ -134,10 +130,26 @@ func DifficultyOrder(ds []string) []string {
 	return out
 }
 
-func keys(m map[string][]record.Record) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// DifficultyGroup is the records of one difficulty.
+type DifficultyGroup struct {
+	Name    string
+	Records []record.Record
+}
+
+// ByDifficulty splits records by difficulty, difficulties in DifficultyOrder: every
+// per-difficulty breakdown goes through it.
+func ByDifficulty(recs []record.Record) []DifficultyGroup {
+	by := map[string][]record.Record{}
+	names := []string{}
+	for _, r := range recs {
+		if _, ok := by[r.Difficulty]; !ok {
+			names = append(names, r.Difficulty)
+		}
+		by[r.Difficulty] = append(by[r.Difficulty], r)
+	}
+	out := make([]DifficultyGroup, 0, len(names))
+	for _, d := range DifficultyOrder(names) {
+		out = append(out, DifficultyGroup{Name: d, Records: by[d]})
 	}
 	return out
 }
