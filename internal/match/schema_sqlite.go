@@ -42,24 +42,16 @@ func SchemaFromSQLite(ctx context.Context, path string) (*spidersql.Schema, erro
 }
 
 func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return queryNames(ctx, db, `SELECT name FROM sqlite_master WHERE type = 'table'`)
 }
 
 func columnNames(ctx context.Context, db *sql.DB, table string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+	return queryNames(ctx, db, `SELECT name FROM pragma_table_info(?)`, table)
+}
+
+// queryNames returns the one text column of a query's rows.
+func queryNames(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
