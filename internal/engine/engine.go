@@ -37,6 +37,14 @@ type Engine interface {
 	Close() error
 }
 
+// withTimeout bounds ctx by d; d <= 0 means no bound beyond ctx's own.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
+}
+
 // Sentinel errors. Errors reported by the database itself are returned wrapped in
 // *DBError, with the engine's own message.
 var (

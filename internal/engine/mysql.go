@@ -89,9 +89,19 @@ func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, p *sql.DB) fun
 		return func() {}
 	}
 	stop := context.AfterFunc(ctx, func() {
+		// Retried for a few seconds: a KILL can fail on a busy server or a pool
+		// connection that just went stale. Still best effort: max_statement_time is the
+		// backstop when the query has a timeout.
 		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, _ = p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10)) // best effort: max_statement_time is the backstop
+		for kctx.Err() == nil {
+			_, err := p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
+			var me *mysql.MySQLError
+			if err == nil || errors.As(err, &me) && me.Number == 1094 { // killed, or no such thread: done
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	return func() { stop() }
 }

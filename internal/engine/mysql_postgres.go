@@ -149,12 +149,8 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 	if err != nil {
 		return nil, err
 	}
-	qctx := ctx
-	if lim.Timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, lim.Timeout)
-		defer cancel()
-	}
+	qctx, cancel := withTimeout(ctx, lim.Timeout)
+	defer cancel()
 	res, err := s.run(qctx, p, query, lim)
 	if err != nil {
 		if ctx.Err() != nil {

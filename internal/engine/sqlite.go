@@ -138,12 +138,8 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	if err != nil {
 		return nil, err
 	}
-	qctx := ctx
-	if lim.Timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, lim.Timeout)
-		defer cancel()
-	}
+	qctx, cancel := withTimeout(ctx, lim.Timeout)
+	defer cancel()
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		// Opening runs SQLite's first read: a file that is not a database fails here.

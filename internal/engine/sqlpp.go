@@ -68,14 +68,14 @@ func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any
 	if err != nil {
 		return nil, fmt.Errorf("encode sql++ request: %w", err)
 	}
-	qctx := ctx
+	// The service stops the statement at its timeout; the HTTP call gets a little
+	// longer so the service's own timeout answer arrives.
+	grace := time.Duration(0)
 	if lim.Timeout > 0 {
-		// The service stops the statement at its timeout; the HTTP call gets a little
-		// longer so the service's own timeout answer arrives.
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, lim.Timeout+2*time.Second)
-		defer cancel()
+		grace = 2 * time.Second
 	}
+	qctx, cancel := withTimeout(ctx, lim.Timeout+grace)
+	defer cancel()
 	req, err := http.NewRequestWithContext(qctx, http.MethodPost, strings.TrimRight(s.Endpoint, "/")+"/query/service", bytes.NewReader(payload))
 	if err != nil {
 		return nil, fmt.Errorf("sql++ request: %w", err)
