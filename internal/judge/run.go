@@ -100,16 +100,10 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		workers = runtime.NumCPU()
 	}
 	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows}
-	pred := side{eng: eng, locate: opt.Locate}
-	if pred.locate == nil {
-		pred.locate = ds.DBPath
-	}
+	pred := side{eng: eng, locate: opt.Locate} // a nil locate: the SQLite file
 	gold := pred
 	if opt.Gold != nil {
 		gold = side{eng: opt.Gold.Engine, locate: opt.Gold.Locate, separate: true}
-		if gold.locate == nil {
-			gold.locate = ds.DBPath
-		}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -143,11 +137,12 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold}
-				recs := qj.judge(ds, i, systems)
-				// Annotators read the SQLite file (schemas, ETM's checks) whichever
-				// engine ran the queries; "" when the dataset has none.
+				// The SQLite file is looked up once per question: the default locator
+				// of both sides, and what annotators read (schemas, ETM's checks)
+				// whichever engine ran the queries ("" when the dataset has none).
 				sqlitePath, _ := ds.DBPath(ds.Questions[i].DBID)
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath}
+				recs := qj.judge(ds, i, systems)
 				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], sqlitePath, recs); err != nil {
 					setErr(err)
 					cancel()
@@ -242,8 +237,8 @@ type goldResult struct {
 // side is where one kind of SQL (gold or predicted) runs.
 type side struct {
 	eng      engine.Engine
-	locate   Locator
-	separate bool // gold on its own target, with its own cache
+	locate   Locator // nil: the question's SQLite file
+	separate bool    // gold on its own target, with its own cache
 }
 
 // questionJob judges one question for every system. Its caches make each distinct SQL
@@ -259,6 +254,7 @@ type questionJob struct {
 	predCache  map[string]outcome
 	goldCache  map[string]outcome
 	golds      []goldResult
+	sqlitePath string // the question's SQLite file; "" when it has none
 }
 
 func (qj *questionJob) execOn(eng engine.Engine, db string, cache map[string]outcome, sql string) outcome {
@@ -280,13 +276,21 @@ func (qj *questionJob) execGold(sql string) outcome {
 	return qj.execOn(qj.gold.eng, qj.goldDB, qj.goldCache, sql)
 }
 
+// where names the database of dbID for one side.
+func (qj *questionJob) where(sd side, dbID string) (string, bool) {
+	if sd.locate == nil {
+		return qj.sqlitePath, qj.sqlitePath != ""
+	}
+	return sd.locate(dbID)
+}
+
 // locate finds the question's database for both sides; the message says which is missing.
 func (qj *questionJob) locate(ds *dataset.Dataset, dbID string) (string, bool) {
 	var ok bool
-	if qj.predDB, ok = qj.pred.locate(dbID); !ok {
+	if qj.predDB, ok = qj.where(qj.pred, dbID); !ok {
 		return fmt.Sprintf("database %q not found under %s", dbID, ds.DBRoot), false
 	}
-	if qj.goldDB, ok = qj.gold.locate(dbID); !ok {
+	if qj.goldDB, ok = qj.where(qj.gold, dbID); !ok {
 		return fmt.Sprintf("gold database %q not found under %s", dbID, ds.DBRoot), false
 	}
 	qj.predCache = map[string]outcome{}
