@@ -33,6 +33,11 @@ type systemRecords struct {
 
 // extendSummary adds summary sections computed from every system's records.
 func extendSummary(ctx context.Context, cfg evalConfig, ds *dataset.Dataset, sum *report.RunSummary, systems []systemRecords) error {
+	srs := make([]metrics.SystemRecords, len(systems))
+	for i, s := range systems {
+		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
+	}
+	sum.Metrics = metrics.Aggregate(metrics.Declared(cfg.PassK.ks()), srs)
 	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	sum.Modules = moduleSummary(cfg, systems)
 	for _, s := range systems {

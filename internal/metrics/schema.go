@@ -121,9 +121,9 @@ type SchemaLevel struct {
 
 // SchemaSelection is one system's schema-selection scores.
 type SchemaSelection struct {
-	// Questions are the records with both a gold and a predicted schema, whatever their
-	// verdict: schema selection needs no execution, so questions skipped for a missing
-	// database still count.
+	// Questions are the judged records with both a gold and a predicted schema: the same
+	// questions the registry's schema metrics average over (a question skipped for a
+	// missing database is left out, as from every other score).
 	Questions int `json:"questions"`
 	// Source counts where the predicted schemas came from ("reported", "pred_sql").
 	Source map[string]int `json:"pred_schema_source"`
@@ -134,12 +134,16 @@ type SchemaSelection struct {
 }
 
 // SchemaSelectionOf averages the per-record scores (schema_table_* and schema_column_*)
-// over every record with a gold and a predicted schema. It returns nil when there is none.
+// over every judged record with a gold and a predicted schema. It returns nil when there
+// is none.
 func SchemaSelectionOf(recs []record.Record) *SchemaSelection {
 	s := &SchemaSelection{Source: map[string]int{}}
 	var tab, col []PRF
 	for i := range recs {
 		r := &recs[i]
+		if !r.Judged() {
+			continue
+		}
 		if r.GoldSchema == nil {
 			s.NoGold++
 			continue

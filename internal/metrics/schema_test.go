@@ -69,7 +69,7 @@ func TestSchemaSelectionMacro(t *testing.T) {
 		mk(map[string][]string{"t": {}}, map[string][]string{"t": {"a"}, "u": {"b"}}, record.Incorrect),
 		// q3: empty selection: tables 0,0,0; columns 0,0,0.
 		mk(map[string][]string{"t": {"a"}}, map[string][]string{}, record.Error),
-		// q4: skipped (database missing): schema selection still counts it: all 1.
+		// q4: skipped (database missing): left out, as from every score (judged only).
 		mk(map[string][]string{"t": {"a"}}, map[string][]string{"t": {"a"}}, record.Skipped),
 		// no predicted schema: not averaged.
 		mk(map[string][]string{"t": {"a"}}, nil, record.Correct),
@@ -78,11 +78,11 @@ func TestSchemaSelectionMacro(t *testing.T) {
 	}
 	got := SchemaSelectionOf(recs)
 	want := &SchemaSelection{
-		Questions: 4, Source: map[string]int{"reported": 4}, NoGold: 1,
-		// Tables: P = (1+1/2+0+1)/4 = 5/8; R = (1+1+0+1)/4 = 3/4; F1 = (1+2/3+0+1)/4 = 2/3.
-		Tables: SchemaLevel{Questions: 4, P: 5.0 / 8, R: 0.75, F1: 2.0 / 3, FullRecall: 3},
-		// Columns over q1, q3, q4: P = (1+0+1)/3, R = (1/2+0+1)/3 = 1/2, F1 = (2/3+0+1)/3 = 5/9; q2 undefined.
-		Column: SchemaLevel{Questions: 3, Undefined: 1, P: 2.0 / 3, R: 0.5, F1: 5.0 / 9, FullRecall: 1},
+		Questions: 3, Source: map[string]int{"reported": 3}, NoGold: 1,
+		// Tables: P = (1+1/2+0)/3 = 1/2; R = (1+1+0)/3 = 2/3; F1 = (1+2/3+0)/3 = 5/9.
+		Tables: SchemaLevel{Questions: 3, P: 0.5, R: 2.0 / 3, F1: 5.0 / 9, FullRecall: 2},
+		// Columns over q1, q3: P = (1+0)/2, R = (1/2+0)/2 = 1/4, F1 = (2/3+0)/2 = 1/3; q2 undefined.
+		Column: SchemaLevel{Questions: 2, Undefined: 1, P: 0.5, R: 0.25, F1: 1.0 / 3, FullRecall: 0},
 	}
 	if d := cmp.Diff(want, got, cmp.Comparer(near)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)

@@ -52,6 +52,7 @@ type Page struct {
 	Created      string
 	Warnings     []string
 	Scores       ScoreTable
+	ByDifficulty DifficultyTable
 	Charts       []Chart
 	Systems      []string
 	Difficulties []string
@@ -59,59 +60,6 @@ type Page struct {
 	HasETM       bool
 	Questions    []QuestionView
 	ExecNote     string
-}
-
-// ScoreTable is the headline table, in percent.
-type ScoreTable struct {
-	Extra []string // metric columns the records carry beyond EX (ETM, ESM, Soft-F1, ...)
-	Rows  []ScoreRow
-}
-
-// ScoreRow is one system's line of the headline table.
-type ScoreRow struct {
-	System                                      string
-	Judged, Skipped, GoldError                  int
-	Correct, Incorrect, Error, ExBird, ExSpider string
-	Extra                                       []string
-}
-
-// extraScoreColumns are the record metrics shown as headline columns when present.
-var extraScoreColumns = []struct{ label, key string }{
-	{"ESM", "esm"}, {"ETM", "etm"}, {"Soft-F1", "soft_f1"}, {"VES", "ves"}, {"R-VES", "rves_reward"},
-	{"schema table F1", "schema_table_f1"}, {"schema column F1", "schema_column_f1"}, {"Flex", "flex"},
-}
-
-func scoreTable(run *Run) ScoreTable {
-	var t ScoreTable
-	var keys []string
-	for _, c := range extraScoreColumns {
-		if anyRecordHas(run, c.key) {
-			t.Extra = append(t.Extra, c.label)
-			keys = append(keys, c.key)
-		}
-	}
-	recs := map[string][]Rec{}
-	for _, s := range run.Systems {
-		recs[s.Name] = judged(s.Records)
-	}
-	for _, s := range run.Summary.Systems {
-		c, r := s.Overall.Counts, s.Overall.Rates
-		row := ScoreRow{System: s.System, Judged: c.Judged, Skipped: c.Skipped, GoldError: c.GoldError,
-			Correct: pct(r.Correct), Incorrect: pct(r.Incorrect), Error: pct(r.Error), ExBird: pct(r.ExBird), ExSpider: pct(r.ExSpider)}
-		for _, k := range keys {
-			v := rateOf(recs[s.System], func(r *Rec) (float64, bool) { return r.num(k) })
-			row.Extra = append(row.Extra, pctOrNA(v))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t
-}
-
-func pctOrNA(v float64) string {
-	if v != v { // NaN: no record of this system carries the metric
-		return "n/a"
-	}
-	return pct(v)
 }
 
 // BuildPage assembles the report's page from a run, without result tables: the static
@@ -122,8 +70,8 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   scoreTable(run), Charts: Charts(run), Systems: systemNames(run), Difficulties: runDifficulties(run),
-		HasETM: anyRecordHas(run, "etm")}
+		Scores: Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), Charts: Charts(run),
+		Systems: systemNames(run), Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
 	}

@@ -33,6 +33,7 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 	sum := RunSummary{Tool: "nl2sqlbench", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Dataset:  DatasetInfo{Kind: "jsonl", Path: filepath.Join(dir, "missing-questions.jsonl"), DBRoot: dbRoot},
 		Settings: Settings{Semantics: "bird", TimeoutS: 5, MaxRows: 1000}}
+	var all []metrics.SystemRecords
 	for _, s := range systems {
 		var buf bytes.Buffer
 		var recs []record.Record
@@ -51,6 +52,7 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 		}
 		sum.Dataset.Questions = len(recs)
 		sum.Systems = append(sum.Systems, metrics.Summarize(s.name, recs))
+		all = append(all, metrics.SystemRecords{Name: s.name, Records: recs})
 		if err := os.MkdirAll(filepath.Join(dir, s.name), 0o755); err != nil {
 			tb.Fatal(err)
 		}
@@ -58,6 +60,9 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 			tb.Fatal(err)
 		}
 	}
+	// The summary sections come from their one definition, as eval computes them.
+	sum.Metrics = metrics.Aggregate(metrics.Declared(nil), all)
+	sum.Modules = BuildModules(all, nil, nil, "", metrics.DefaultPassK)
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, sum); err != nil {
 		tb.Fatal(err)
@@ -217,13 +222,15 @@ func TestHTMLChartsPresentAndAbsent(t *testing.T) {
 func TestChartValues(t *testing.T) {
 	run := loadFixture(t, fixtureRun(t))
 	// Overlap: alpha wrong on {1,2,3}, beta on {2,3}: Jaccard 2/3.
-	if c := chartOverlap(run); !strings.Contains(string(c.SVG), ">0.67<") {
+	if c := chartOverlap(&run.Summary); !strings.Contains(string(c.SVG), ">0.67<") {
 		t.Errorf("overlap heatmap lacks 0.67:\n%s", c.SVG)
 	}
 	// Tokens: alpha (25% correct, 975 tokens) and beta (50%, 2875) are both on the frontier.
-	pts := []Point{{X: 975, Y: 0.25}, {X: 2875, Y: 0.5}, {X: 3000, Y: 0.4}}
-	if got := Pareto(pts); len(got) != 2 || got[0] != 0 || got[1] != 1 {
-		t.Errorf("Pareto = %v, want [0 1]", got)
+	c := chartTokens(&run.Summary)
+	for _, want := range []string{"alpha", "beta&lt;i&gt;"} {
+		if !strings.Contains(string(c.SVG), want+" *") {
+			t.Errorf("tokens chart does not mark %s on the frontier:\n%s", want, c.SVG)
+		}
 	}
 }
 
@@ -238,19 +245,17 @@ func TestPassAtKFromCandidates(t *testing.T) {
 			rec(3, "simple", "correct", "g", "p"), // no candidates: its judged SQL is its one candidate
 		}})
 	run := loadFixture(t, dir)
-	r := run.Systems[0].Records
-	tests := []struct{ k, want int }{{1, 2}, {2, 3}, {3, 3}}
+	// Pass@1: questions 1 and 3; Pass@5 also question 0 (its second candidate).
+	tests := []struct {
+		k    string
+		want float64
+	}{{"pass@1", 0.5}, {"pass@5", 0.75}, {"pass@20", 0.75}}
 	for _, tt := range tests {
-		got := 0
-		for i := range r {
-			v, _ := passAt(&r[i], tt.k)
-			got += int(v)
-		}
-		if got != tt.want {
-			t.Errorf("pass@%d counts %d questions, want %d", tt.k, got, tt.want)
+		if got := metricValue(&run.Summary, "s", tt.k, "all"); got != tt.want {
+			t.Errorf("%s = %v, want %v", tt.k, got, tt.want)
 		}
 	}
-	if c := chartPassAtK(run); c.SVG == "" {
+	if c := chartPassAtK(&run.Summary); c.SVG == "" {
 		t.Errorf("Pass@k not drawn: %s", c.Note)
 	}
 }
@@ -260,12 +265,14 @@ func TestRevisionTransitions(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	writeRun(t, dir, "",
 		sys{"r", []map[string]any{
-			rec(0, "simple", "correct", "g", "p", "revision_applied", true, "candidates", c("incorrect")),
-			rec(1, "simple", "correct", "g", "p", "revision_applied", true, "pre_revision_verdict", "error"),
-			rec(2, "simple", "error", "g", "p", "revision_applied", true, "candidates", c("correct")),
+			rec(0, "simple", "correct", "g", "p", "revision_applied", true, "candidates", c("incorrect"),
+				"pre_revision_verdict", "incorrect", "post_revision_verdict", "correct"),
+			rec(1, "simple", "correct", "g", "p", "revision_applied", true, "pre_revision_verdict", "error", "post_revision_verdict", "correct"),
+			rec(2, "simple", "error", "g", "p", "revision_applied", true, "candidates", c("correct"),
+				"pre_revision_verdict", "correct", "post_revision_verdict", "error"),
 			rec(3, "simple", "correct", "g", "p"),
 		}})
-	c2 := chartRevision(loadFixture(t, dir))
+	c2 := chartRevision(&loadFixture(t, dir).Summary)
 	svg := string(c2.SVG)
 	// I2C 1, E2C 1, C2I 0, C2E 1 over 3 revised questions.
 	for _, want := range []string{"r (3 revised), I2C: 1", "r (3 revised), E2C: 1", "r (3 revised), C2I: 0", "r (3 revised), C2E: 1"} {
@@ -396,8 +403,8 @@ func TestHTMLFlex(t *testing.T) {
 		rec(1, "simple", "incorrect", all, "SELECT name, id, 7 FROM items", "flex", 1, "flex_verdict", "column_flexible"),
 	}})
 	run := loadFixture(t, dir)
-	if st := scoreTable(run); len(st.Extra) != 1 || st.Extra[0] != "Flex" {
-		t.Errorf("headline extra columns %v, want [Flex]", st.Extra)
+	if !Scores(&run.Summary).has("flex") {
+		t.Errorf("no Flex headline column: %+v", Scores(&run.Summary).Columns)
 	}
 	for _, c := range Charts(run) {
 		if c.ID == "ex-etm-esm" && (c.SVG == "" || !strings.Contains(string(c.SVG), "Flex")) {

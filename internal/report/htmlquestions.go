@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -44,6 +45,7 @@ type AnswerView struct {
 
 // questions joins the systems' records by dataset index.
 func questions(run *Run, evidence map[int]string) []QuestionView {
+	perQuestion := drillMetrics(run.passK())
 	byIdx := map[int]*QuestionView{}
 	var order []int
 	for si, s := range run.Systems {
@@ -53,13 +55,13 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 			if !ok {
 				q = &QuestionView{Index: r.Index, ID: r.QuestionID, DBID: r.DBID, Difficulty: r.Difficulty, Text: r.Question,
 					Evidence: evidence[r.Index], GoldSQL: FormatSQL(r.GoldSQL)}
-				if gs, ok := r.schemaMap("gold_schema"); ok {
-					q.GoldSchema = schemaText(gs)
+				if r.GoldSchema != nil {
+					q.GoldSchema = schemaText(r.GoldSchema)
 				}
 				byIdx[r.Index] = q
 				order = append(order, r.Index)
 			}
-			a := answer(si, s.Name, r)
+			a := answer(si, s.Name, r, perQuestion)
 			q.Answers = append(q.Answers, a)
 			q.Filter += fmt.Sprintf("%d:%s ", si, r.Verdict)
 			if a.Disagree {
@@ -75,30 +77,58 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 	return out
 }
 
-func answer(si int, system string, r *Rec) AnswerView {
-	a := AnswerView{SysIdx: si, System: system, Verdict: string(r.Verdict), ErrorCategory: string(r.ErrorCategory),
-		ErrorMessage: r.ErrorMessage, SQL: FormatSQL(r.PredSQL), Candidates: r.Candidates, Extra: r.extraFields()}
-	a.Metrics = append(a.Metrics, KV{"verdict", string(r.Verdict)}, KV{"EX (bird)", fmt.Sprint(r.ExBird)}, KV{"EX (spider)", fmt.Sprint(r.ExSpider)})
-	for _, m := range []struct{ label, key string }{{"ESM", "esm"}, {"ETM", "etm"}} {
-		if v, ok := r.num(m.key); ok {
-			a.Metrics = append(a.Metrics, KV{m.label, trimFloat(v)})
+// inVerdictLine are the registry metrics the drill-down shows beside the verdict; the
+// others it lists with their per-question values (drillMetrics).
+var inVerdictLine = map[string]bool{"ex": true, "incorrect": true, "error": true, "ex_bird": true, "ex_spider": true,
+	"esm": true, "etm": true, "flex": true}
+
+// drillMetrics are the registry metrics shown per question in the drill-down.
+func drillMetrics(ks []int) []metrics.Metric {
+	var out []metrics.Metric
+	for _, m := range metrics.Declared(ks) {
+		if !inVerdictLine[m.ID] {
+			out = append(out, m)
 		}
 	}
-	if fv, ok := r.str("flex_verdict"); ok {
-		a.Metrics = append(a.Metrics, KV{"Flex", fv})
+	return out
+}
+
+func answer(si int, system string, r *record.Record, perQuestion []metrics.Metric) AnswerView {
+	a := AnswerView{SysIdx: si, System: system, Verdict: string(r.Verdict), ErrorCategory: string(r.ErrorCategory),
+		ErrorMessage: r.ErrorMessage, SQL: FormatSQL(r.PredSQL), Candidates: r.Candidates, ETMRules: r.ETMRules}
+	a.Metrics = append(a.Metrics, KV{"verdict", string(r.Verdict)}, KV{"EX (bird)", fmt.Sprint(r.ExBird)}, KV{"EX (spider)", fmt.Sprint(r.ExSpider)})
+	if r.ESM != nil {
+		a.Metrics = append(a.Metrics, KV{"ESM", fmt.Sprint(*r.ESM)})
 	}
-	if etm, ok := r.num("etm"); ok && r.Judged() {
-		a.Disagree = (etm == 1) != (r.Verdict == record.Correct)
+	if r.ETM != nil {
+		a.Metrics = append(a.Metrics, KV{"ETM", fmt.Sprint(*r.ETM)})
+		a.Disagree = r.Judged() && (*r.ETM == 1) != (r.Verdict == record.Correct)
 	}
-	a.ETMRules, _ = r.strList("etm_rules")
+	if r.FlexVerdict != "" {
+		a.Metrics = append(a.Metrics, KV{"Flex", r.FlexVerdict})
+	}
+	if r.Judged() {
+		for i := range perQuestion {
+			m := &perQuestion[i]
+			if m.Usable != nil && len(r.Candidates) < 2 {
+				continue // Pass@k of a single candidate is its verdict
+			}
+			if v, ok := m.Value(system, r); ok {
+				a.Extra = append(a.Extra, KV{m.Label, m.Unit.Format(v)})
+			}
+		}
+	}
 	if len(r.SelectedSchema) > 0 {
 		a.SelectedSchema = schemaText(r.SelectedSchema)
 	}
-	if ps, ok := r.schemaMap("pred_schema"); ok {
-		a.PredSchema = schemaText(ps)
+	if r.PredSchema != nil {
+		a.PredSchema = schemaText(r.PredSchema)
 	}
 	return a
 }
+
+// KV is one key and its value as text.
+type KV struct{ Key, Value string }
 
 // schemaText prints a schema as "table(col, col); table(...)" with tables sorted.
 func schemaText(m map[string][]string) string {

@@ -1,16 +1,14 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -18,32 +16,23 @@ import (
 var ErrNotRunDir = errors.New("not a run directory (no summary.json)")
 
 // Run is a run directory read back for the HTML report, the Markdown summary and the
-// dashboard: summary.json and every system's records.jsonl.
-//
-// Records are decoded twice: into record.Record (the stable fields) and into a generic
-// map (Extra), so views can show fields that later metrics add (esm, etm, soft_f1,
-// schema_table_f1, pass_at, ...) before this package knows their Go types.
+// dashboard: summary.json and every system's records.jsonl, read as typed records.
 type Run struct {
-	Dir        string
-	Summary    RunSummary
-	SummaryRaw map[string]json.RawMessage
-	Systems    []SystemRun
-	Warnings   []string // problems that did not stop loading (a torn last line, a missing system)
+	Dir      string
+	Summary  RunSummary
+	Systems  []SystemRun
+	Warnings []string // problems that did not stop loading (a torn last line, a missing system)
 }
 
 // SystemRun is one system's records.
 type SystemRun struct {
 	Name    string
-	Records []Rec
+	Records []record.Record
 }
 
-// Rec is one judged record with the JSON fields record.Record does not (yet) name.
-type Rec struct {
-	record.Record
-	Extra map[string]json.RawMessage
-}
-
-// LoadRun reads the run directory dir.
+// LoadRun reads the run directory dir. A summary.json written before the metric registry
+// existed gets its metrics section from the registry (over the records read back), so an
+// old run renders like a new one.
 func LoadRun(ctx context.Context, dir string) (*Run, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if errors.Is(err, os.ErrNotExist) {
@@ -54,9 +43,6 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 	}
 	run := &Run{Dir: dir}
 	if err := json.Unmarshal(data, &run.Summary); err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, "summary.json"), err)
-	}
-	if err := json.Unmarshal(data, &run.SummaryRaw); err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, "summary.json"), err)
 	}
 	for _, s := range run.Summary.Systems {
@@ -72,47 +58,36 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load run: %w", err)
 		}
-		recs, torn, err := readRecs(f)
+		recs, _, err := record.ReadJSONL(f)
 		f.Close()
-		if err != nil {
+		switch {
+		case errors.Is(err, record.ErrTornLine):
+			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: the last line of %s is incomplete (interrupted run) and was ignored", s.System, path))
+		case err != nil:
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
-		if torn {
-			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: the last line of %s is incomplete (interrupted run) and was ignored", s.System, path))
-		}
 		run.Systems = append(run.Systems, SystemRun{Name: s.System, Records: recs})
+	}
+	if run.Summary.Metrics == nil {
+		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(run.passK()), run.systemRecords())
 	}
 	return run, nil
 }
 
-// readRecs reads records.jsonl keeping unknown fields. A torn last line (an interrupted
-// run) is reported, not an error; any other bad line is an error naming it.
-func readRecs(r io.Reader) (recs []Rec, torn bool, err error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	for line := 1; ; line++ {
-		b, rerr := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(b); len(t) > 0 {
-			var rec Rec
-			err1 := json.Unmarshal(t, &rec.Record)
-			if err1 == nil {
-				err1 = json.Unmarshal(t, &rec.Extra)
-			}
-			complete := b[len(b)-1] == '\n'
-			switch {
-			case err1 != nil && !complete:
-				return recs, true, nil
-			case err1 != nil:
-				return recs, false, fmt.Errorf("line %d: %w", line, err1)
-			}
-			recs = append(recs, rec)
-		}
-		if rerr == io.EOF {
-			return recs, false, nil
-		}
-		if rerr != nil {
-			return recs, false, rerr
-		}
+// passK is the run's Pass@k list, as its modules section recorded it.
+func (r *Run) passK() []int {
+	if r.Summary.Modules != nil {
+		return r.Summary.Modules.PassK
 	}
+	return nil
+}
+
+func (r *Run) systemRecords() []metrics.SystemRecords {
+	out := make([]metrics.SystemRecords, len(r.Systems))
+	for i, s := range r.Systems {
+		out[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
+	}
+	return out
 }
 
 // Semantics is the run's primary semantics ("bird" or "spider"), as summary.json says.

@@ -18,31 +18,37 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
 		s.Dataset.Questions, mdEsc(run.Semantics()))
 
-	t := scoreTable(run)
-	head := append([]string{"system", "judged", "correct", "incorrect", "error", "EX bird", "EX spider"}, t.Extra...)
+	t := Scores(s)
+	head := []string{"system", "judged"}
+	for _, c := range t.Columns {
+		head = append(head, c.Label)
+	}
 	head = append(head, "skipped", "gold_error")
 	mdRow(&b, head)
 	mdAlign(&b, len(head))
 	for _, r := range t.Rows {
-		cells := append([]string{r.System, fmt.Sprint(r.Judged), r.Correct, r.Incorrect, r.Error, r.ExBird, r.ExSpider}, r.Extra...)
+		cells := []string{r.System, fmt.Sprint(r.Judged)}
+		for _, c := range r.Cells {
+			cells = append(cells, c.Text)
+		}
 		mdRow(&b, append(cells, fmt.Sprint(r.Skipped), fmt.Sprint(r.GoldError)))
 	}
 
-	if diffs := difficulties(s.Systems); len(diffs) > 0 {
-		fmt.Fprintf(&b, "\n### Correct rate by difficulty\n\n")
-		mdRow(&b, append(append([]string{"system"}, diffs...), "all"))
-		mdAlign(&b, len(diffs)+2)
-		count := []string{"count"}
-		for _, d := range diffs {
-			count = append(count, fmt.Sprint(judgedIn(s.Systems[0], d)))
+	if d := ByDifficulty(s); len(d.Rows) > 0 {
+		fmt.Fprintf(&b, "\n### By difficulty (%%)\n\n")
+		mdRow(&b, append(append([]string{"system", "metric"}, d.Difficulties...), "all"))
+		mdAlign(&b, len(d.Difficulties)+3)
+		count := []string{"count", ""}
+		for _, n := range d.Counts {
+			count = append(count, fmt.Sprint(n))
 		}
-		mdRow(&b, append(count, fmt.Sprint(s.Systems[0].Overall.Counts.Judged)))
-		for _, sys := range s.Systems {
-			row := []string{sys.System}
-			for _, d := range diffs {
-				row = append(row, pct(rateIn(sys, d)))
+		mdRow(&b, count)
+		for _, r := range d.Rows {
+			row := []string{r.System, r.Label}
+			for _, c := range r.Cells {
+				row = append(row, c.Text)
 			}
-			mdRow(&b, append(row, pct(sys.Overall.Rates.Correct)))
+			mdRow(&b, row)
 		}
 	}
 

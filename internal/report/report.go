@@ -1,10 +1,13 @@
-// Package report turns judged records and their metrics into what people and tools read:
-// summary.json, statistics.json, the terminal table, the self-contained HTML report, the
-// Markdown summary and the local dashboard (serve). Functions here write to an io.Writer
-// and never choose file names themselves: the CLI decides where things go.
+// Package report renders a run for people and tools: summary.json's types, the terminal
+// table, the self-contained HTML report, the Markdown summary and the local dashboard
+// (serve). It computes no aggregate: every number it prints comes from summary.json (the
+// registry's metrics section, and the analysis sections), and records are read only for
+// per-question views. Functions here write to an io.Writer and never choose file names
+// themselves: the CLI decides where things go.
 //
-// To add an output: a new file with a Write<Thing>(w io.Writer, ...) function and a golden
-// test under testdata/.
+// To add an output: a new file with a Write<Thing>(w io.Writer, ...) function that reads
+// a *RunSummary (scores.go builds the tables every output shares), and a golden test
+// under testdata/.
 package report
 
 import (
@@ -18,11 +21,14 @@ import (
 
 // RunSummary is summary.json: what was judged, how, and every system's scores.
 type RunSummary struct {
-	Tool           string                          `json:"tool"`
-	CreatedAt      time.Time                       `json:"created_at"`
-	Dataset        DatasetInfo                     `json:"dataset"`
-	Settings       Settings                        `json:"settings"`
-	Systems        []metrics.Summary               `json:"systems"`
+	Tool      string            `json:"tool"`
+	CreatedAt time.Time         `json:"created_at"`
+	Dataset   DatasetInfo       `json:"dataset"`
+	Settings  Settings          `json:"settings"`
+	Systems   []metrics.Summary `json:"systems"`
+	// Metrics holds every registry metric's value per system (metrics.Declared): the one
+	// source of the numbers every output prints.
+	Metrics        *metrics.Section                `json:"metrics,omitempty"`
 	Warnings       []string                        `json:"warnings,omitempty"`
 	ExecEfficiency []metrics.ExecEfficiencySummary `json:"exec_efficiency,omitempty"` // Soft-F1, VES, R-VES (table_efficiency.go)
 	Structural     *match.Summary                  `json:"structural,omitempty"`      // ESM (table_structural.go)

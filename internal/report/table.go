@@ -4,50 +4,73 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
-// WriteTable prints the run's scores for a terminal: one row per system, then execution
-// accuracy per difficulty, then the error categories.
+// WriteTable prints the run's scores for a terminal: the headline table (every headline
+// metric of the registry), the same metrics per difficulty, the error categories, then
+// the sections the run has (modules, ETM disagreements, flex verdicts).
 func WriteTable(w io.Writer, s *RunSummary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tjudged\tcorrect\tincorrect\terror\tEX bird\tEX spider\tskipped\tgold_error\t\n")
-	for _, sys := range s.Systems {
-		c, r := sys.Overall.Counts, sys.Overall.Rates
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", sys.System, c.Judged,
-			pct(r.Correct), pct(r.Incorrect), pct(r.Error), pct(r.ExBird), pct(r.ExSpider), c.Skipped, c.GoldError)
+	ew := &errWriter{w: w}
+	writeScores(ew, s)
+	writeDifficultyTable(ew, s)
+	writeErrorCategories(ew, s)
+	if ew.err != nil {
+		return ew.err
 	}
-	if err := tw.Flush(); err != nil {
+	if err := WriteModulesTable(w, s); err != nil {
 		return err
 	}
+	return firstErr(writeETM(w, s), writeFlexTable(w, s))
+}
 
-	diffs := difficulties(s.Systems)
-	if len(diffs) > 0 {
-		fmt.Fprintf(w, "\ncorrect rate (%s semantics) by difficulty\n", s.Settings.Semantics)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "system\t%s\tall\t\n", strings.Join(diffs, "\t"))
-		fmt.Fprintf(tw, "count\t")
-		for _, d := range diffs {
-			fmt.Fprintf(tw, "%d\t", judgedIn(s.Systems[0], d))
-		}
-		fmt.Fprintf(tw, "%d\t\n", s.Systems[0].Overall.Counts.Judged)
-		for _, sys := range s.Systems {
-			fmt.Fprintf(tw, "%s\t", sys.System)
-			for _, d := range diffs {
-				fmt.Fprintf(tw, "%s\t", pct(rateIn(sys, d)))
-			}
-			fmt.Fprintf(tw, "%s\t\n", pct(sys.Overall.Rates.Correct))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+func writeScores(w io.Writer, s *RunSummary) {
+	t := Scores(s)
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tjudged\t")
+	for _, c := range t.Columns {
+		fmt.Fprintf(tw, "%s\t", c.Label)
 	}
+	fmt.Fprintf(tw, "skipped\tgold_error\t\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
+		for _, c := range r.Cells {
+			fmt.Fprintf(tw, "%s\t", c.Text)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t\n", r.Skipped, r.GoldError)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics\n", s.Settings.Semantics)
+}
 
+func writeDifficultyTable(w io.Writer, s *RunSummary) {
+	t := ByDifficulty(s)
+	if len(t.Rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nby difficulty (%%)\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tmetric\t%s\tall\t\n", strings.Join(t.Difficulties, "\t"))
+	fmt.Fprintf(tw, "count\t\t")
+	for _, n := range t.Counts {
+		fmt.Fprintf(tw, "%d\t", n)
+	}
+	fmt.Fprintf(tw, "\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%s\t", r.System, r.Label)
+		for _, c := range r.Cells {
+			fmt.Fprintf(tw, "%s\t", c.Text)
+		}
+		fmt.Fprintf(tw, "\n")
+	}
+	tw.Flush()
+}
+
+func writeErrorCategories(w io.Writer, s *RunSummary) {
 	fmt.Fprintf(w, "\nerrors by category (count)\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newTab(w)
 	fmt.Fprintf(tw, "system\t")
 	for _, c := range record.Categories {
 		fmt.Fprintf(tw, "%s\t", c)
@@ -60,16 +83,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 		}
 		fmt.Fprintf(tw, "\n")
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if err := writeEfficiencyTable(w, s); err != nil {
-		return err
-	}
-	if err := WriteModulesTable(w, s); err != nil {
-		return err
-	}
-	return firstErr(writeStructural(w, s), writeETM(w, s), writeFlexTable(w, s))
+	tw.Flush()
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.2f", 100*x) }
@@ -90,25 +104,11 @@ func difficulties(systems []metrics.Summary) []string {
 	return out
 }
 
-func group(sys metrics.Summary, d string) *metrics.Group {
+func judgedIn(sys metrics.Summary, d string) int {
 	for i := range sys.ByDifficulty {
 		if sys.ByDifficulty[i].Name == d {
-			return &sys.ByDifficulty[i]
+			return sys.ByDifficulty[i].Counts.Judged
 		}
-	}
-	return nil
-}
-
-func judgedIn(sys metrics.Summary, d string) int {
-	if g := group(sys, d); g != nil {
-		return g.Counts.Judged
-	}
-	return 0
-}
-
-func rateIn(sys metrics.Summary, d string) float64 {
-	if g := group(sys, d); g != nil {
-		return g.Rates.Correct
 	}
 	return 0
 }

@@ -11,43 +11,20 @@ import (
 // summary.json has them all.
 const maxListed = 20
 
-// writeETM prints the ETM section of the terminal summary: ETM per difficulty and the
-// questions where execution accuracy and ETM disagree (the ETM paper's Table 4). It
-// prints nothing when the run computed no ETM.
+// writeETM prints where execution accuracy and ETM disagree (the ETM paper's Table 4),
+// from summary.json's etm section; ETM itself is in the score tables. It prints nothing
+// when the run computed no ETM.
 func writeETM(w io.Writer, s *RunSummary) error {
 	e := s.ETM
 	if e == nil || len(e.Systems) == 0 {
 		return nil
 	}
-	var diffs []string
-	for _, g := range e.Systems[0].ByDifficulty {
-		if g.Judged > 0 {
-			diffs = append(diffs, g.Name)
-		}
-	}
-	if len(diffs) == 1 {
-		diffs = nil
-	}
-	fmt.Fprintf(w, "\nenhanced tree matching (etm) by difficulty, and EX/ETM disagreements\n")
+	fmt.Fprintf(w, "\nEX/ETM disagreements (questions)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "system\t"
-	for _, d := range diffs {
-		head += d + "\t"
-	}
-	fmt.Fprintf(tw, "%sall\tEX yes ETM no\tETM yes EX no\tetm missing\t\n", head)
+	fmt.Fprintf(tw, "system\tEX yes ETM no\tETM yes EX no\tetm missing\t\n")
 	for _, sys := range e.Systems {
-		fmt.Fprintf(tw, "%s\t", sys.System)
-		for _, d := range diffs {
-			rate := ""
-			for _, g := range sys.ByDifficulty {
-				if g.Name == d {
-					rate = pct(g.Rate)
-				}
-			}
-			fmt.Fprintf(tw, "%s\t", rate)
-		}
 		o := sys.Overall
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", pct(o.Rate), o.EXOnly, o.ETMOnly, o.Missing)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", sys.System, o.EXOnly, o.ETMOnly, o.Missing)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

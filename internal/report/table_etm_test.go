@@ -22,7 +22,7 @@ func TestWriteETM(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"enhanced tree matching", "50.00", "100.00", "sysA: suspected EX false positives (EX yes, ETM no): #7", "(ETM yes, EX no): #9"} {
+	for _, want := range []string{"EX/ETM disagreements", "sysA              1              1            0", "sysA: suspected EX false positives (EX yes, ETM no): #7", "(ETM yes, EX no): #9"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

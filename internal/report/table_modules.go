@@ -94,8 +94,8 @@ func WriteModulesTable(w io.Writer, s *RunSummary) error {
 		return nil
 	}
 	ew := &errWriter{w: w}
-	writeSchemaSelection(ew, m)
-	writeCandidates(ew, m)
+	writeSchemaSelection(ew, s)
+	writeCandidates(ew, s)
 	writeRevision(ew, m)
 	writeUsage(ew, m)
 	if m.Cross != nil {
@@ -134,20 +134,30 @@ func newTab(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 }
 
-func writeSchemaSelection(w io.Writer, m *ModulesSummary) {
-	if !m.anySystem(func(s *SystemModules) bool { return s.SchemaSelection != nil }) {
+// writeSchemaSelection prints the registry's schema metrics beside the section's counts.
+func writeSchemaSelection(w io.Writer, s *RunSummary) {
+	m := s.Modules
+	defs := s.Metrics.Group("schema")
+	if len(defs) == 0 || !m.anySystem(func(s *SystemModules) bool { return s.SchemaSelection != nil }) {
 		return
 	}
-	fmt.Fprintf(w, "\nschema selection (%%, mean over questions)\n")
+	fmt.Fprintf(w, "\nschema selection (%%, mean over judged questions where defined)\n")
 	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tquestions\tsource\ttable P\ttable R\ttable F1\tcolumn P\tcolumn R\tcolumn F1\tcol. undefined\t\n")
-	for _, s := range m.Systems {
-		ss := s.SchemaSelection
+	fmt.Fprintf(tw, "system\tquestions\tsource\t")
+	for _, d := range defs {
+		fmt.Fprintf(tw, "%s\t", d.Label)
+	}
+	fmt.Fprintf(tw, "col. undefined\t\n")
+	for _, sm := range m.Systems {
+		ss := sm.SchemaSelection
 		if ss == nil {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", s.System, ss.Questions, sources(ss.Source),
-			pct(ss.Tables.P), pct(ss.Tables.R), pct(ss.Tables.F1), pct(ss.Column.P), pct(ss.Column.R), pct(ss.Column.F1), ss.Column.Undefined)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t", sm.System, ss.Questions, sources(ss.Source))
+		for _, d := range defs {
+			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
+		}
+		fmt.Fprintf(tw, "%d\t\n", ss.Column.Undefined)
 	}
 	tw.Flush()
 }
@@ -161,35 +171,33 @@ func sources(m map[string]int) string {
 	return strings.Join(ks, ",")
 }
 
-func writeCandidates(w io.Writer, m *ModulesSummary) {
+// writeCandidates prints CR/IR/ER over all candidates (the section's) and the registry's
+// Pass@k.
+func writeCandidates(w io.Writer, s *RunSummary) {
+	m := s.Modules
+	defs := s.Metrics.Group("candidates")
 	fmt.Fprintf(w, "\ncandidate generation (%%): CR/IR/ER over all candidates, Pass@k\n")
 	tw := newTab(w)
 	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t")
-	for _, k := range m.PassK {
-		fmt.Fprintf(tw, "Pass@%d\t", k)
+	for _, d := range defs {
+		fmt.Fprintf(tw, "%s\t", d.Label)
 	}
 	fmt.Fprintf(tw, "\n")
-	var short, single []string
-	for _, s := range m.Systems {
-		cg := s.CandidateGeneration
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", s.System, cg.Candidates, pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error))
-		for _, p := range cg.PassAt {
-			fmt.Fprintf(tw, "%s\t", pct(p.Rate))
+	var short []string
+	for _, sm := range m.Systems {
+		cg := sm.CandidateGeneration
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", sm.System, cg.Candidates, pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error))
+		for _, d := range defs {
+			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
 		}
 		fmt.Fprintf(tw, "\n")
-		switch n := len(cg.PassAt); {
-		case cg.Questions > 0 && cg.MultiCandidate == 0:
-			single = append(single, s.System)
-		case n > 0 && cg.PassAt[n-1].Short > 0:
-			short = append(short, fmt.Sprintf("%s %d", s.System, cg.PassAt[n-1].Short))
+		if n := len(cg.PassAt); n > 0 && cg.MultiCandidate > 0 && cg.PassAt[n-1].Short > 0 {
+			short = append(short, fmt.Sprintf("%s %d", sm.System, cg.PassAt[n-1].Short))
 		}
 	}
 	tw.Flush()
 	if len(short) > 0 && len(m.PassK) > 0 {
 		fmt.Fprintf(w, "questions with fewer than %d candidates (they use all they have): %s\n", m.PassK[len(m.PassK)-1], strings.Join(short, ", "))
-	}
-	if len(single) > 0 {
-		fmt.Fprintf(w, "one candidate per question (Pass@k = Pass@1): %s\n", strings.Join(single, ", "))
 	}
 }
 

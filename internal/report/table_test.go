@@ -46,7 +46,8 @@ func TestWriteTable(t *testing.T) {
 		mk("hard", record.Error, record.NoSuchColumn, 0, 0), mk("extra", record.Skipped, "", 0, 0),
 	}
 	s := &RunSummary{Settings: Settings{Semantics: "spider"},
-		Systems: []metrics.Summary{metrics.Summarize("alpha", a), metrics.Summarize("beta-long-name", b)}}
+		Systems: []metrics.Summary{metrics.Summarize("alpha", a), metrics.Summarize("beta-long-name", b)},
+		Metrics: metrics.Aggregate(metrics.Declared(nil), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, s); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,145 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// Declared lists every per-question metric in report order, each declared once. ks is
+// the run's Pass@k list (DefaultPassK when empty).
+//
+// Ratios over a changing base (query revision's CI, I2C, ...), usage means under two
+// conventions, and the cross-system tables are analyses rather than per-question means:
+// they are defined in revision.go, cost.go and cross.go, computed once into
+// summary.json's modules section, and rendered from there.
+func Declared(ks []int) []Metric {
+	if len(ks) == 0 {
+		ks = DefaultPassK
+	}
+	ms := []Metric{
+		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true),
+		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
+		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
+		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true,
+			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: BIRD evaluation_ex semantics (rows as sets)",
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), true }},
+		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true,
+			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: Spider test-suite execution semantics (bags; order when the gold orders)",
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), true }},
+		intMetric("esm", "ESM", "Spider exact set match; needs the question's database and a gold SQL Spider's parser accepts",
+			func(r *record.Record) *int { return r.ESM }),
+		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",
+			func(r *record.Record) *int { return r.ETM }),
+		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true,
+			Over: JudgedWithValue, MinCoverage: DefaultMinCoverage, Applies: "eval --flex (on for --engine sqlpp): NL2SQL++'s flexible comparison, exact or column_flexible",
+			Value: func(_ string, r *record.Record) (float64, bool) {
+				if r.FlexVerdict == "" {
+					return 0, false
+				}
+				return b2f(r.FlexVerdict == "exact" || r.FlexVerdict == "column_flexible"), true
+			}},
+		floatMetric("soft_f1", "Soft-F1", "every judged record: BIRD mini-dev's Soft-F1 against the first gold that ran",
+			func(r *record.Record) *float64 { return r.SoftF1 }, nil),
+		floatMetric("ves", "VES", "eval --ves: the BIRD paper's reward sqrt(gold time / prediction time), 0 when not correct",
+			func(r *record.Record) *float64 { return r.VES }, nil),
+		floatMetric("rves", "R-VES", "eval --ves: BIRD mini-dev's R-VES, the mean of sqrt(bucketed reward)",
+			func(r *record.Record) *float64 { return r.RVESReward }, math.Sqrt),
+	}
+	ms[len(ms)-1].Fields = []string{"rves_reward"}
+	for _, s := range []struct {
+		id, label string
+		get       func(*record.Record) *float64
+	}{
+		{"schema_table_p", "table P", func(r *record.Record) *float64 { return r.SchemaTableP }},
+		{"schema_table_r", "table R", func(r *record.Record) *float64 { return r.SchemaTableR }},
+		{"schema_table_f1", "table F1", func(r *record.Record) *float64 { return r.SchemaTableF1 }},
+		{"schema_column_p", "column P", func(r *record.Record) *float64 { return r.SchemaColumnP }},
+		{"schema_column_r", "column R", func(r *record.Record) *float64 { return r.SchemaColumnR }},
+		{"schema_column_f1", "column F1", func(r *record.Record) *float64 { return r.SchemaColumnF1 }},
+	} {
+		ms = append(ms, schemaMetric(s.id, s.label, s.get))
+	}
+	for _, k := range ks {
+		ms = append(ms, passAtMetric(k))
+	}
+	return ms
+}
+
+func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Metric {
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{"verdict"}, Unit: Percent, HigherIsBetter: higher,
+		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
+		Value: func(_ string, r *record.Record) (float64, bool) { return b2f(r.Verdict == v), true }}
+}
+
+// intMetric is a 0/1 record field that is absent when it could not be computed; an
+// absent value counts as no match (the denominator stays every judged question, as
+// execution accuracy's), and coverage says how many questions it was computed for.
+func intMetric(id, label, applies string, get func(*record.Record) *int) Metric {
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true,
+		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
+		Value: func(_ string, r *record.Record) (float64, bool) {
+			if p := get(r); p != nil {
+				return float64(*p), true
+			}
+			return 0, false
+		}}
+}
+
+// floatMetric is a score field of every judged record; f, when set, maps the stored
+// value to the averaged one (R-VES averages the square root of its reward).
+func floatMetric(id, label, applies string, get func(*record.Record) *float64, f func(float64) float64) Metric {
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true,
+		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
+		Value: func(_ string, r *record.Record) (float64, bool) {
+			p := get(r)
+			if p == nil {
+				return 0, false
+			}
+			if f != nil {
+				return f(*p), true
+			}
+			return *p, true
+		}}
+}
+
+// schemaMetric is a schema-selection score: macro over the judged questions where it is
+// defined (a gold set that is not empty and a predicted schema).
+func schemaMetric(id, label string, get func(*record.Record) *float64) Metric {
+	return Metric{ID: id, Label: label, Group: "schema", Fields: []string{id}, Unit: Percent, HigherIsBetter: true,
+		Over: JudgedWithValue, Applies: "a gold schema from the gold SQL and a predicted schema (reported, or read from the SQL); undefined for an empty gold set",
+		Value: func(_ string, r *record.Record) (float64, bool) {
+			if p := get(r); p != nil {
+				return *p, true
+			}
+			return 0, false
+		}}
+}
+
+// passAtMetric is Pass@k: one of the first k candidates correct; a question with fewer
+// than k candidates uses all it has, one without candidates counts its judged SQL.
+func passAtMetric(k int) Metric {
+	return Metric{ID: fmt.Sprintf("pass@%d", k), Label: fmt.Sprintf("Pass@%d", k), Group: "candidates",
+		Fields: []string{"candidates", "pass_at"}, Unit: Percent, HigherIsBetter: true, Over: AllJudged,
+		MinCoverage: DefaultMinCoverage, Applies: "a system that reported several candidates for some question",
+		Value: func(_ string, r *record.Record) (float64, bool) {
+			ok, _ := PassAt(r, k)
+			return b2f(ok), true
+		},
+		Usable: func(recs []record.Record) (bool, string) {
+			for i := range recs {
+				if recs[i].Judged() && len(recs[i].Candidates) > 1 {
+					return true, ""
+				}
+			}
+			return false, "1 candidate"
+		}}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

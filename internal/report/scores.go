@@ -1,0 +1,125 @@
+package report
+
+import (
+	"math"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+)
+
+var nan = math.NaN()
+
+// The tables every output shares. The terminal, the Markdown summary, the HTML report and
+// the dashboard all print these, built from summary.json's metrics section, so a number
+// reads the same (same value, same rounding) wherever one looks.
+
+// ScoreTable is the headline table: one row per system, one column per headline metric
+// the run carries.
+type ScoreTable struct {
+	Columns []metrics.Definition
+	Rows    []ScoreRow
+}
+
+// ScoreRow is one system's line of the headline table.
+type ScoreRow struct {
+	System                     string
+	Judged, Skipped, GoldError int
+	Cells                      []ScoreCell
+}
+
+// ScoreCell is one printed value, with what it is (for the HTML's data attributes, which the
+// consistency tests read back).
+type ScoreCell struct {
+	Metric, Difficulty string
+	Text               string
+	NA                 bool
+}
+
+func cellOf(s *RunSummary, system, id, difficulty string) ScoreCell {
+	c := ScoreCell{Metric: id, Difficulty: difficulty, Text: "n/a", NA: true}
+	_, v, ok := s.Metrics.Lookup(system, id)
+	if !ok {
+		return c
+	}
+	if d := v.In(difficulty); d != nil {
+		c.Text, c.NA = d.Text, !d.Applicable
+	}
+	return c
+}
+
+// Scores builds the headline table from the summary.
+func Scores(s *RunSummary) ScoreTable {
+	t := ScoreTable{Columns: s.Metrics.Group("headline")}
+	for _, sys := range s.Systems {
+		c := sys.Overall.Counts
+		row := ScoreRow{System: sys.System, Judged: c.Judged, Skipped: c.Skipped, GoldError: c.GoldError}
+		for _, d := range t.Columns {
+			row.Cells = append(row.Cells, cellOf(s, sys.System, d.ID, "all"))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// notByDifficulty are headline metrics the difficulty table leaves out: the verdict
+// shares beside EX, and EX under the other semantics, read from the headline table.
+var notByDifficulty = map[string]bool{"incorrect": true, "error": true, "ex_bird": true, "ex_spider": true}
+
+// DifficultyTable is every headline metric per difficulty: rows are (system, metric).
+type DifficultyTable struct {
+	Difficulties []string // then "all"
+	Counts       []int    // judged questions per difficulty, then overall (first system)
+	Rows         []DifficultyRow
+}
+
+// DifficultyRow is one system's one metric across difficulties.
+type DifficultyRow struct {
+	System, Label string
+	Cells         []ScoreCell // one per difficulty, then "all"
+}
+
+// ByDifficulty builds the difficulty table; it has no rows when the run has fewer than
+// two difficulties (the headline table says it all).
+func ByDifficulty(s *RunSummary) DifficultyTable {
+	var t DifficultyTable
+	diffs := difficulties(s.Systems)
+	if len(diffs) == 0 {
+		return t
+	}
+	t.Difficulties = diffs
+	for _, d := range diffs {
+		t.Counts = append(t.Counts, judgedIn(s.Systems[0], d))
+	}
+	t.Counts = append(t.Counts, s.Systems[0].Overall.Counts.Judged)
+	for _, sys := range s.Systems {
+		for _, def := range s.Metrics.Group("headline") {
+			if notByDifficulty[def.ID] {
+				continue
+			}
+			row := DifficultyRow{System: sys.System, Label: def.Label}
+			for _, d := range append(append([]string{}, diffs...), "all") {
+				row.Cells = append(row.Cells, cellOf(s, sys.System, def.ID, d))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// metricValue is a system's value of a metric for charts: NaN when absent or n/a.
+func metricValue(s *RunSummary, system, id, difficulty string) float64 {
+	_, v, ok := s.Metrics.Lookup(system, id)
+	if !ok {
+		return nan
+	}
+	return v.In(difficulty).Float()
+}
+
+// has reports whether the table has a column for metric id.
+func (t ScoreTable) has(id string) bool {
+	for _, c := range t.Columns {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
