@@ -143,7 +143,9 @@ func TestAdaptTASQLReal(t *testing.T) {
 	}
 	sm := s.Modules.Systems[0]
 	ss := sm.SchemaSelection
-	if ss == nil || ss.Questions != 500 || ss.Source["reported"] != 500 || ss.NoGold != 0 {
+	// Only the superhero questions can be judged here; the others are skipped and, as
+	// from every score, left out of schema selection.
+	if ss == nil || ss.Questions != 52 || ss.Source["reported"] != 52 || ss.NoGold != 0 {
 		t.Fatalf("schema selection: %+v", ss)
 	}
 	t.Logf("TA-SQL schema selection on mini-dev (macro, %d questions): tables P %.4f R %.4f F1 %.4f; columns P %.4f R %.4f F1 %.4f",

@@ -42,7 +42,7 @@ func writeScores(w io.Writer, s *RunSummary) {
 		fmt.Fprintf(tw, "%d\t%d\t\n", r.Skipped, r.GoldError)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics\n", s.Settings.Semantics)
+	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", s.Settings.Semantics, timingNote(s))
 }
 
 func writeDifficultyTable(w io.Writer, s *RunSummary) {
@@ -84,6 +84,16 @@ func writeErrorCategories(w io.Writer, s *RunSummary) {
 		fmt.Fprintf(tw, "\n")
 	}
 	tw.Flush()
+}
+
+// timingNote names how VES and R-VES were timed, when they were.
+func timingNote(s *RunSummary) string {
+	for _, e := range s.ExecEfficiency {
+		if e.Timing != "" {
+			return "; VES and R-VES with " + e.Timing + " timing"
+		}
+	}
+	return ""
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.2f", 100*x) }
