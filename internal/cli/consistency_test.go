@@ -30,7 +30,9 @@ import (
 // metricCells is what one output printed: "system|metric|difficulty" -> text.
 type metricCells map[string]string
 
-func cellKey(system, metric, difficulty string) string { return system + "|" + metric + "|" + difficulty }
+func cellKey(system, metric, difficulty string) string {
+	return system + "|" + metric + "|" + difficulty
+}
 
 // fromSummary lists every value of the metrics section.
 func fromSummary(s *report.RunSummary) metricCells {

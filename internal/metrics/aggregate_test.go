@@ -7,7 +7,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
-func ip(v int) *int         { return &v }
+func ip(v int) *int { return &v }
 
 // registryRecords: four judged questions (two easy, two hard), one skipped.
 func registryRecords() []record.Record {
