@@ -37,7 +37,7 @@ func extendSummary(ctx context.Context, cfg evalConfig, ds *dataset.Dataset, sum
 	for i, s := range systems {
 		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
 	}
-	sum.Metrics = metrics.Aggregate(metrics.Declared(cfg.PassK.ks()), srs)
+	sum.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{PassK: cfg.PassK.ks(), Pricing: cfg.Pricing.pricing}), srs)
 	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	sum.Modules = moduleSummary(cfg, systems)
 	for _, s := range systems {

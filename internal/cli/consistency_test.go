@@ -148,6 +148,13 @@ func terminalCells(s *report.RunSummary, out string) metricCells {
 	wideCells(terminalTable(out, "system", "questions", "source"), ids, got)
 	wideCells(terminalTable(out, "system", "candidates"), ids, got)
 	difficultyCells(terminalTable(out, "system", "metric"), ids, got)
+	var endToEnd [][]string // the usage table's end-to-end rows hold the registry's means
+	for i, r := range terminalTable(out, "system", "module") {
+		if i == 0 || len(r) > 1 && r[1] == "end to end" {
+			endToEnd = append(endToEnd, r)
+		}
+	}
+	wideCells(endToEnd, ids, got)
 	return got
 }
 
@@ -185,10 +192,10 @@ func markdownCells(s *report.RunSummary, md string) metricCells {
 	got := metricCells{}
 	for _, t := range markdownTables(md) {
 		switch {
-		case t[0][0] == "system" && len(t[0]) > 1 && t[0][1] == "judged":
-			wideCells(t, ids, got)
 		case t[0][0] == "system" && len(t[0]) > 1 && t[0][1] == "metric":
 			difficultyCells(t, ids, got)
+		case t[0][0] == "system":
+			wideCells(t, ids, got)
 		}
 	}
 	return got
@@ -218,14 +225,14 @@ func htmlCells(s *report.RunSummary, page string) metricCells {
 	return got
 }
 
-// required lists the cells every output must print: each metric of the headline and
-// difficulty tables for every system.
+// required lists the cells every output must print: every metric overall, and the
+// headline metrics per difficulty, for every system.
 func required(s *report.RunSummary, withDifficulty bool) []string {
 	var out []string
-	for _, d := range s.Metrics.Group("headline") {
+	for _, d := range s.Metrics.Definitions {
 		for _, sv := range s.Systems {
 			out = append(out, cellKey(sv.System, d.ID, "all"))
-			if !withDifficulty || notByDifficultyIDs[d.ID] {
+			if !withDifficulty || d.Group != "headline" || notByDifficultyIDs[d.ID] {
 				continue
 			}
 			for _, g := range sv.ByDifficulty {

@@ -26,7 +26,7 @@ func registryRecords() []record.Record {
 }
 
 func TestAggregate(t *testing.T) {
-	sec := Aggregate(Declared([]int{1, 2}), []SystemRecords{
+	sec := Aggregate(Declared(Options{PassK: []int{1, 2}}), []SystemRecords{
 		{Name: "a", Records: registryRecords()},
 		{Name: "single", Records: registryRecords()[1:3]},
 	})
@@ -80,7 +80,7 @@ func TestAggregate(t *testing.T) {
 // views of one count and must never disagree.
 func TestAggregateAgreesWithTally(t *testing.T) {
 	recs := registryRecords()
-	sec := Aggregate(Declared(nil), []SystemRecords{{Name: "a", Records: recs}})
+	sec := Aggregate(Declared(Options{}), []SystemRecords{{Name: "a", Records: recs}})
 	g := Tally("all", recs)
 	for id, want := range map[string]float64{"ex": g.Rates.Correct, "incorrect": g.Rates.Incorrect, "error": g.Rates.Error,
 		"ex_bird": g.Rates.ExBird, "ex_spider": g.Rates.ExSpider} {
@@ -99,6 +99,44 @@ func TestUnitFormat(t *testing.T) {
 	}{{Percent, 0.83231, "83.23"}, {Tokens, 887.49, "887.5"}, {Calls, 1.1, "1.10"}, {Dollars, 0.000123143, "0.000123"}, {Millis, 12.25, "12.2"}} {
 		if got := tt.u.Format(tt.v); got != tt.want {
 			t.Errorf("%s.Format(%v) = %q, want %q", tt.u, tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestRegistryAgreesWithAnalyses: where an analysis of the modules section reports the
+// same quantity as a registry metric (schema P/R/F1, Pass@k, usage means over every
+// judged question), the two are one number and must be equal.
+func TestRegistryAgreesWithAnalyses(t *testing.T) {
+	recs := registryRecords()
+	for i := range recs {
+		recs[i].Usage = record.Usage{PromptTokens: 100 * i, CompletionTokens: 10 * i, LLMCalls: i, LatencyMS: int64(7 * i)}
+		recs[i].GoldSchema = map[string][]string{"t": {"a", "b"}}
+		recs[i].PredSchema = map[string][]string{"t": {"a"}}
+		if i == 2 {
+			recs[i].PredSchema = map[string][]string{"u": {"x"}}
+		}
+		ScoreSchema(&recs[i])
+	}
+	p, err := ParsePricing([]byte("default_model: m\nmodels: {m: {input: 1, cached_input: 0.5, output: 4}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := Aggregate(Declared(Options{PassK: []int{1, 2}, Pricing: p}), []SystemRecords{{Name: "a", Records: recs}})
+	val := func(id string) float64 { _, v, _ := sec.Lookup("a", id); return v.Float() }
+	ss := SchemaSelectionOf(recs)
+	cg := CandidateGenerationOf(recs, []int{1, 2})
+	tc := TokenCostOf("a", recs, p)
+	for _, tt := range []struct {
+		id       string
+		analysis float64
+	}{
+		{"schema_table_p", ss.Tables.P}, {"schema_table_f1", ss.Tables.F1}, {"schema_column_r", ss.Column.R},
+		{"pass@1", cg.PassAt[0].Rate}, {"pass@2", cg.PassAt[1].Rate},
+		{"tokens", tc.Tokens.AllQuestions}, {"calls", tc.Calls.AllQuestions}, {"cost", tc.Cost.AllQuestions},
+		{"latency_ms", tc.LatencyMS.AllQuestions},
+	} {
+		if got := val(tt.id); math.Abs(got-tt.analysis) > 1e-12 {
+			t.Errorf("%s: registry %v, analysis %v", tt.id, got, tt.analysis)
 		}
 	}
 }

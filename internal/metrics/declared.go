@@ -7,14 +7,21 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
-// Declared lists every per-question metric in report order, each declared once. ks is
-// the run's Pass@k list (DefaultPassK when empty).
+// Options are the run settings some metrics depend on.
+type Options struct {
+	PassK   []int    // the Pass@k list (DefaultPassK when empty)
+	Pricing *Pricing // prices tokens for the cost metric (nil: no cost)
+}
+
+// Declared lists every per-question metric in report order, each declared once.
 //
-// Ratios over a changing base (query revision's CI, I2C, ...), usage means under two
-// conventions, and the cross-system tables are analyses rather than per-question means:
-// they are defined in revision.go, cost.go and cross.go, computed once into
+// Ratios over a changing base (query revision's CI, I2C, ...), the usage means over the
+// questions with usage (the NL2SQLBench repository's convention), per-module usage and
+// the cross-system tables are analyses rather than per-question means over judged
+// questions: they are defined in revision.go, cost.go and cross.go, computed once into
 // summary.json's modules section, and rendered from there.
-func Declared(ks []int) []Metric {
+func Declared(opt Options) []Metric {
+	ks := opt.PassK
 	if len(ks) == 0 {
 		ks = DefaultPassK
 	}
@@ -64,7 +71,7 @@ func Declared(ks []int) []Metric {
 	for _, k := range ks {
 		ms = append(ms, passAtMetric(k))
 	}
-	return ms
+	return append(ms, usageMetrics(opt.Pricing)...)
 }
 
 func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Metric {

@@ -53,6 +53,7 @@ type Page struct {
 	Warnings     []string
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
+	ModuleTables []ScoreTable
 	Charts       []Chart
 	Systems      []string
 	Difficulties []string
@@ -70,7 +71,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), Charts: Charts(run),
+		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)

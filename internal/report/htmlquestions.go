@@ -85,7 +85,7 @@ var inVerdictLine = map[string]bool{"ex": true, "incorrect": true, "error": true
 // drillMetrics are the registry metrics shown per question in the drill-down.
 func drillMetrics(ks []int) []metrics.Metric {
 	var out []metrics.Metric
-	for _, m := range metrics.Declared(ks) {
+	for _, m := range metrics.Declared(metrics.Options{PassK: ks}) {
 		if !inVerdictLine[m.ID] {
 			out = append(out, m)
 		}

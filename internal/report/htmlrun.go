@@ -69,7 +69,7 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		run.Systems = append(run.Systems, SystemRun{Name: s.System, Records: recs})
 	}
 	if run.Summary.Metrics == nil {
-		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(run.passK()), run.systemRecords())
+		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{PassK: run.passK()}), run.systemRecords())
 	}
 	return run, nil
 }

@@ -52,6 +52,23 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 		}
 	}
 
+	for _, t := range ModuleTables(s) {
+		fmt.Fprintf(&b, "\n### %s\n\n", t.Title)
+		head := []string{"system"}
+		for _, c := range t.Columns {
+			head = append(head, c.Label)
+		}
+		mdRow(&b, head)
+		mdAlign(&b, len(head))
+		for _, r := range t.Rows {
+			cells := []string{r.System}
+			for _, c := range r.Cells {
+				cells = append(cells, c.Text)
+			}
+			mdRow(&b, cells)
+		}
+	}
+
 	errs := false
 	for _, sys := range s.Systems {
 		errs = errs || sys.Overall.Counts.Error > 0

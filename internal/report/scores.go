@@ -15,6 +15,7 @@ var nan = math.NaN()
 // ScoreTable is the headline table: one row per system, one column per headline metric
 // the run carries.
 type ScoreTable struct {
+	Title   string
 	Columns []metrics.Definition
 	Rows    []ScoreRow
 }
@@ -47,8 +48,12 @@ func cellOf(s *RunSummary, system, id, difficulty string) ScoreCell {
 }
 
 // Scores builds the headline table from the summary.
-func Scores(s *RunSummary) ScoreTable {
-	t := ScoreTable{Columns: s.Metrics.Group("headline")}
+func Scores(s *RunSummary) ScoreTable { return GroupScores(s, "headline") }
+
+// GroupScores builds the table of one registry group ("headline", "schema",
+// "candidates", "usage"); it has no columns when the run carries none of the group.
+func GroupScores(s *RunSummary, group string) ScoreTable {
+	t := ScoreTable{Columns: s.Metrics.Group(group), Title: groupTitles[group]}
 	for _, sys := range s.Systems {
 		c := sys.Overall.Counts
 		row := ScoreRow{System: sys.System, Judged: c.Judged, Skipped: c.Skipped, GoldError: c.GoldError}
@@ -58,6 +63,25 @@ func Scores(s *RunSummary) ScoreTable {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// groupTitles name the tables of the registry's groups.
+var groupTitles = map[string]string{
+	"headline":   "Scores (%)",
+	"schema":     "Schema selection (%): mean over the judged questions where defined",
+	"candidates": "Candidate generation: Pass@k (%)",
+	"usage":      "Usage per question: mean over every judged question",
+}
+
+// ModuleTables are the registry's tables beside the headline one, those the run has.
+func ModuleTables(s *RunSummary) []ScoreTable {
+	var out []ScoreTable
+	for _, g := range []string{"schema", "candidates", "usage"} {
+		if t := GroupScores(s, g); len(t.Columns) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // notByDifficulty are headline metrics the difficulty table leaves out: the verdict

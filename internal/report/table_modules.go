@@ -97,7 +97,7 @@ func WriteModulesTable(w io.Writer, s *RunSummary) error {
 	writeSchemaSelection(ew, s)
 	writeCandidates(ew, s)
 	writeRevision(ew, m)
-	writeUsage(ew, m)
+	writeUsage(ew, s)
 	if m.Cross != nil {
 		writeCross(ew, m.Cross)
 	}
@@ -219,7 +219,11 @@ func writeRevision(w io.Writer, m *ModulesSummary) {
 	tw.Flush()
 }
 
-func writeUsage(w io.Writer, m *ModulesSummary) {
+// writeUsage prints usage per question: end to end, the registry's means over every
+// judged question beside the section's means over the questions with usage; per module,
+// the section's (records carry end-to-end usage only). Both at the registry's rounding.
+func writeUsage(w io.Writer, sum *RunSummary) {
+	m := sum.Modules
 	if !m.anySystem(func(s *SystemModules) bool { return s.Usage != nil }) {
 		return
 	}
@@ -232,37 +236,49 @@ func writeUsage(w io.Writer, m *ModulesSummary) {
 		latHead = "latency ms\t"
 	}
 	fmt.Fprintf(tw, "system\tmodule\ttokens\ttokens (nonzero)\tcalls\tcalls (nonzero)\tcost $\tcost $ (nonzero)\t%s\n", latHead)
-	row := func(sys, mod string, e *metrics.TokenCost) {
-		tok, tokNZ, cost, costNZ, lat := "unknown", "unknown", "-", "-", ""
-		if withLatency {
-			lat = "-\t"
-			if e.LatencyMS != nil {
-				lat = fmt.Sprintf("%.0f\t", e.LatencyMS.AllQuestions)
+	means := func(x *metrics.Means, u metrics.Unit, none string) (all, nonzero string) {
+		if x == nil {
+			return none, none
+		}
+		return u.Format(x.AllQuestions), u.Format(x.NonzeroQuestions)
+	}
+	row := func(sys, mod string, e *metrics.TokenCost, endToEnd bool) {
+		costNone := "-"
+		if e.TokensUnknown {
+			costNone = "unknown"
+		}
+		tok, tokNZ := means(e.Tokens, metrics.Tokens, "unknown")
+		calls, callsNZ := means(&e.Calls, metrics.Calls, "-")
+		cost, costNZ := means(e.Cost, metrics.Dollars, costNone)
+		lat, _ := means(e.LatencyMS, metrics.Millis, "-")
+		if endToEnd {
+			reg := func(id, fallback string) string {
+				if sum.Metrics.Has(id) {
+					return cellOf(sum, sys, id, "all").Text
+				}
+				return fallback
 			}
+			tok, calls, cost, lat = reg("tokens", tok), reg("calls", calls), reg("cost", cost), reg("latency_ms", lat)
 		}
-		if e.Tokens != nil {
-			tok, tokNZ = fmt.Sprintf("%.1f", e.Tokens.AllQuestions), fmt.Sprintf("%.1f", e.Tokens.NonzeroQuestions)
+		if !withLatency {
+			lat = ""
+		} else {
+			lat += "\t"
 		}
-		if e.Cost != nil {
-			cost, costNZ = fmt.Sprintf("%.6f", e.Cost.AllQuestions), fmt.Sprintf("%.6f", e.Cost.NonzeroQuestions)
-		} else if e.TokensUnknown {
-			cost, costNZ = "unknown", "unknown"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%s\n", sys, mod, tok, tokNZ,
-			e.Calls.AllQuestions, e.Calls.NonzeroQuestions, cost, costNZ, lat)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sys, mod, tok, tokNZ, calls, callsNZ, cost, costNZ, lat)
 	}
 	for _, s := range m.Systems {
 		if s.Usage == nil {
 			continue
 		}
-		row(s.System, "end to end", s.Usage)
+		row(s.System, "end to end", s.Usage, true)
 		mods := make([]string, 0, len(s.UsageByModule))
 		for k := range s.UsageByModule {
 			mods = append(mods, k)
 		}
 		sort.Strings(mods)
 		for _, k := range mods {
-			row(s.System, k, s.UsageByModule[k])
+			row(s.System, k, s.UsageByModule[k], false)
 		}
 	}
 	tw.Flush()

@@ -47,7 +47,7 @@ func TestWriteTable(t *testing.T) {
 	}
 	s := &RunSummary{Settings: Settings{Semantics: "spider"},
 		Systems: []metrics.Summary{metrics.Summarize("alpha", a), metrics.Summarize("beta-long-name", b)},
-		Metrics: metrics.Aggregate(metrics.Declared(nil), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
+		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, s); err != nil {
 		t.Fatal(err)
