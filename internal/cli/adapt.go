@@ -16,7 +16,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
 
 // This file holds the result-collecting adapters (`nl2sqlbench adapt SYSTEM`) and the
@@ -83,7 +82,7 @@ func moduleAnnotator(cfg evalConfig, ds *dataset.Dataset) *linking.Annotator {
 
 // moduleSummary computes summary.json's modules section. Per-module usage is re-read
 // from each --pred file that holds module nodes (records carry only end-to-end usage).
-func moduleSummary(cfg evalConfig, systems []systemRecords) *report.ModulesSummary {
+func moduleSummary(cfg evalConfig, systems []systemRecords) *metrics.ModulesSummary {
 	srs := make([]metrics.SystemRecords, len(systems))
 	usage := make([]map[string]map[string]record.Usage, len(systems))
 	for i, s := range systems {
@@ -95,7 +94,7 @@ func moduleSummary(cfg evalConfig, systems []systemRecords) *report.ModulesSumma
 			}
 		}
 	}
-	return report.BuildModules(srs, usage, cfg.Pricing.pricing, cfg.Pricing.path, cfg.PassK.ks())
+	return metrics.BuildModules(srs, usage, cfg.Pricing.pricing, cfg.Pricing.path, cfg.PassK.ks())
 }
 
 // adaptConfig is what `adapt` needs.

@@ -62,7 +62,7 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 	}
 	// The summary sections come from their one definition, as eval computes them.
 	sum.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{}), all)
-	sum.Modules = BuildModules(all, nil, nil, "", metrics.DefaultPassK)
+	sum.Modules = metrics.BuildModules(all, nil, nil, "", metrics.DefaultPassK)
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, sum); err != nil {
 		tb.Fatal(err)

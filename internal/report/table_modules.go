@@ -9,83 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
-
-// ModulesSummary is summary.json's "modules" section: the NL2SQLBench module metrics of
-// every system (schema selection, candidate generation with Pass@k, query revision,
-// tokens / calls / cost end to end and per module) and the cross-system analysis.
-type ModulesSummary struct {
-	PassK         []int                `json:"pass_k"`
-	CacheHitShare float64              `json:"cache_hit_share"`
-	Pricing       string               `json:"pricing_file,omitempty"`
-	Systems       []SystemModules      `json:"systems"`
-	Cross         *metrics.CrossSystem `json:"cross_system,omitempty"`
-	// Notes state the conventions behind the numbers, for readers of summary.json.
-	Notes []string `json:"notes"`
-}
-
-// SystemModules is one system's module metrics. Sections a system gives no data for are
-// omitted (no schema selection, no revision, no usage).
-type SystemModules struct {
-	System              string                        `json:"system"`
-	SchemaSelection     *metrics.SchemaSelection      `json:"schema_selection,omitempty"`
-	CandidateGeneration metrics.CandidateGeneration   `json:"candidate_generation"`
-	Revision            *metrics.Revision             `json:"query_revision,omitempty"`
-	Usage               *metrics.TokenCost            `json:"usage,omitempty"`
-	UsageByModule       map[string]*metrics.TokenCost `json:"usage_by_module,omitempty"`
-}
-
-// moduleNotes are the conventions every modules section follows.
-var moduleNotes = []string{
-	"schema selection: per-question P/R/F1 averaged over questions (macro); F1 is the mean of per-question F1s; columns are table.column pairs; an empty gold set is undefined (left out, counted as undefined); an empty selection scores 0",
-	"pred_schema_source 'pred_sql' means the system reported no schema selection and the schema was extracted from its judged SQL",
-	"pass@k: correct if any of the first k candidates is correct; questions with fewer than k candidates use all they have (fewer_than_k); a record without candidates counts its judged SQL as its one candidate",
-	"query revision: pre = first candidate, post = judged SQL, matched by question id; ratios with an empty denominator are n/a",
-	"usage: mean_all_questions divides by every judged question; mean_nonzero_questions by those with non-zero usage (the NL2SQLBench repository's convention); unreported usage is unknown, so systems without any get no usage section",
-	"cross-system: full recall = table and column recall both 1; wrong = incorrect or error; questions judged for every system only",
-}
-
-// BuildModules computes the modules section. moduleUsage[i] is system i's per-question,
-// per-module usage (nil when its file has none); pricing may be nil (no cost).
-func BuildModules(systems []metrics.SystemRecords, moduleUsage []map[string]map[string]record.Usage, pricing *metrics.Pricing, pricingFile string, ks []int) *ModulesSummary {
-	ms := &ModulesSummary{PassK: ks, CacheHitShare: pricing.Share(), Pricing: pricingFile, Notes: moduleNotes}
-	eff := map[string]*metrics.TokenCost{}
-	for i, s := range systems {
-		sm := SystemModules{
-			System:              s.Name,
-			SchemaSelection:     metrics.SchemaSelectionOf(s.Records),
-			CandidateGeneration: metrics.CandidateGenerationOf(s.Records, ks),
-			Revision:            metrics.RevisionOfRecords(s.Records),
-			Usage:               metrics.TokenCostOf(s.Name, s.Records, pricing),
-		}
-		eff[s.Name] = sm.Usage
-		if i < len(moduleUsage) && moduleUsage[i] != nil {
-			var ids []string
-			for j := range s.Records {
-				r := &s.Records[j]
-				if !r.Judged() {
-					continue
-				}
-				id := r.QuestionID
-				if _, ok := moduleUsage[i][id]; !ok && r.Question != "" {
-					if _, ok := moduleUsage[i][strings.TrimSpace(r.Question)]; ok {
-						id = strings.TrimSpace(r.Question)
-					}
-				}
-				ids = append(ids, id)
-			}
-			if m := metrics.ModuleTokenCost(s.Name, moduleUsage[i], ids, pricing); len(m) > 0 {
-				sm.UsageByModule = m
-			}
-		}
-		ms.Systems = append(ms.Systems, sm)
-	}
-	if len(systems) > 1 || (len(systems) == 1 && ms.Systems[0].SchemaSelection != nil) {
-		ms.Cross = metrics.CrossSystemOf(systems, eff)
-	}
-	return ms
-}
 
 // WriteModulesTable prints the modules section for a terminal (nothing when s has none).
 func WriteModulesTable(w io.Writer, s *RunSummary) error {
@@ -121,7 +45,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 
 // anySystem reports whether some system's module metrics satisfy has: a section is
 // printed only when some system has data for it.
-func (m *ModulesSummary) anySystem(has func(*SystemModules) bool) bool {
+func anySystem(m *metrics.ModulesSummary, has func(*metrics.SystemModules) bool) bool {
 	for i := range m.Systems {
 		if has(&m.Systems[i]) {
 			return true
@@ -138,7 +62,7 @@ func newTab(w io.Writer) *tabwriter.Writer {
 func writeSchemaSelection(w io.Writer, s *RunSummary) {
 	m := s.Modules
 	defs := s.Metrics.Group("schema")
-	if len(defs) == 0 || !m.anySystem(func(s *SystemModules) bool { return s.SchemaSelection != nil }) {
+	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.SchemaSelection != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nschema selection (%%, mean over judged questions where defined)\n")
@@ -201,8 +125,8 @@ func writeCandidates(w io.Writer, s *RunSummary) {
 	}
 }
 
-func writeRevision(w io.Writer, m *ModulesSummary) {
-	if !m.anySystem(func(s *SystemModules) bool { return s.Revision != nil }) {
+func writeRevision(w io.Writer, m *metrics.ModulesSummary) {
+	if !anySystem(m, func(s *metrics.SystemModules) bool { return s.Revision != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nquery revision (%%): first candidate -> judged SQL, matched by question id\n")
@@ -224,13 +148,13 @@ func writeRevision(w io.Writer, m *ModulesSummary) {
 // the section's (records carry end-to-end usage only). Both at the registry's rounding.
 func writeUsage(w io.Writer, sum *RunSummary) {
 	m := sum.Modules
-	if !m.anySystem(func(s *SystemModules) bool { return s.Usage != nil }) {
+	if !anySystem(m, func(s *metrics.SystemModules) bool { return s.Usage != nil }) {
 		return
 	}
 	fmt.Fprintf(w, "\nefficiency per question: mean over all judged questions / over questions with usage (NL2SQLBench repo)\n")
 	tw := newTab(w)
 	// The latency column appears when some system reported latency (collect's records do).
-	withLatency := m.anySystem(func(s *SystemModules) bool { return s.Usage != nil && s.Usage.LatencyMS != nil })
+	withLatency := anySystem(m, func(s *metrics.SystemModules) bool { return s.Usage != nil && s.Usage.LatencyMS != nil })
 	latHead := ""
 	if withLatency {
 		latHead = "latency ms\t"

@@ -48,7 +48,7 @@ func TestWriteModulesTable(t *testing.T) {
 		"1": {"schema_selection": {TotalTokens: 300, LLMCalls: 1}, "candidate_generation": {TotalTokens: 700, LLMCalls: 2}},
 		"2": {"candidate_generation": {TotalTokens: 2000, LLMCalls: 2}},
 	}, nil}
-	m := BuildModules(moduleRecords(), usage, p, "pricing.yaml", []int{1, 2})
+	m := metrics.BuildModules(moduleRecords(), usage, p, "pricing.yaml", []int{1, 2})
 	s := &RunSummary{Modules: m, Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{PassK: []int{1, 2}}), moduleRecords())}
 	var buf bytes.Buffer
 	if err := WriteModulesTable(&buf, s); err != nil {
