@@ -203,23 +203,43 @@ func markdownCells(s *report.RunSummary, md string) metricCells {
 
 var htmlCell = regexp.MustCompile(`<td data-system="([^"]*)" data-metric="([^"]*)" data-difficulty="([^"]*)"[^>]*>([^<]*)</td>`)
 
-// htmlCells reads the score tables' cells and the bar labels of the charts drawn from
-// registry metrics ("system, Label: text").
+// htmlCells reads the score tables' cells and the labels of the charts drawn from
+// registry metrics: bars ("system, Label: text"), verdict segments ("system · difficulty
+// correct: text"), Pass@k points ("system: k = text") and usage points ("system: x, EX").
 func htmlCells(s *report.RunSummary, page string) metricCells {
 	got := metricCells{}
 	for _, m := range htmlCell.FindAllStringSubmatch(page, -1) {
 		got[cellKey(html.UnescapeString(m[1]), m[2], m[3])] = html.UnescapeString(m[4])
 	}
 	ids := labelIDs(s)
-	bar := regexp.MustCompile(`<title>([^<]*), ([^<,]*): ([^<]*)</title>`)
-	for _, id := range []string{"chart-ex-etm-esm", "chart-efficiency", "chart-schema"} {
-		i := strings.Index(page, `id="`+id+`"`)
+	chart := func(id string) string {
+		i := strings.Index(page, `<div class="chart-box" id="chart-`+id+`"`)
 		if i < 0 {
-			continue
+			return "" // not drawn: a note says why
 		}
-		end := strings.Index(page[i:], "</svg>")
-		for _, m := range bar.FindAllStringSubmatch(page[i:i+end], -1) {
-			got[cellKey(html.UnescapeString(m[1]), ids[html.UnescapeString(m[2])], "all")] = html.UnescapeString(m[3])
+		return page[i : i+strings.Index(page[i:], "</svg>")]
+	}
+	un := html.UnescapeString
+	bar := regexp.MustCompile(`<title>([^<]*), ([^<,]*): ([^<]*)</title>`)
+	for _, id := range []string{"ex-etm-esm", "efficiency", "schema"} {
+		for _, m := range bar.FindAllStringSubmatch(chart(id), -1) {
+			got[cellKey(un(m[1]), ids[un(m[2])], "all")] = un(m[3])
+		}
+	}
+	verdict := map[string]string{"correct": "ex", "incorrect": "incorrect", "error": "error"}
+	seg := regexp.MustCompile(`<title>([^<]*) · (\S+) (correct|incorrect|error): ([^<]*)</title>`)
+	for _, m := range seg.FindAllStringSubmatch(chart("verdicts"), -1) {
+		got[cellKey(un(m[1]), verdict[m[3]], m[2])] = un(m[4])
+	}
+	point := regexp.MustCompile(`<title>([^<]*): (\d+) = ([^<]*)</title>`)
+	for _, m := range point.FindAllStringSubmatch(chart("pass-at-k"), -1) {
+		got[cellKey(un(m[1]), "pass@"+m[2], "all")] = un(m[3])
+	}
+	usage := regexp.MustCompile(`<title>([^<]*): ([^<,]*), ([^<]*)</title>`)
+	for id, metric := range map[string]string{"tokens": "tokens", "cost": "cost"} {
+		for _, m := range usage.FindAllStringSubmatch(chart(id), -1) {
+			got[cellKey(un(m[1]), metric, "all")] = un(m[2])
+			got[cellKey(un(m[1]), "ex", "all")] = un(m[3])
 		}
 	}
 	return got

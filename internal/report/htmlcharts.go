@@ -72,9 +72,11 @@ func chartVerdicts(s *RunSummary) Chart {
 			if n == 0 {
 				continue
 			}
-			seg := func(id string) float64 { return zeroNaN(metricValue(s, sys.System, id, d)) }
+			seg := func(label, id, color string) Segment {
+				return Segment{Label: label, Value: zeroNaN(metricValue(s, sys.System, id, d)), Color: color, Text: cellOf(s, sys.System, id, d).Text}
+			}
 			rows = append(rows, BarRow{Label: sys.System + " · " + d, Note: fmt.Sprintf("n=%d", n),
-				Segments: []Segment{{"correct", seg("ex"), colCorrect}, {"incorrect", seg("incorrect"), colIncorrect}, {"error", seg("error"), colError}}})
+				Segments: []Segment{seg("correct", "ex", colCorrect), seg("incorrect", "incorrect", colIncorrect), seg("error", "error", colError)}})
 		}
 	}
 	if len(rows) == 0 {

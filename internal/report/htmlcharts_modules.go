@@ -112,21 +112,15 @@ func chartOverlap(s *RunSummary) Chart {
 		Caption: "|A∩B| / |A∪B| of the questions each system gets wrong (incorrect or error), over the questions judged for every system; n/a when both sets are empty."}
 }
 
-// usagePoints are the systems' (mean usage, EX) points from the modules section, with
-// the frontier the cross-system analysis found.
-func usagePoints(s *RunSummary, get func(*metrics.TokenCost) (float64, bool), frontier []metrics.FrontierPoint) ([]Point, []int) {
+// usagePoints are the systems' (mean usage, EX) points, usage being registry metric id
+// (a mean over every judged question), with the frontier the cross-system analysis found.
+func usagePoints(s *RunSummary, id string, frontier []metrics.FrontierPoint) ([]Point, []int) {
 	var pts []Point
-	if s.Modules == nil {
-		return nil, nil
-	}
-	for i, sm := range s.Modules.Systems {
-		if sm.Usage == nil {
-			continue
-		}
-		x, ok := get(sm.Usage)
-		y := metricValue(s, sm.System, "ex", "all")
-		if ok && !math.IsNaN(y) {
-			pts = append(pts, Point{Label: sm.System, X: x, Y: y, Color: sysColor(i)})
+	for i, sys := range s.Systems {
+		x := metricValue(s, sys.System, id, "all")
+		y := metricValue(s, sys.System, "ex", "all")
+		if !math.IsNaN(x) && !math.IsNaN(y) {
+			pts = append(pts, Point{Label: sys.System, X: x, Y: y, Color: sysColor(i), XText: cellOf(s, sys.System, id, "all").Text})
 		}
 	}
 	on := map[string]bool{}
@@ -149,12 +143,7 @@ func chartTokens(s *RunSummary) Chart {
 	if c := cross(s); c != nil {
 		front = c.TokenFrontier
 	}
-	pts, idx := usagePoints(s, func(u *metrics.TokenCost) (float64, bool) {
-		if u.Tokens == nil {
-			return 0, false
-		}
-		return u.Tokens.AllQuestions, true
-	}, front)
+	pts, idx := usagePoints(s, "tokens", front)
 	if len(pts) == 0 {
 		return absent(id, title, "Records carry no token usage (total_tokens).")
 	}
@@ -168,12 +157,7 @@ func chartCost(s *RunSummary) Chart {
 	if c := cross(s); c != nil {
 		front = c.CostFrontier
 	}
-	pts, idx := usagePoints(s, func(u *metrics.TokenCost) (float64, bool) {
-		if u.Cost == nil {
-			return 0, false
-		}
-		return u.Cost.AllQuestions, true
-	}, front)
+	pts, idx := usagePoints(s, "cost", front)
 	if len(pts) == 0 {
 		return absent(id, title, "No cost in summary.json (cost needs token usage and a pricing table).")
 	}

@@ -31,6 +31,7 @@ type Segment struct {
 	Label string
 	Value float64 // fraction of the bar, 0..1
 	Color string
+	Text  string // the value as the tables print it; empty: a percentage at one decimal
 }
 
 // BarRow is one horizontal bar (stacked when it has several segments).
@@ -72,10 +73,14 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 		for _, s := range r.Segments {
 			w := s.Value * barW
 			if w > 0 {
-				b.f(`<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %.1f%%</title></rect>`,
-					x, y+2, w, rowH-6, s.Color, esc(r.Label+" "+s.Label), 100*s.Value)
-				if w > 30 {
-					b.f(`<text x="%.1f" y="%d" fill="#fff" text-anchor="middle">%.0f</text>`, x+w/2, y+14, 100*s.Value)
+				tip, inner := fmt.Sprintf("%.1f%%", 100*s.Value), fmt.Sprintf("%.0f", 100*s.Value)
+				if s.Text != "" {
+					tip, inner = s.Text, s.Text
+				}
+				b.f(`<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`,
+					x, y+2, w, rowH-6, s.Color, esc(r.Label+" "+s.Label), esc(tip))
+				if w > float64(7*len(inner)+6) {
+					b.f(`<text x="%.1f" y="%d" fill="#fff" text-anchor="middle">%s</text>`, x+w/2, y+14, esc(inner))
 				}
 			}
 			x += w
@@ -157,7 +162,7 @@ func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
 		}
 		b.f(`<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`, c, strings.Join(pts, " "))
 		for _, p := range l.Points {
-			b.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s = %.1f%%</title></circle>`, px(p[0]), py(p[1]), c, esc(l.Label), esc(trimFloat(p[0])), 100*p[1])
+			b.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s = %s</title></circle>`, px(p[0]), py(p[1]), c, esc(l.Label), esc(trimFloat(p[0])), esc(pctText(p[1])))
 		}
 		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, left+w+14, top+i*18, c, left+w+30, top+i*18+10, esc(l.Label))
 	}
@@ -214,6 +219,14 @@ type Point struct {
 	Label string
 	X, Y  float64
 	Color string // default: by position
+	XText string // X as the tables print it; empty: compact
+}
+
+func (p Point) xText() string {
+	if p.XText != "" {
+		return p.XText
+	}
+	return compact(p.X)
 }
 
 // Scatter draws points with y in [0, 1] against x (from 0), and joins the frontier points
@@ -258,7 +271,7 @@ func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
 		if onFrontier[i] {
 			stroke = ` stroke="#000" stroke-width="2"`
 		}
-		b.f(`<circle cx="%.1f" cy="%.1f" r="5" fill="%s"%s><title>%s: %s, %.1f%%</title></circle>`, px(p.X), py(p.Y), c, stroke, esc(p.Label), esc(compact(p.X)), 100*p.Y)
+		b.f(`<circle cx="%.1f" cy="%.1f" r="5" fill="%s"%s><title>%s: %s, %s</title></circle>`, px(p.X), py(p.Y), c, stroke, esc(p.Label), esc(p.xText()), esc(pctText(p.Y)))
 		mark := ""
 		if onFrontier[i] {
 			mark = " *"
