@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -318,7 +319,62 @@ func checkRun(t *testing.T, name, dir, stdout string, args []string) {
 	resp.Body.Close()
 	checkCells(t, name+": dashboard", want, htmlCells(sum, string(dash)), req)
 
+	checkSections(t, name, sum)
 	golden(t, filepath.Join("consistency", name+".txt"), []byte(goldenText(sum)))
+}
+
+// checkSections: summary.json keeps its older per-metric sections (exec_efficiency,
+// structural, etm, flex, the verdict rates) for the tools that read them; each must hold
+// the registry's number.
+func checkSections(t *testing.T, name string, s *report.RunSummary) {
+	t.Helper()
+	reg := func(system, id, difficulty string) float64 {
+		_, v, ok := s.Metrics.Lookup(system, id)
+		if !ok || v.In(difficulty) == nil || v.In(difficulty).Value == nil {
+			return 0
+		}
+		return *v.In(difficulty).Value
+	}
+	near := func(what string, a, b float64) {
+		if math.Abs(a-b) > 1e-9 {
+			t.Errorf("%s: %s is %v in its section, %v in the metrics section", name, what, a, b)
+		}
+	}
+	for _, sys := range s.Systems {
+		for _, g := range append(sys.ByDifficulty, sys.Overall) {
+			near(sys.System+" "+g.Name+" correct rate", g.Rates.Correct, reg(sys.System, "ex", g.Name))
+			near(sys.System+" "+g.Name+" ex_bird rate", g.Rates.ExBird, reg(sys.System, "ex_bird", g.Name))
+			near(sys.System+" "+g.Name+" ex_spider rate", g.Rates.ExSpider, reg(sys.System, "ex_spider", g.Name))
+		}
+	}
+	for _, e := range s.ExecEfficiency {
+		for _, g := range append(e.ByDifficulty, e.Overall) {
+			near(e.System+" "+g.Name+" Soft-F1", g.SoftF1/100, reg(e.System, "soft_f1", g.Name))
+			if g.VES != nil {
+				near(e.System+" "+g.Name+" VES", *g.VES/100, reg(e.System, "ves", g.Name))
+				near(e.System+" "+g.Name+" R-VES", *g.RVES/100, reg(e.System, "rves", g.Name))
+			}
+		}
+	}
+	if s.Structural != nil && s.Metrics.Has("esm") {
+		for _, sys := range s.Structural.Systems {
+			for _, g := range append(sys.ByDifficulty, sys.Overall) {
+				near(sys.System+" "+g.Name+" ESM", g.ESMRate, reg(sys.System, "esm", g.Name))
+			}
+		}
+	}
+	if s.ETM != nil {
+		for _, sys := range s.ETM.Systems {
+			for _, g := range append(sys.ByDifficulty, sys.Overall) {
+				near(sys.System+" "+g.Name+" ETM", g.Rate, reg(sys.System, "etm", g.Name))
+			}
+		}
+	}
+	for _, f := range s.Flex {
+		for _, g := range append(f.ByDifficulty, f.Overall) {
+			near(f.System+" "+g.Name+" Flex", g.Accuracy, reg(f.System, "flex", g.Name))
+		}
+	}
 }
 
 // stable drops the timing-dependent metrics (VES, R-VES), which differ between two runs.
@@ -391,7 +447,7 @@ func TestOneNumberEverywhereBIRD(t *testing.T) {
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
 	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")
-	args := []string{"eval", "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2",
+	args := []string{"eval", "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2", "--flex",
 		"--pred", "gpt-4=" + filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"),
 		"--pred", "llama-3-70b=" + filepath.Join(preds, "predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")}
 	dir := filepath.Join(t.TempDir(), "bird")
