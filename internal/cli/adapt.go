@@ -15,12 +15,11 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // This file holds the result-collecting adapters (`nl2sqlbench adapt SYSTEM`) and the
-// module-metric settings eval shares with them: --pass-k and --pricing, checked when the
-// flags are parsed so a mistake is reported before any judging.
+// module-metric flags of eval: --pass-k and --pricing, checked when the flags are parsed
+// so a mistake is reported before any judging.
 
 // passKFlag is --pass-k: a comma-separated list of positive k.
 type passKFlag []int
@@ -44,14 +43,6 @@ func (p *passKFlag) Set(s string) error {
 
 func (p *passKFlag) Type() string { return "k,k,..." }
 
-// ks is the list in force (the paper's 1,5,10,15,20 by default).
-func (p passKFlag) ks() []int {
-	if len(p) == 0 {
-		return metrics.DefaultPassK
-	}
-	return p
-}
-
 // pricingFlag is --pricing FILE: read and checked at parse time.
 type pricingFlag struct {
 	path    string
@@ -74,28 +65,6 @@ func (p *pricingFlag) Set(path string) error {
 }
 
 func (p *pricingFlag) Type() string { return "FILE" }
-
-// moduleAnnotator fills every record's schema-linking and module fields.
-func moduleAnnotator(cfg evalConfig, ds *dataset.Dataset) *linking.Annotator {
-	return linking.New(ds, linking.Options{PassK: cfg.PassK.ks()})
-}
-
-// moduleSummary computes summary.json's modules section. Per-module usage is re-read
-// from each --pred file that holds module nodes (records carry only end-to-end usage).
-func moduleSummary(cfg evalConfig, systems []systemRecords) *metrics.ModulesSummary {
-	srs := make([]metrics.SystemRecords, len(systems))
-	usage := make([]map[string]map[string]record.Usage, len(systems))
-	for i, s := range systems {
-		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
-		if i < len(cfg.Preds) {
-			_, path := splitPredSpec(cfg.Preds[i])
-			if u, ok, err := collect.ModuleUsage(path); err == nil && ok {
-				usage[i] = u
-			}
-		}
-	}
-	return metrics.BuildModules(srs, usage, cfg.Pricing.pricing, cfg.Pricing.path, cfg.PassK.ks())
-}
 
 // adaptConfig is what `adapt` needs.
 type adaptConfig struct {

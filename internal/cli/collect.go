@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // collectOpts are the flags of `collect`.
@@ -105,7 +108,7 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	}
 	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Log: e.stderr}
 	if o.engines.server() {
-		eng, locate, _, err := o.engines.openServer(1, nil)
+		eng, locate, _, err := o.engines.Open(1, nil)
 		if err != nil {
 			return err
 		}
@@ -154,6 +157,68 @@ func printCollectSummary(w io.Writer, s *collect.Summary) {
 		}
 	}
 	fmt.Fprintf(w, "records: %s\n", s.Records)
+}
+
+// twoPassFile is a two-pass run's report, DIR/two_pass.json.
+const twoPassFile = "two_pass.json"
+
+// runTwoPass runs the NL2SQL++ two-pass pipeline (benchrun.TwoPass) into o.out, judging
+// with o's engine flags, then writes two_pass.json and prints it.
+func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options) error {
+	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables}, Engines: o.engines}
+	rep, err := benchrun.TwoPass(ctx, o.out, base, eval.runConfig(), twoPassIO{e: e, json: o.json})
+	if err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(o.out, twoPassFile), rep); err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printTwoPass(e.stdout, rep, o.out)
+	return nil
+}
+
+// twoPassIO shows a two-pass run's collect passes and writes its judged run directories.
+type twoPassIO struct {
+	e    *env
+	json bool
+}
+
+var _ benchrun.Passes = twoPassIO{}
+
+// Collect runs one pass with a progress bar and prints its summary block.
+func (p twoPassIO) Collect(ctx context.Context, opt collect.Options) (*collect.Summary, error) {
+	bar := newCollectBar(p.e.stderr, opt.Config.Pricing != nil)
+	opt.Progress = bar.update
+	sum, err := collect.Run(ctx, opt)
+	bar.finish()
+	if sum != nil && !p.json {
+		fmt.Fprintf(p.e.stdout, "pass %d:\n", opt.Pass)
+		printCollectSummary(p.e.stdout, sum)
+	}
+	return sum, err
+}
+
+// Judge writes the judged run directory dir quietly. A previous run's is replaced: evals
+// are redone from the records.
+func (p twoPassIO) Judge(ctx context.Context, cfg benchrun.Config, dir string) (*benchrun.Result, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("clear %s: %w", dir, err)
+	}
+	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true})
+}
+
+func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {
+	fmt.Fprintf(w, "\ntwo-pass run (compare %s) on %d judged questions\n", r.Compare, r.Questions)
+	fmt.Fprintf(w, "  %-7s %-34s %10s\n", "", "", "tokens")
+	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 1", fmt.Sprintf("correct %d (%.2f%%)", r.FirstCorrect, r.FirstAccuracy), r.Pass1.TotalTokens)
+	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 2", fmt.Sprintf("retried %d, recovered %d", r.Retried, r.Recovered), r.Pass2.TotalTokens)
+	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "final", fmt.Sprintf("correct %d (%.2f%%, %+.2f points)", r.FinalCorrect, r.FinalAccuracy, r.GainPoints), r.Pass1.TotalTokens+r.Pass2.TotalTokens)
+	fmt.Fprintf(w, "records: %s; judged: %s; report: %s\n", r.Records, filepath.Join(out, benchrun.EvalDir), filepath.Join(out, twoPassFile))
 }
 
 // collectBar shows questions done, tokens and cost on a terminal; silent otherwise.

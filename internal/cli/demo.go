@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/spf13/cobra"
 )
 
@@ -51,13 +52,14 @@ eval would, and write a run directory.`,
 				return fmt.Errorf("build demo: %w", err)
 			}
 			cfg := evalConfig{
-				DatasetSpec: "jsonl:" + files.Questions,
-				DBRoot:      files.DBRoot,
-				Out:         out,
-				Timeout:     demoTimeout,
-				MaxRows:     demoMaxRows,
-				Workers:     runtime.NumCPU(),
-				JSON:        asJSON,
+				Config: benchrun.Config{
+					DatasetSpec: "jsonl:" + files.Questions,
+					DBRoot:      files.DBRoot,
+					Timeout:     demoTimeout,
+					MaxRows:     demoMaxRows,
+					Workers:     runtime.NumCPU(),
+				},
+				runOutput: runOutput{Out: out, JSON: asJSON},
 			}
 			for _, name := range files.SystemOrder {
 				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
@@ -66,14 +68,14 @@ eval would, and write a run directory.`,
 			if err != nil {
 				return fmt.Errorf("demo pricing: %w", err)
 			}
-			cfg.Pricing = pricingFlag{path: "(demo prices)", pricing: pr}
+			cfg.PricingFile = pricingFlag{path: "(demo prices)", pricing: pr}
 			if !asJSON {
 				fmt.Fprintf(e.stdout, "nl2sqlbench demo: %d systems on the embedded demo (databases in %s)\n",
 					len(files.SystemOrder), files.DBRoot)
 				fmt.Fprintf(e.stdout, "timeout %s per query and a cap of %d rows, so the demo's runaway query and huge result show quickly\n\n",
 					demoTimeout, demoMaxRows)
 			}
-			if _, err := evaluate(ctx, e, cfg); err != nil {
+			if _, err := evaluate(ctx, e, cfg.runConfig(), cfg.runOutput); err != nil {
 				return err
 			}
 			if !asJSON {

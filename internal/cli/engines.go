@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // Engine names accepted by --engine and --gold-engine.
@@ -87,10 +88,13 @@ func (o *engineOpts) check() error {
 // server reports whether predictions run somewhere other than the dataset's SQLite files.
 func (o *engineOpts) server() bool { return o.Engine != "" && o.Engine != engineSQLite }
 
-// openServer opens the prediction engine for a non-SQLite --engine: it returns the
-// engine and the judge options that send predictions there (and gold SQL where
-// --gold-engine says). sqlite is the already-open SQLite engine for gold SQL.
-func (o *engineOpts) openServer(workers int, sqlite engine.Engine) (engine.Engine, judge.Locator, *judge.Target, error) {
+// engineOpts is the run layer's Server when --engine is not sqlite.
+var _ benchrun.Server = (*engineOpts)(nil)
+
+// Open opens the prediction engine for a non-SQLite --engine: it returns the engine and
+// the judge options that send predictions there (and gold SQL where --gold-engine
+// says). sqlite is the already-open SQLite engine for gold SQL.
+func (o *engineOpts) Open(workers int, sqlite engine.Engine) (engine.Engine, judge.Locator, *judge.Target, error) {
 	var eng engine.Engine
 	switch o.Engine {
 	case enginePostgres, engineMySQL:
@@ -135,10 +139,10 @@ func (o *engineOpts) goldName() string {
 	return o.Engine
 }
 
-// pingServer runs SELECT 1 on the first question's database, so an unreachable server
+// Ping runs SELECT 1 on the first question's database, so an unreachable server
 // or a refused login stops the run at once instead of turning every question into a
 // gold_error.
-func (o *engineOpts) pingServer(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error {
+func (o *engineOpts) Ping(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error {
 	if len(ds.Questions) == 0 {
 		return nil
 	}

@@ -1,13 +1,48 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
+
+// evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
+// run directory goes, and the flags that become parts of the Config in runConfig.
+type evalConfig struct {
+	benchrun.Config
+	runOutput
+	Engines     engineOpts  // where predictions and gold SQL run (engines.go); zero: SQLite files
+	PricingFile pricingFlag // module metrics: --pricing FILE (adapt.go)
+}
+
+// runOutput says where an evaluation's run directory goes and what is printed.
+type runOutput struct {
+	Out    string
+	JSON   bool
+	Resume bool
+	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
+}
+
+// runConfig is the run layer's Config the flags ask for.
+func (c *evalConfig) runConfig() benchrun.Config {
+	rc := c.Config
+	rc.Engine, rc.GoldEngine = c.Engines.Engine, c.Engines.goldName()
+	if c.Engines.server() {
+		rc.Server = &c.Engines
+	}
+	rc.Flex = rc.Flex || c.Engines.Engine == engineSQLPP
+	rc.Pricing, rc.PricingPath = c.PricingFile.pricing, c.PricingFile.path
+	return rc
+}
 
 func newEvalCmd(e *env) *cobra.Command {
 	cfg := evalConfig{}
@@ -47,7 +82,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
-			_, err := evaluate(cmd.Context(), e, cfg)
+			_, err := evaluate(cmd.Context(), e, cfg.runConfig(), cfg.runOutput)
 			return err
 		},
 	}
@@ -72,10 +107,64 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.BoolVar(&cfg.ESMValues, "esm-values", false, "exact set match also compares literal values (stricter than the official metric)")
 	f.BoolVar(&cfg.ESMDistinct, "esm-distinct", false, "exact set match also compares DISTINCT in column units (stricter than the official metric)")
 	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
-	f.Var(&cfg.PassK, "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
+	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
-	f.Var(&cfg.Pricing, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
+	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
 	return cmd
+}
+
+// evaluate judges through the run layer and writes the run directory o.Out: records as
+// they are judged (runDir), then every system's statistics.json and summary.json; then
+// it prints the table or the JSON summary. eval, demo and collect's two-pass runs use it.
+func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*benchrun.Result, error) {
+	obs := runPrinter{stderr: e.stderr}
+	p, err := benchrun.Prepare(ctx, cfg, obs)
+	if err != nil {
+		return nil, err
+	}
+	out := o.Out
+	if out == "" {
+		out = filepath.Join("runs", p.Dataset.Kind+"-"+time.Now().Format("20060102-150405"))
+	}
+	dir, err := openRunDir(out, p.Systems, o.Resume, len(p.Dataset.Questions))
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	res, err := benchrun.Eval(ctx, p, dir.resumed, dir, obs)
+	var stopped *benchrun.StoppedError
+	switch {
+	case errors.As(err, &stopped):
+		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, out, out)
+	case errors.Is(err, judge.ErrTimingBudget):
+		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, out)
+	case err != nil:
+		return nil, err
+	}
+	for _, s := range res.Systems {
+		if err := writeJSONFile(filepath.Join(out, s.Dir, "statistics.json"), s.Statistics); err != nil {
+			return nil, err
+		}
+	}
+	sum := res.Summary
+	for _, w := range sum.Warnings[len(p.Dataset.Warnings):] { // the dataset's were shown by Prepare
+		obs.Warn(w)
+	}
+	if err := writeJSONFile(filepath.Join(out, "summary.json"), sum); err != nil {
+		return nil, err
+	}
+	if o.Quiet {
+		return res, nil
+	}
+	if o.JSON {
+		return res, report.WriteJSON(e.stdout, sum)
+	}
+	if err := report.WriteTable(e.stdout, sum); err != nil {
+		return nil, err
+	}
+	_, err = fmt.Fprintf(e.stdout, "\njudged %d questions x %d systems in %.2fs; run directory: %s\n",
+		len(p.Dataset.Questions), len(res.Systems), res.Elapsed.Seconds(), out)
+	return res, err
 }

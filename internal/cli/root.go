@@ -2,6 +2,9 @@
 // constructor. Run is the whole program minus the process: it takes the arguments and
 // streams and returns an exit code, so tests drive the CLI in-process.
 //
+// Evaluations are orchestrated by internal/run (imported as benchrun: the tests here have
+// a func run); this package keeps the flags, the printing and the run directory.
+//
 // To add a subcommand: write new<Name>Cmd(*env) in <name>.go and add it in newRootCmd.
 package cli
 
@@ -12,6 +15,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // env carries the streams every subcommand writes to.
@@ -43,7 +48,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintf(stderr, "nl2sqlbench: interrupted: %v\n", err)
 		return exitInterrupted
-	case errors.As(err, new(*usageError)):
+	case errors.As(err, new(*usageError)) || errors.Is(err, benchrun.ErrConfig):
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
 		return exitUsage
 	default:

@@ -1,13 +1,9 @@
-package cli
+package run
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 
@@ -23,20 +19,31 @@ import (
 // interrupted two-pass run resumes where it stopped; the evals between them are redone
 // on every run (they are cheap, and deterministic given the records).
 
-// Files and directories of a two-pass run directory.
+// Directories of a two-pass run directory, and its judged systems.
 const (
-	pass1Dir      = "pass1"
-	pass2Dir      = "pass2"
-	evalDir       = "eval"
-	twoPassFile   = "two_pass.json"
-	pass1System   = "pass1"
-	finalSystem   = "final"
-	evalMaxRows   = 1_000_000
-	twoPassFormat = 1
+	Pass1Dir    = "pass1" // pass 1's collect run; its judged run in Pass1Dir/EvalDir
+	Pass2Dir    = "pass2" // pass 2's collect run
+	EvalDir     = "eval"  // the final records judged
+	pass1System = "pass1"
+	finalSystem = "final"
+	evalMaxRows = 1_000_000
+	// TwoPassFormat is TwoPassReport.Format.
+	TwoPassFormat = 1
 )
 
-// passTokens is one pass's LLM usage (its whole run directory, resumed records included).
-type passTokens struct {
+// Passes is what a two-pass run needs from its caller: the cli shows collect's progress
+// and summaries, and writes the judged run directories.
+type Passes interface {
+	// Collect runs collect.Run with opt (one pass: OutDir, Pass, Select, Previous set)
+	// and returns what it returns.
+	Collect(ctx context.Context, opt collect.Options) (*collect.Summary, error)
+	// Judge evaluates cfg (one system) into the run directory dir, replacing a previous
+	// one, and returns its result.
+	Judge(ctx context.Context, cfg Config, dir string) (*Result, error)
+}
+
+// PassTokens is one pass's LLM usage (its whole run directory, resumed records included).
+type PassTokens struct {
 	Questions        int     `json:"questions"`
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
@@ -45,11 +52,11 @@ type passTokens struct {
 	Cost             float64 `json:"estimated_cost_usd,omitempty"`
 }
 
-// twoPassReport is DIR/two_pass.json. Accuracies are percentages of the judged
+// TwoPassReport is DIR/two_pass.json. Accuracies are percentages of the judged
 // questions (those whose gold ran and whose database exists); correct means exact or
 // column_flexible under compare flex, verdict correct under compare ex. The exact and
 // column_flexible counts are the flex verdicts whatever compare is (flex is always judged).
-type twoPassReport struct {
+type TwoPassReport struct {
 	Format              int        `json:"format"`
 	Compare             string     `json:"compare"`
 	Questions           int        `json:"questions"`
@@ -62,36 +69,38 @@ type twoPassReport struct {
 	GainPoints          float64    `json:"gain_points"`
 	FinalCorrect        int        `json:"final_correct"`
 	FinalAccuracy       float64    `json:"final_accuracy_pct"`
-	Pass1               passTokens `json:"pass1_tokens"`
-	Pass2               passTokens `json:"pass2_tokens"`
+	Pass1               PassTokens `json:"pass1_tokens"`
+	Pass2               PassTokens `json:"pass2_tokens"`
 	RetriedIDs          []string   `json:"retried_ids,omitempty"`
 	RecoveredIDs        []string   `json:"recovered_ids,omitempty"`
 	Records             string     `json:"records"`
 }
 
-// runTwoPass runs both passes into o.out, judges them, merges the records and reports.
-func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options) error {
+// TwoPass runs both passes of base.Config's two-pass pipeline into out (collect writes
+// its own resumable files there), judges them through ps with judging's settings from
+// eval (dataset, engines; TwoPass sets the rest), merges the records into
+// out/records.jsonl and reports.
+func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, ps Passes) (*TwoPassReport, error) {
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
-	out := o.out
 
 	// Pass 1: every question.
-	sum1, err := runPass(ctx, e, o, base, 1, filepath.Join(out, pass1Dir), nil, nil)
+	sum1, err := runPass(ctx, ps, base, 1, filepath.Join(out, Pass1Dir), nil, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	recs1, err := collect.ReadRecords(filepath.Join(out, pass1Dir, collect.RecordsFile))
+	recs1, err := collect.ReadRecords(filepath.Join(out, Pass1Dir, collect.RecordsFile))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	asked := questionKeys(recs1)
 
 	// Judge pass 1 and pick the questions it got wrong.
-	ev1, err := judgeRecords(ctx, e, o, cfg, pass1System, filepath.Join(out, pass1Dir, collect.RecordsFile), filepath.Join(out, pass1Dir, evalDir))
+	ev1, err := judgeRecords(ctx, ps, eval, cfg, pass1System, filepath.Join(out, Pass1Dir, collect.RecordsFile), filepath.Join(out, Pass1Dir, EvalDir))
 	if err != nil {
-		return fmt.Errorf("judge pass 1: %w", err)
+		return nil, fmt.Errorf("judge pass 1: %w", err)
 	}
-	rep := &twoPassReport{Format: twoPassFormat, Compare: compare, Records: filepath.Join(out, collect.RecordsFile)}
+	rep := &TwoPassReport{Format: TwoPassFormat, Compare: compare, Records: filepath.Join(out, collect.RecordsFile)}
 	failed := map[string]bool{}
 	previous := map[string]collect.Attempt{}
 	for i := range ev1 {
@@ -122,21 +131,21 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	var sum2 *collect.Summary
 	if len(failed) > 0 {
 		sel := func(q dataset.Question) bool { return failed[collect.QuestionKey(q.DBID, q.ID)] }
-		if sum2, err = runPass(ctx, e, o, base, 2, filepath.Join(out, pass2Dir), sel, previous); err != nil {
-			return err
+		if sum2, err = runPass(ctx, ps, base, 2, filepath.Join(out, Pass2Dir), sel, previous); err != nil {
+			return nil, err
 		}
-		if recs2, err = collect.ReadRecords(filepath.Join(out, pass2Dir, collect.RecordsFile)); err != nil {
-			return err
+		if recs2, err = collect.ReadRecords(filepath.Join(out, Pass2Dir, collect.RecordsFile)); err != nil {
+			return nil, err
 		}
 	}
 
 	// The final records, judged.
 	if err := collect.WriteRecordsFile(rep.Records, collect.MergePasses(recs1, recs2, failed)); err != nil {
-		return err
+		return nil, err
 	}
-	evF, err := judgeRecords(ctx, e, o, cfg, finalSystem, rep.Records, filepath.Join(out, evalDir))
+	evF, err := judgeRecords(ctx, ps, eval, cfg, finalSystem, rep.Records, filepath.Join(out, EvalDir))
 	if err != nil {
-		return fmt.Errorf("judge the final records: %w", err)
+		return nil, fmt.Errorf("judge the final records: %w", err)
 	}
 	for i := range evF {
 		r := &evF[i]
@@ -157,30 +166,15 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	if sum2 != nil {
 		rep.Pass2 = tokensOf(sum2, cfg)
 	}
-	if err := writeJSONFile(filepath.Join(out, twoPassFile), rep); err != nil {
-		return err
-	}
-	if o.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printTwoPass(e.stdout, rep, out)
-	return nil
+	return rep, nil
 }
 
-// runPass runs one pass of collect into dir and prints its summary line block.
-func runPass(ctx context.Context, e *env, o collectOpts, base collect.Options, pass int, dir string,
+// runPass runs one pass of collect into dir.
+func runPass(ctx context.Context, ps Passes, base collect.Options, pass int, dir string,
 	sel func(dataset.Question) bool, previous map[string]collect.Attempt) (*collect.Summary, error) {
-	bar := newCollectBar(e.stderr, base.Config.Pricing != nil)
 	opt := base
-	opt.OutDir, opt.Progress, opt.Pass, opt.Select, opt.Previous = dir, bar.update, pass, sel, previous
-	sum, err := collect.Run(ctx, opt)
-	bar.finish()
-	if sum != nil && !o.json {
-		fmt.Fprintf(e.stdout, "pass %d:\n", pass)
-		printCollectSummary(e.stdout, sum)
-	}
+	opt.OutDir, opt.Pass, opt.Select, opt.Previous = dir, pass, sel, previous
+	sum, err := ps.Collect(ctx, opt)
 	if err != nil {
 		return nil, fmt.Errorf("pass %d: %w", pass, err)
 	}
@@ -191,34 +185,19 @@ func runPass(ctx context.Context, e *env, o collectOpts, base collect.Options, p
 }
 
 // judgeRecords judges a records file with the flexible comparison (gold SQL on SQLite,
-// predictions where --engine says) into evalOut, quietly, and returns the judged records.
+// predictions where eval's Server says) into evalOut and returns the judged records.
 // The per-query timeout is the pipeline's own (query_revision.exec_timeout, default 30s).
-func judgeRecords(ctx context.Context, e *env, o collectOpts, cfg0 *collect.Config, system, records, evalOut string) ([]record.Record, error) {
-	// A previous run's eval directory is replaced: evals are redone from the records.
-	if err := os.RemoveAll(evalOut); err != nil {
-		return nil, fmt.Errorf("clear %s: %w", evalOut, err)
-	}
-	cfg := evalConfig{
-		DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables,
-		Preds: []string{system + "=" + records}, Out: evalOut,
-		Timeout: cfg0.Pipeline.QueryRevision.ExecTimeout.Duration, Workers: runtime.NumCPU(), MaxRows: evalMaxRows,
-		AllowMissing: true, // --limit: questions not asked are judged as errors and left out below
-		Engines:      o.engines, Flex: true, Quiet: true,
-	}
-	if _, err := evaluate(ctx, e, cfg); err != nil {
+func judgeRecords(ctx context.Context, ps Passes, eval Config, cfg0 *collect.Config, system, records, evalOut string) ([]record.Record, error) {
+	cfg := eval
+	cfg.Preds = []string{system + "=" + records}
+	cfg.Timeout, cfg.Workers, cfg.MaxRows = cfg0.Pipeline.QueryRevision.ExecTimeout.Duration, runtime.NumCPU(), evalMaxRows
+	cfg.AllowMissing = true // --limit: questions not asked are judged as errors and left out
+	cfg.Flex = true
+	res, err := ps.Judge(ctx, cfg, evalOut)
+	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(evalOut, system, "records.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read judged records: %w", err)
-	}
-	defer f.Close()
-	recs, _, err := record.ReadJSONL(f)
-	if err != nil && !errors.Is(err, record.ErrTornLine) {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return recs, nil
+	return res.Systems[0].Records, nil
 }
 
 // passed says whether a judged record counts as correct under compare.
@@ -263,8 +242,8 @@ func pctOf(n, d int) float64 {
 	return math.Round(float64(n)*10000/float64(d)) / 100
 }
 
-func tokensOf(s *collect.Summary, cfg *collect.Config) passTokens {
-	t := passTokens{Questions: s.Questions, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens, TotalTokens: s.TotalTokens}
+func tokensOf(s *collect.Summary, cfg *collect.Config) PassTokens {
+	t := PassTokens{Questions: s.Questions, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens, TotalTokens: s.TotalTokens}
 	for _, m := range s.Modules {
 		t.LLMCalls += m.LLMCalls
 	}
@@ -272,13 +251,4 @@ func tokensOf(s *collect.Summary, cfg *collect.Config) passTokens {
 		t.Cost = s.Cost
 	}
 	return t
-}
-
-func printTwoPass(w io.Writer, r *twoPassReport, out string) {
-	fmt.Fprintf(w, "\ntwo-pass run (compare %s) on %d judged questions\n", r.Compare, r.Questions)
-	fmt.Fprintf(w, "  %-7s %-34s %10s\n", "", "", "tokens")
-	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 1", fmt.Sprintf("correct %d (%.2f%%)", r.FirstCorrect, r.FirstAccuracy), r.Pass1.TotalTokens)
-	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 2", fmt.Sprintf("retried %d, recovered %d", r.Retried, r.Recovered), r.Pass2.TotalTokens)
-	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "final", fmt.Sprintf("correct %d (%.2f%%, %+.2f points)", r.FinalCorrect, r.FinalAccuracy, r.GainPoints), r.Pass1.TotalTokens+r.Pass2.TotalTokens)
-	fmt.Fprintf(w, "records: %s; judged: %s; report: %s\n", r.Records, filepath.Join(out, evalDir), filepath.Join(out, twoPassFile))
 }

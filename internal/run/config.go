@@ -1,0 +1,90 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+)
+
+// Config is everything an evaluation needs to judge a run. Where its results are
+// written (the run directory, resuming) is the caller's business.
+type Config struct {
+	DatasetSpec  string // KIND:PATH
+	DBRoot       string
+	Tables       string
+	Preds        []string // [NAME=]FILE
+	Timeout      time.Duration
+	Workers      int
+	MaxRows      int
+	Semantics    string // bird, spider or "" (spider for Spider datasets, else bird)
+	AllowMissing bool
+	// Efficiency timing (VES, R-VES): off unless VES is set; see timeCorrect.
+	VES           bool
+	Timing        string // official or robust
+	VESIterations int
+	VESBudget     time.Duration // whole timing phase
+	VESItemBudget time.Duration // one prediction: iterations x (gold + prediction)
+
+	ESMValues, ESMDistinct bool // stricter exact set match variants (match.Options); off = official
+	ETMVerbose             bool // keep etm_rules on every record, not only on ETM matches
+
+	// Server runs the predictions somewhere other than the dataset's SQLite files; nil:
+	// the SQLite files. Engine and GoldEngine name where predictions and gold SQL run,
+	// for the summary's settings ("" for SQLite files).
+	Server             Server
+	Engine, GoldEngine string
+	DBIDs              []string // judge only the questions on these databases; nil: all
+	Flex               bool     // add the NL2SQL++ flexible comparison
+
+	PassK       []int            // Pass@k's k list; nil: metrics.DefaultPassK
+	Pricing     *metrics.Pricing // prices tokens for the modules section; nil: no cost
+	PricingPath string           // where Pricing came from, for the summary
+}
+
+// passK is the k list in force.
+func (c *Config) passK() []int {
+	if len(c.PassK) == 0 {
+		return metrics.DefaultPassK
+	}
+	return c.PassK
+}
+
+// Server opens where predictions run when that is not the dataset's SQLite files
+// (PostgreSQL, MySQL, SQL++). The cli implements it from its --engine flags, reading
+// secrets from the environment.
+type Server interface {
+	// Open returns the prediction engine, how it names a question's database, and where
+	// gold SQL runs (nil: on the same engine). sqlite is the run's SQLite engine, for
+	// gold SQL kept on the files. Eval closes the engine when the run ends.
+	Open(workers int, sqlite engine.Engine) (engine.Engine, judge.Locator, *judge.Target, error)
+	// Ping fails when eng cannot run a query on ds's databases, so an unreachable server
+	// stops a run before every question becomes a gold_error.
+	Ping(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error
+}
+
+// ErrConfig marks a mistake in a Config (a bad name, an unknown database): the cli
+// reports it as a usage error.
+var ErrConfig = errors.New("invalid run configuration")
+
+// configError is a Config mistake; its message names the flag the cli takes it from.
+type configError struct{ msg string }
+
+func (e *configError) Error() string        { return e.msg }
+func (e *configError) Is(target error) bool { return target == ErrConfig }
+
+func configf(format string, a ...any) error {
+	return &configError{msg: fmt.Sprintf(format, a...)}
+}
+
+// StoppedError is Eval's error when its context ends while judging: every record the
+// Sink was given is complete, and a run resumed from them continues after them.
+type StoppedError struct{ Err error }
+
+func (e *StoppedError) Error() string { return e.Err.Error() }
+func (e *StoppedError) Unwrap() error { return e.Err }

@@ -1,0 +1,160 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// Sink keeps a run's records: the cli writes them to DIR/<system>/records.jsonl.
+type Sink interface {
+	// Write takes system's next judged record, in dataset order, as soon as it is judged.
+	Write(system int, r *record.Record) error
+	// Rewrite replaces all of system's records with recs (every record, resumed ones
+	// included), after the timing phase filled their timing fields.
+	Rewrite(system int, recs []record.Record) error
+}
+
+// Observer hears how a run goes: the cli prints warnings and draws progress bars.
+type Observer interface {
+	// Warn is something the user should know now; the run goes on.
+	Warn(msg string)
+	// Phase starts a phase of the run (PhaseJudging, then PhaseTiming with Config.VES).
+	Phase(p Phase) Progress
+}
+
+// Progress follows one phase of a run.
+type Progress interface {
+	Update(done, total int)
+	Finish()
+}
+
+// The phases of an evaluation.
+const (
+	PhaseJudging = "judging"
+	PhaseTiming  = "timing"
+)
+
+// Phase is a phase of a run starting.
+type Phase struct {
+	Name string
+	// Timing only: the correct predictions to time, how, and how many times each.
+	Items      int
+	Mode       judge.TimingMode
+	Iterations int
+}
+
+// quiet is the Observer of a caller that gave none.
+type quiet struct{}
+
+func (quiet) Warn(string)          {}
+func (quiet) Phase(Phase) Progress { return quiet{} }
+func (quiet) Update(int, int)      {}
+func (quiet) Finish()              {}
+
+var _ Observer = quiet{}
+
+func orQuiet(obs Observer) Observer {
+	if obs == nil {
+		return quiet{}
+	}
+	return obs
+}
+
+// Result is what an evaluation found.
+type Result struct {
+	Summary *report.RunSummary // summary.json
+	Systems []SystemResult     // in Plan.Systems order
+	Elapsed time.Duration      // judging and timing
+}
+
+// SystemResult is one system's records (resumed ones first) and statistics.json.
+type SystemResult struct {
+	Name, Dir  string
+	Records    []record.Record
+	Statistics metrics.Statistics
+}
+
+// Eval judges p's systems and summarises the run. resumed holds, per system, the records
+// an interrupted run already has (nil: none); judging continues after them, and every
+// new record goes to sink. When ctx ends while judging, the error is a *StoppedError.
+func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, obs Observer) (*Result, error) {
+	obs = orQuiet(obs)
+	cfg, ds := p.Config, p.Dataset
+	if resumed != nil && len(resumed) != len(p.Systems) {
+		return nil, fmt.Errorf("eval: %d resumed record lists for %d systems", len(resumed), len(p.Systems))
+	}
+	res := &Result{Systems: make([]SystemResult, len(p.Systems))}
+	for i, s := range p.Systems {
+		res.Systems[i] = SystemResult{Name: s.Name, Dir: s.Dir}
+		if resumed != nil {
+			if len(resumed[i]) > len(ds.Questions) {
+				return nil, fmt.Errorf("eval: system %s: %d resumed records for %d questions", s.Name, len(resumed[i]), len(ds.Questions))
+			}
+			res.Systems[i].Records = resumed[i]
+		}
+	}
+
+	sqlite := engine.NewSQLite()
+	sqlite.MaxConnsPerDB = max(cfg.Workers, 1)
+	defer sqlite.Close()
+	var eng engine.Engine = sqlite
+	var locate judge.Locator
+	var gold *judge.Target
+	if cfg.Server != nil {
+		var err error
+		if eng, locate, gold, err = cfg.Server.Open(cfg.Workers, sqlite); err != nil {
+			return nil, err
+		}
+		defer eng.Close()
+		if err := cfg.Server.Ping(ctx, eng, ds); err != nil {
+			return nil, err
+		}
+	}
+	js := make([]judge.System, len(p.Systems))
+	for i, s := range p.Systems {
+		js[i] = judge.System{Name: s.Name, Preds: s.Preds, From: len(res.Systems[i].Records)}
+	}
+	anns, err := annotators(ctx, cfg, ds)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAnnotators(anns)
+	prog := obs.Phase(Phase{Name: PhaseJudging})
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
+		Locate: locate, Gold: gold, Flex: cfg.Flex}
+	t0 := time.Now()
+	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
+		s := &res.Systems[i]
+		s.Records = append(s.Records, *r)
+		return sink.Write(i, r)
+	})
+	prog.Finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &StoppedError{Err: ctx.Err()}
+		}
+		return nil, err
+	}
+	if cfg.VES {
+		if err := timeCorrect(ctx, cfg, ds, res.Systems, sink, obs); err != nil {
+			return nil, err
+		}
+	}
+	res.Elapsed = time.Since(t0)
+
+	srs := make([]SystemRecords, len(res.Systems))
+	for i := range res.Systems {
+		s := &res.Systems[i]
+		s.Statistics = metrics.NewStatistics(s.Records)
+		srs[i] = SystemRecords{Name: s.Name, Records: s.Records}
+	}
+	res.Summary = Summarize(ctx, cfg, ds, p.Semantics, srs)
+	return res, nil
+}

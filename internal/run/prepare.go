@@ -1,0 +1,160 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+)
+
+// Plan is an evaluation ready to judge: the dataset, narrowed to Config.DBIDs, and every
+// system's predictions paired with its questions.
+type Plan struct {
+	Config    Config
+	Dataset   *dataset.Dataset
+	Semantics judge.Semantics
+	Systems   []System // in Config.Preds order
+}
+
+// System is one system of a run.
+type System struct {
+	Name  string                // NAME of NAME=FILE, or the file's base name
+	Dir   string                // Name made safe as a directory name; unique in a run
+	Preds []*predict.Prediction // Preds[i] answers Dataset.Questions[i]
+}
+
+// Prepare loads cfg's dataset and prediction files and pairs them. Dataset warnings go
+// to obs (nil: dropped) as soon as the dataset is read.
+func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
+	obs = orQuiet(obs)
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range ds.Warnings {
+		obs.Warn(w)
+	}
+	sem, err := semanticsFor(cfg.Semantics, ds.Kind)
+	if err != nil {
+		return nil, err
+	}
+	systems, err := readSystems(ds, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
+		return nil, err
+	}
+	return &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}, nil
+}
+
+func semanticsFor(flag, kind string) (judge.Semantics, error) {
+	switch flag {
+	case "":
+		if kind == "spider" {
+			return judge.Spider, nil
+		}
+		return judge.Bird, nil
+	case "bird":
+		return judge.Bird, nil
+	case "spider":
+		return judge.Spider, nil
+	}
+	return "", configf("--semantics must be bird or spider, not %q", flag)
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// readSystems reads and pairs every --pred file.
+func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
+	refs := make([]predict.QuestionRef, len(ds.Questions))
+	for i, q := range ds.Questions {
+		refs[i] = predict.QuestionRef{Index: q.Index, ID: q.ID, DBID: q.DBID, Text: q.Text}
+	}
+	// Names are checked before any file is read, so a naming mistake is reported as such.
+	seen := map[string]string{}
+	var out []System
+	var paths []string
+	for _, spec := range cfg.Preds {
+		name, path := splitPredSpec(spec)
+		if path == "" {
+			return nil, configf("--pred %q: no file given", spec)
+		}
+		file := unsafeName.ReplaceAllString(name, "_")
+		if file == "" || file == "." || file == ".." {
+			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
+		}
+		if prev, dup := seen[file]; dup {
+			return nil, configf("--pred %q: system name %q is already used by --pred %q; name them NAME=FILE", spec, name, prev)
+		}
+		seen[file] = spec
+		out = append(out, System{Name: name, Dir: file})
+		paths = append(paths, path)
+	}
+	for i := range out {
+		s := &out[i]
+		set, err := predict.Read(paths[i])
+		if err != nil {
+			return nil, err
+		}
+		s.Preds, err = predict.Pair(set, refs, predict.PairOptions{AllowMissing: cfg.AllowMissing})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// keepDBs narrows the dataset, and every system's paired predictions with it, to the
+// questions on the databases ids names. Predictions are paired against the whole dataset
+// first, so a prediction file for the whole benchmark is used as it is, and records keep
+// their question's index in the whole dataset.
+func keepDBs(ds *dataset.Dataset, systems []System, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	want := map[string]int{}
+	for _, id := range ids {
+		want[id] = 0
+	}
+	var qs []dataset.Question
+	keep := make([]bool, len(ds.Questions))
+	for i, q := range ds.Questions {
+		if _, ok := want[q.DBID]; ok {
+			want[q.DBID]++
+			keep[i] = true
+			qs = append(qs, q)
+		}
+	}
+	for _, id := range ids {
+		if want[id] == 0 {
+			return configf("--db-id %q: no question of %s is on that database", id, ds.Path)
+		}
+	}
+	for si := range systems {
+		s := &systems[si]
+		var ps []*predict.Prediction
+		for i, p := range s.Preds {
+			if keep[i] {
+				ps = append(ps, p)
+			}
+		}
+		s.Preds = ps
+	}
+	ds.Questions = qs
+	return nil
+}
+
+// splitPredSpec splits NAME=FILE; without a NAME the file's base name minus its
+// extension names the system.
+func splitPredSpec(spec string) (name, path string) {
+	if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], `/\`) {
+		return spec[:i], spec[i+1:]
+	}
+	base := filepath.Base(spec)
+	return strings.TrimSuffix(base, filepath.Ext(base)), spec
+}

@@ -1,0 +1,72 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// SystemRecords is one system's judged records, for the summary.
+type SystemRecords struct {
+	Name    string
+	Records []record.Record
+}
+
+// Summarize builds summary.json from every system's judged records (systems in
+// cfg.Preds order): what was judged and how, every system's scores, and the sections
+// later metrics add. A new section is a line here. Its warnings are the dataset's
+// followed by which questions were left out of the rates and why. Per-module usage is
+// re-read from each --pred file that holds module nodes (records carry only end-to-end
+// usage).
+func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.Semantics, systems []SystemRecords) *report.RunSummary {
+	sum := &report.RunSummary{
+		Tool:      "nl2sqlbench",
+		CreatedAt: time.Now().UTC().Truncate(time.Second),
+		Dataset:   report.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
+		Settings: report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
+			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs},
+		Warnings: append([]string(nil), ds.Warnings...),
+	}
+	for _, s := range systems {
+		ms := metrics.Summarize(s.Name, s.Records)
+		sum.Systems = append(sum.Systems, ms)
+		sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
+	}
+
+	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	srs := make([]metrics.SystemRecords, len(systems))
+	usage := make([]map[string]map[string]record.Usage, len(systems))
+	for i, s := range systems {
+		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
+		if i < len(cfg.Preds) {
+			_, path := splitPredSpec(cfg.Preds[i])
+			if u, ok, err := collect.ModuleUsage(path); err == nil && ok {
+				usage[i] = u
+			}
+		}
+	}
+	sum.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{PassK: cfg.passK(), Pricing: cfg.Pricing}), srs)
+	sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())
+	for _, s := range systems {
+		if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok {
+			sum.Flex = append(sum.Flex, f)
+		}
+	}
+	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+
+	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d questions skipped (database missing under %s); they are excluded from rates", c.Skipped, ds.DBRoot))
+	}
+	if c := sum.Systems[0].Overall.Counts; c.GoldError > 0 {
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d questions have gold SQL that failed to run (verdict gold_error); they are excluded from rates", c.GoldError))
+	}
+	return sum
+}
