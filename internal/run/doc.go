@@ -14,6 +14,9 @@
 // judged run between them, for the NL2SQL++ two-pass benchmark; the caller judges
 // through its Passes, which is how the judged run directories get written.
 //
-// To extend a run: a metric that fills record fields while judging is a judge.Annotator
-// added in annotators (annotate.go); a section of summary.json is a line in Summarize.
+// To extend a run: a per-question metric is an entry in the registry (metrics.Declared),
+// which Summarize aggregates into summary.json's metrics section; when it needs record
+// fields filled while judging, a judge.Annotator added in annotators (annotate.go). An
+// analysis that is not a per-question mean is a section of summary.json: a line in
+// Summarize.
 package run
