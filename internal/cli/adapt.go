@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
@@ -90,7 +91,7 @@ func moduleSummary(cfg evalConfig, systems []systemRecords) *report.ModulesSumma
 		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
 		if i < len(cfg.Preds) {
 			_, path := splitPredSpec(cfg.Preds[i])
-			if u, ok, err := collect.ModuleUsage(path); err == nil && ok {
+			if u, ok, err := predict.ModuleUsage(path); err == nil && ok {
 				usage[i] = u
 			}
 		}

@@ -142,36 +142,3 @@ func TestExtractSQL(t *testing.T) {
 		}
 	}
 }
-
-func TestModuleUsage(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sys.jsonl")
-	os.WriteFile(p, []byte(`{"question_id": 1, "node_type": "schema_selection", "token_cost": 100, "llm_calls": 1}
-{"question_id": 1, "node_type": "candidate_generation", "prompt_tokens": 300, "completion_tokens": 50, "latency_ms": 700}
-{"question_id": 1, "node_type": "candidate_generation", "total_tokens": 500, "call_llm_times": 2, "latency_ms": 20}
-{"question": "q two", "node_type": "revision", "token_cost": 40, "llm_calls": 1}
-`), 0o644)
-	u, ok, err := ModuleUsage(p)
-	if err != nil || !ok {
-		t.Fatalf("ModuleUsage: %v %v", ok, err)
-	}
-	if got := u["1"]["schema_selection"]; got.TotalTokens != 100 || got.LLMCalls != 1 {
-		t.Errorf("schema_selection %+v", got)
-	}
-	// Two candidate nodes: 300+50 (prompt+completion) and 500: total 850; calls 0 + 2; latency 700 + 20 ms.
-	if got := u["1"]["candidate_generation"]; got.TotalTokens != 850 || got.PromptTokens != 300 || got.LLMCalls != 2 || got.LatencyMS != 720 {
-		t.Errorf("candidate_generation %+v", got)
-	}
-	if got := u["q two"]["query_revision"]; got.TotalTokens != 40 {
-		t.Errorf("revision keyed by question text: %+v", u)
-	}
-	// A BIRD prediction file has no module nodes.
-	b := filepath.Join(dir, "bird.json")
-	os.WriteFile(b, []byte(`{"0": "SELECT 1\t----- bird -----\tdb"}`), 0o644)
-	if _, ok, err := ModuleUsage(b); ok || err != nil {
-		t.Errorf("BIRD file: ok %v err %v", ok, err)
-	}
-	if _, _, err := ModuleUsage(filepath.Join(dir, "absent")); err == nil {
-		t.Error("absent file: no error")
-	}
-}
