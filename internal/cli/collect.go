@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // collectOpts are the flags of `collect`.
@@ -148,7 +149,7 @@ func printCollectSummary(w io.Writer, s *collect.Summary) {
 		fmt.Fprintf(w, ", estimated cost $%.4f", s.Cost)
 	}
 	fmt.Fprintln(w)
-	for _, m := range []string{collect.NodeSchemaSelection, collect.NodeCandidate, collect.NodeRevision} {
+	for _, m := range []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision} {
 		if t := s.Modules[m]; t != nil {
 			fmt.Fprintf(w, "  %-21s %8d tokens %6d calls %9d ms\n", m, t.TotalTokens, t.LLMCalls, t.LatencyMS)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -118,7 +119,7 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	rep.Retried = len(failed)
 
 	// Pass 2: the failures, with the second-pass prompt.
-	var recs2 []collect.ModuleRecord
+	var recs2 []predict.ModuleRecord
 	var sum2 *collect.Summary
 	if len(failed) > 0 {
 		sel := func(q dataset.Question) bool { return failed[collect.QuestionKey(q.DBID, q.ID)] }
@@ -248,10 +249,10 @@ func outcome(r *record.Record) string {
 	return fmt.Sprintf("it ran and returned %d rows, which differ from the expected answer.", r.PredRows)
 }
 
-func questionKeys(recs []collect.ModuleRecord) map[string]bool {
+func questionKeys(recs []predict.ModuleRecord) map[string]bool {
 	m := map[string]bool{}
 	for _, r := range recs {
-		m[collect.QuestionKey(r.DBID, r.QuestionID)] = true
+		m[collect.QuestionKey(r.DBID, string(r.QuestionID))] = true
 	}
 	return m
 }

@@ -239,9 +239,9 @@ func TestCollectTwoPass(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, r := range merged {
-				seen[r.QuestionID] = true
+				seen[string(r.QuestionID)] = true
 				want := 1
-				if retried[r.QuestionID] {
+				if retried[string(r.QuestionID)] {
 					want = 2
 				}
 				if r.Pass != want {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // ErrConfigChanged means --out holds a run made with another pipeline or dataset.
@@ -128,9 +129,9 @@ type runner struct {
 // nodeTypes are the node types the pipeline writes per question, in order.
 func (c *Config) nodeTypes() []string {
 	if c.Pipeline.QueryRevision.Strategy == ReviseNone {
-		return []string{NodeSchemaSelection, NodeCandidate}
+		return []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration}
 	}
-	return []string{NodeSchemaSelection, NodeCandidate, NodeRevision}
+	return []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision}
 }
 
 // Run collects module records for the dataset's questions into OutDir/records.jsonl. It
@@ -314,7 +315,7 @@ feed:
 }
 
 // question answers one question: its database, then the pipeline.
-func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]ModuleRecord, error) {
+func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]predict.ModuleRecord, error) {
 	var db *dbInfo
 	var err error
 	if r.docs != "" {
@@ -367,38 +368,44 @@ var errNoDatabase = errors.New("database missing")
 
 // noDatabase is the records of a question whose database is missing: every module, no
 // SQL, no usage, so the records file still answers every question.
-func (r *runner) noDatabase(q dataset.Question) []ModuleRecord {
-	var recs []ModuleRecord
+func (r *runner) noDatabase(q dataset.Question) []predict.ModuleRecord {
+	var recs []predict.ModuleRecord
 	for _, nt := range r.cfg.nodeTypes() {
-		rec := ModuleRecord{NodeType: nt, QuestionID: q.ID, DBID: q.DBID, Question: q.Text, SchemaSource: "database_missing", Pass: r.pass}
-		switch nt {
-		case NodeSchemaSelection:
-			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
-		case NodeCandidate:
-			rec.Strategy, rec.SQL = r.cfg.Pipeline.CandidateGeneration.Strategy, ""
-		case NodeRevision:
-			rec.Strategy, rec.SQL = r.cfg.Pipeline.QueryRevision.Strategy, ""
+		rec := predict.ModuleRecord{
+			ModuleOutput:  predict.ModuleOutput{NodeType: nt, QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, Question: q.Text},
+			ModuleDetails: predict.ModuleDetails{SchemaSource: "database_missing", Pass: r.pass},
 		}
+		switch nt {
+		case predict.NodeSchemaSelection:
+			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
+		case predict.NodeCandidateGeneration:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.CandidateGeneration.Strategy, predict.OneSQL("")
+		case predict.NodeQueryRevision:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.QueryRevision.Strategy, predict.OneSQL("")
+		}
+		var none usageAcc
+		none.record(&rec, 0)
 		recs = append(recs, rec)
 	}
 	return recs
 }
 
-func (s *Summary) addRecords(recs []ModuleRecord) {
+func (s *Summary) addRecords(recs []predict.ModuleRecord) {
 	for _, rec := range recs {
-		s.PromptTokens += rec.PromptTokens
-		s.CompletionTokens += rec.CompletionTokens
-		s.TotalTokens += rec.TotalTokens
+		u := rec.Usage()
+		s.PromptTokens += u.PromptTokens
+		s.CompletionTokens += u.CompletionTokens
+		s.TotalTokens += u.TotalTokens
 		m := s.Modules[rec.NodeType]
 		if m == nil {
 			m = &ModuleTotals{}
 			s.Modules[rec.NodeType] = m
 		}
-		m.PromptTokens += rec.PromptTokens
-		m.CompletionTokens += rec.CompletionTokens
-		m.TotalTokens += rec.TotalTokens
-		m.LLMCalls += rec.LLMCalls
-		m.LatencyMS += rec.LatencyMS
+		m.PromptTokens += u.PromptTokens
+		m.CompletionTokens += u.CompletionTokens
+		m.TotalTokens += u.TotalTokens
+		m.LLMCalls += u.LLMCalls
+		m.LatencyMS += u.LatencyMS
 	}
 }
 

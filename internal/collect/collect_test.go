@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // demoDataset materializes the embedded demo and loads its questions.
@@ -209,7 +210,7 @@ func TestKilledCollectResumes(t *testing.T) {
 	cmd.Wait()
 	before := len(srv.Requests())
 	data, _ := os.ReadFile(recPath)
-	doneBefore, _, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	doneBefore, _, err := parseDone(recPath, data, []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestKilledCollectResumes(t *testing.T) {
 		t.Errorf("resumed %d (had %d), collected %d of %d", sum.Resumed, len(doneBefore), sum.Collected, len(ds.Questions))
 	}
 	data, _ = os.ReadFile(recPath)
-	done, good, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	done, good, err := parseDone(recPath, data, []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision})
 	if err != nil || good != len(data) || len(done) != len(ds.Questions) {
 		t.Errorf("after resume: %d questions, %d of %d bytes good, %v", len(done), good, len(data), err)
 	}
@@ -278,7 +279,7 @@ func countLines(path string) int {
 }
 
 func TestResumeCutsTornTail(t *testing.T) {
-	want := []string{NodeSchemaSelection, NodeCandidate}
+	want := []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration}
 	good := `{"node_type":"schema_selection","question_id":"1","db_id":"a"}` + "\n" + `{"node_type":"candidate_generation","question_id":"1","db_id":"a","SQL":"SELECT 1"}` + "\n"
 	tests := []struct {
 		name, tail string

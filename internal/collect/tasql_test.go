@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 const hash = "0000000000000000000000000000000000000000000000000000000000000000"
@@ -63,16 +64,22 @@ func TestTASQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, two := 1, 2
-	want := []Node{
-		{QuestionID: "7", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[0].Text,
-			Schema: map[string][]string{"Customers": {"Name", "city"}}, SchemaSource: "dummy_sql", LLMCalls: &one, Source: "0_my_shop_7_dummy_sql_" + hash + ".json"},
-		{QuestionID: "7", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[0].Text,
-			SQL: "SELECT Name FROM Customers WHERE city = 'Porto'", LLMCalls: &two, Source: "0_my_shop_7_tmp_sql_" + hash + ".json"},
-		{QuestionID: "8", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[1].Text,
-			Schema: map[string][]string{"orders": {"id", "total"}}, SchemaSource: "dummy_sql_lexical", LLMCalls: &one, Source: "1_my_shop_8_dummy_sql_" + hash + ".json"},
-		{QuestionID: "8", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[1].Text,
-			SQL: "SELECT total FROM orders WHERE id = 3", LLMCalls: &two, Source: "1_my_shop_8_tmp_sql_" + hash + ".json"},
+	node := func(nt, qid string, q int, schema map[string][]string, sql string, calls int, src, file string) predict.ModuleRecord {
+		r := predict.ModuleRecord{
+			ModuleOutput: predict.ModuleOutput{NodeType: nt, QuestionID: predict.QuestionID(qid), DBID: "my_shop", Question: ds.Questions[q].Text,
+				ExtractedSchema: schema, LLMCalls: predict.CountOf(calls)},
+			ModuleDetails: predict.ModuleDetails{SchemaSource: src, Source: file},
+		}
+		if sql != "" {
+			r.SQL = predict.OneSQL(sql)
+		}
+		return r
+	}
+	want := []predict.ModuleRecord{
+		node(predict.NodeSchemaSelection, "7", 0, map[string][]string{"Customers": {"Name", "city"}}, "", 1, "dummy_sql", "0_my_shop_7_dummy_sql_"+hash+".json"),
+		node(predict.NodeCandidateGeneration, "7", 0, nil, "SELECT Name FROM Customers WHERE city = 'Porto'", 2, "", "0_my_shop_7_tmp_sql_"+hash+".json"),
+		node(predict.NodeSchemaSelection, "8", 1, map[string][]string{"orders": {"id", "total"}}, "", 1, "dummy_sql_lexical", "1_my_shop_8_dummy_sql_"+hash+".json"),
+		node(predict.NodeCandidateGeneration, "8", 1, nil, "SELECT total FROM orders WHERE id = 3", 2, "", "1_my_shop_8_tmp_sql_"+hash+".json"),
 	}
 	if d := cmp.Diff(want, nodes); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -81,12 +88,12 @@ func TestTASQL(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 	// Token counts are unknown: never written as zero.
-	var buf strings.Builder
-	if err := WriteJSONL(&buf, nodes); err != nil {
+	b, err := encodeRecords(nodes)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), "token_cost") || strings.Count(buf.String(), "\n") != 4 {
-		t.Errorf("JSONL:\n%s", buf.String())
+	if strings.Contains(string(b), "token_cost") || strings.Count(string(b), "\n") != 4 {
+		t.Errorf("JSONL:\n%s", b)
 	}
 }
 
