@@ -76,23 +76,29 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	compare := cfg.SecondPass.Compare
 	out := o.out
 
+	// A run directory from before modules.jsonl had its name holds the merged records as
+	// records.jsonl; they are rewritten below, under the new name.
+	if err := collect.AdoptLegacyModulesFile(out, filepath.Join(pass1Dir, collect.ManifestFile), e.stderr); err != nil {
+		return err
+	}
+
 	// Pass 1: every question.
 	sum1, err := runPass(ctx, e, o, base, 1, filepath.Join(out, pass1Dir), nil, nil)
 	if err != nil {
 		return err
 	}
-	recs1, err := collect.ReadRecords(filepath.Join(out, pass1Dir, collect.RecordsFile))
+	recs1, err := collect.ReadRecords(filepath.Join(out, pass1Dir, collect.ModulesFile))
 	if err != nil {
 		return err
 	}
 	asked := questionKeys(recs1)
 
 	// Judge pass 1 and pick the questions it got wrong.
-	ev1, err := judgeRecords(ctx, e, o, cfg, pass1System, filepath.Join(out, pass1Dir, collect.RecordsFile), filepath.Join(out, pass1Dir, evalDir))
+	ev1, err := judgeRecords(ctx, e, o, cfg, pass1System, filepath.Join(out, pass1Dir, collect.ModulesFile), filepath.Join(out, pass1Dir, evalDir))
 	if err != nil {
 		return fmt.Errorf("judge pass 1: %w", err)
 	}
-	rep := &twoPassReport{Format: twoPassFormat, Compare: compare, Records: filepath.Join(out, collect.RecordsFile)}
+	rep := &twoPassReport{Format: twoPassFormat, Compare: compare, Records: filepath.Join(out, collect.ModulesFile)}
 	failed := map[string]bool{}
 	previous := map[string]collect.Attempt{}
 	for i := range ev1 {
@@ -126,7 +132,7 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 		if sum2, err = runPass(ctx, e, o, base, 2, filepath.Join(out, pass2Dir), sel, previous); err != nil {
 			return err
 		}
-		if recs2, err = collect.ReadRecords(filepath.Join(out, pass2Dir, collect.RecordsFile)); err != nil {
+		if recs2, err = collect.ReadRecords(filepath.Join(out, pass2Dir, collect.ModulesFile)); err != nil {
 			return err
 		}
 	}

@@ -24,8 +24,16 @@ var ErrConfigChanged = errors.New("output directory holds a run with another con
 
 // Files of a collect run directory.
 const (
-	RecordsFile  = "records.jsonl"
-	CacheFile    = "cache.jsonl"
+	// ModulesFile holds the run's module records (predict.ModuleRecord), one line per
+	// module and question: the file `eval --pred` reads. It is not eval's records.jsonl
+	// (judged records, one per question).
+	ModulesFile = "modules.jsonl"
+	// LegacyModulesFile is the name ModulesFile had until eval's judged records.jsonl made
+	// it ambiguous. Run adopts a run directory's legacy file (AdoptLegacyModulesFile).
+	LegacyModulesFile = "records.jsonl"
+	// CacheFile holds every LLM response, keyed by the whole request.
+	CacheFile = "cache.jsonl"
+	// ManifestFile says what the run was collected with; a rerun must match it.
 	ManifestFile = "collect.json"
 )
 
@@ -134,9 +142,11 @@ func (c *Config) nodeTypes() []string {
 	return []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision}
 }
 
-// Run collects module records for the dataset's questions into OutDir/records.jsonl. It
+// Run collects module records for the dataset's questions into OutDir/modules.jsonl. It
 // resumes a run interrupted in the same directory: questions already recorded are kept
-// and not asked again, and requests already answered come from OutDir/cache.jsonl. A
+// and not asked again, and requests already answered come from OutDir/cache.jsonl. A run
+// directory written before modules.jsonl had its name holds records.jsonl instead: Run
+// renames it to modules.jsonl (saying so on Log) and resumes from it. A
 // question whose LLM calls fail for good is left out (counted in Failed, and logged): a
 // rerun tries it again. Cancelling ctx stops the run; every question recorded so far is
 // complete.
@@ -154,6 +164,14 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.Pass < 0 || opt.Pass > 2 {
 		return nil, fmt.Errorf("collect: pass %d: want 0, 1 or 2: %w", opt.Pass, ErrBadConfig)
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	// Before checkManifest, which writes a manifest into a directory that has none.
+	if err := AdoptLegacyModulesFile(opt.OutDir, ManifestFile, logw); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
 	}
 	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass); err != nil {
 		return nil, err
@@ -176,7 +194,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer cache.Close()
-	recPath := filepath.Join(opt.OutDir, RecordsFile)
+	recPath := filepath.Join(opt.OutDir, ModulesFile)
 	w, done, err := openRecords(recPath, cfg.nodeTypes())
 	if err != nil {
 		return nil, err
@@ -200,10 +218,6 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if cfg.SQLPP() {
 		r.docs = cfg.DocumentsDir()
-	}
-	logw := opt.Log
-	if logw == nil {
-		logw = io.Discard
 	}
 
 	// The questions to ask: each (db_id, question_id) once, in dataset order.

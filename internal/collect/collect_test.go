@@ -95,23 +95,23 @@ func TestRunResumesFromCache(t *testing.T) {
 	if sum.Collected != n || sum.Failed != 0 || sum.NoDatabase != 1 || sum.Requests != int64(2*(n-1)) || sum.TotalTokens == 0 || sum.Cost <= 0 {
 		t.Errorf("first run %+v", sum)
 	}
-	first, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	first, _ := os.ReadFile(filepath.Join(out, ModulesFile))
 	// A rerun finds everything recorded: no request at all.
 	sum2, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
 	if err != nil || sum2.Resumed != n || sum2.Requests != 0 || sum2.TotalTokens != sum.TotalTokens {
 		t.Errorf("rerun %+v, %v", sum2, err)
 	}
 	// With the records gone, the cache answers everything: same records, no request.
-	os.Remove(filepath.Join(out, RecordsFile))
+	os.Remove(filepath.Join(out, ModulesFile))
 	sum3, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
 	if err != nil || sum3.Collected != n || sum3.Requests != 0 || sum3.CacheHits != int64(2*(n-1)) {
 		t.Errorf("cached run %+v, %v", sum3, err)
 	}
-	again, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	again, _ := os.ReadFile(filepath.Join(out, ModulesFile))
 	if sortedLines(first) != sortedLines(again) {
 		t.Errorf("records from the cache differ from the first run's")
 	}
-	for _, f := range []string{RecordsFile, CacheFile, ManifestFile} {
+	for _, f := range []string{ModulesFile, CacheFile, ManifestFile} {
 		b, _ := os.ReadFile(filepath.Join(out, f))
 		if strings.Contains(string(b), secretKey) {
 			t.Errorf("%s holds the API key", f)
@@ -197,7 +197,7 @@ func TestKilledCollectResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	recPath := filepath.Join(out, RecordsFile)
+	recPath := filepath.Join(out, ModulesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for countLines(recPath) < 10*3 {
 		if time.Now().After(deadline) {

@@ -16,8 +16,8 @@ import (
 // the retried questions' blocks replaced by pass 2's. The orchestration (judging between
 // passes) lives in the collect command, which can reach the judge.
 
-// ReadRecords reads a collect records file, in file order. A torn last line (a run killed
-// mid-write) is ignored, as resume would cut it off.
+// ReadRecords reads a module-records file collect wrote (modules.jsonl), in file order. A
+// torn last line (a run killed mid-write) is ignored, as resume would cut it off.
 func ReadRecords(path string) ([]predict.ModuleRecord, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

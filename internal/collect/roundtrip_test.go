@@ -37,7 +37,7 @@ func TestModuleRecordsRoundTrip(t *testing.T) {
 		rec(predict.NodeCandidateGeneration, "2", predict.OneSQL(""), 0, 0, 0), // a missing database: no SQL
 		rec(predict.NodeQueryRevision, "2", predict.OneSQL(""), 0, 0, 0),
 	}
-	path := filepath.Join(t.TempDir(), RecordsFile)
+	path := filepath.Join(t.TempDir(), ModulesFile)
 	if err := WriteRecordsFile(path, recs); err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +107,9 @@ func TestCollectedModulesReadByPredict(t *testing.T) {
 	sum, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: filepath.Join(dir, "out"), Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if filepath.Base(sum.Records) != ModulesFile {
+		t.Errorf("records written to %s, want %s", sum.Records, ModulesFile)
 	}
 	recs, err := ReadRecords(sum.Records)
 	if err != nil {

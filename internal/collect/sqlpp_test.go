@@ -63,7 +63,7 @@ func TestRunSQLPPExecutesOnEngine(t *testing.T) {
 	if sum.Collected != 6 || sum.Failed != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	recs, err := ReadRecords(filepath.Join(dir, "out", RecordsFile))
+	recs, err := ReadRecords(filepath.Join(dir, "out", ModulesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
