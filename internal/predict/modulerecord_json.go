@@ -15,6 +15,7 @@ import (
 // a *json.UnmarshalTypeError: encoding/json then names the field it was in, and
 // fieldError says what the field wants.
 
+// null is JSON's null, for comparing (never returned: callers may keep what they get).
 var null = []byte("null")
 
 // UnmarshalJSON reads a string (trimmed) or a number (without decimals when integral).
@@ -72,7 +73,7 @@ func (v SQLValue) MarshalJSON() ([]byte, error) {
 	case len(v.Queries) == 1:
 		err = enc.Encode(v.Queries[0])
 	case len(v.Queries) == 0:
-		return null, nil
+		return []byte("null"), nil
 	default:
 		return nil, fmt.Errorf("SQL value holds %d queries but is not a list", len(v.Queries))
 	}
@@ -105,7 +106,7 @@ func (v *SQLValue) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the count as a number (unknown counts are left out by omitzero).
 func (c Count) MarshalJSON() ([]byte, error) {
 	if !c.Known {
-		return null, nil
+		return []byte("null"), nil
 	}
 	return strconv.AppendInt(nil, int64(c.N), 10), nil
 }
