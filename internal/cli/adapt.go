@@ -125,16 +125,8 @@ func adaptTASQL(ctx context.Context, e *env, cfg adaptConfig) error {
 			return fmt.Errorf("adapt: %w", err)
 		}
 	}
-	f, err := os.Create(cfg.Out)
-	if err != nil {
+	if err := collect.WriteRecordsFile(cfg.Out, nodes); err != nil {
 		return fmt.Errorf("adapt: %w", err)
-	}
-	if err := collect.WriteJSONL(f, nodes); err != nil {
-		f.Close()
-		return fmt.Errorf("adapt: write %s: %w", cfg.Out, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("adapt: write %s: %w", cfg.Out, err)
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %d module records for %d questions (%d trace files) to %s\nschema selection from parsed dummy SQL: %d, from lexical match (dummy SQL did not parse): %d; SELECT put back on %d generated SQL\ntoken counts are not in the traces: token_cost is left unset (unknown)\n",
 		len(nodes), st.Questions, st.Files, cfg.Out, st.SchemaParsed, st.SchemaLexical, st.PrefixedSelect)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
@@ -35,9 +36,12 @@ func newCollectCmd(e *env) *cobra.Command {
 revision) on every question of the dataset, calling an OpenAI-compatible chat-completions
 endpoint, and write one NL2SQLBench module record per module and question:
 
-  DIR/records.jsonl   module records, synced per question; eval --pred reads it
+  DIR/modules.jsonl   module records, synced per question; eval --pred reads it
   DIR/cache.jsonl     every LLM response, keyed by the full request (reruns are free)
   DIR/collect.json    what the run was collected with (a rerun must match it)
+
+modules.jsonl is not eval's records.jsonl: eval writes OUT/<system>/records.jsonl, one judged
+record per question, from the module records.
 
 With pipeline.dialect sqlpp the prompts carry document shapes sampled from the export-docs
 directory pipeline.documents, and queries run on Couchbase (--engine sqlpp, --sqlpp-endpoint,
@@ -46,16 +50,18 @@ directory pipeline.documents, and queries run on Couchbase (--engine sqlpp, --sq
   DIR/pass1/          pass 1 on every question (a run directory as above)
   DIR/pass1/eval/     pass 1 judged (flexible comparison; gold SQL on SQLite)
   DIR/pass2/          pass 2, a different prompt, on the questions pass 1 got wrong
-  DIR/records.jsonl   the final records: pass 2's replace pass 1's where retried ("pass": 1|2)
-  DIR/eval/           the final records judged
+  DIR/modules.jsonl   the final module records: pass 2's replace pass 1's where retried ("pass": 1|2)
+  DIR/eval/           the final module records judged (eval's DIR/eval/final/records.jsonl)
   DIR/two_pass.json   first-pass accuracy, retried, recovered, gain, final accuracy, tokens
 
 Killed or interrupted, collect resumes when rerun with the same arguments: recorded
-questions are kept and no recorded request is sent again. The API key is read from the
-environment variable llm.api_key_env names (default OPENAI_API_KEY).`,
+questions are kept and no recorded request is sent again. A directory written by an older
+version, whose module records are named records.jsonl, resumes too: collect renames the file
+to modules.jsonl and says so on stderr. The API key is read from the environment variable
+llm.api_key_env names (default OPENAI_API_KEY).`,
 		Example: `  export OPENAI_API_KEY=...
   nl2sqlbench collect --config docs/pipeline.example.yaml --dataset bird:PATH --out runs/gpt4o-mini
-  nl2sqlbench eval --dataset bird:PATH --pred runs/gpt4o-mini/records.jsonl
+  nl2sqlbench eval --dataset bird:PATH --pred gpt4o-mini=runs/gpt4o-mini/modules.jsonl
   # NL2SQL++: SQL++ over documents exported with export-docs, on a Couchbase cluster
   nl2sqlbench collect --config sqlpp.yaml --dataset bird:PATH --out runs/sqlpp \
       --engine sqlpp --sqlpp-endpoint http://localhost:8093 --sqlpp-bucket bird --sqlpp-user admin`,
@@ -78,7 +84,7 @@ environment variable llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.StringVar(&o.datasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl)")
 	f.StringVar(&o.dbRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
 	f.StringVar(&o.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
-	f.StringVar(&o.out, "out", "", "run directory (records.jsonl, cache.jsonl); rerun with the same one to resume")
+	f.StringVar(&o.out, "out", "", "run directory (modules.jsonl, cache.jsonl); rerun with the same one to resume")
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
 	o.engines.bind(f)
@@ -151,7 +157,7 @@ func printCollectSummary(w io.Writer, s *collect.Summary) {
 		fmt.Fprintf(w, ", estimated cost $%.4f", s.Cost)
 	}
 	fmt.Fprintln(w)
-	for _, m := range []string{collect.NodeSchemaSelection, collect.NodeCandidate, collect.NodeRevision} {
+	for _, m := range []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision} {
 		if t := s.Modules[m]; t != nil {
 			fmt.Fprintf(w, "  %-21s %8d tokens %6d calls %9d ms\n", m, t.TotalTokens, t.LLMCalls, t.LatencyMS)
 		}

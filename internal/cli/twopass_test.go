@@ -121,10 +121,13 @@ func TestCollectTwoPass(t *testing.T) {
 		engine         []string
 		compare        string
 		firstHeading   string
+		// legacyRerun reruns the directory as an older version left it: module records
+		// named records.jsonl (now eval's name for judged records).
+		legacyRerun bool
 	}{
 		{"sqlpp on the fake query service, flex", "dialect: sqlpp, documents: " + docs, []string{"--engine", "sqlpp", "--sqlpp-endpoint", cb.URL(), "--sqlpp-bucket", "bench"},
-			"flex", "### Task: text to SQL++\n"},
-		{"sqlite, ex", "schema_selection: {strategy: full}", nil, "ex", "### Task: text to SQL\n"},
+			"flex", "### Task: text to SQL++\n", false},
+		{"sqlite, ex", "schema_selection: {strategy: full}", nil, "ex", "### Task: text to SQL\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,15 +236,20 @@ func TestCollectTwoPass(t *testing.T) {
 			}
 
 			// Merged records: pass 2's for the retried questions.
-			merged, err := collect.ReadRecords(filepath.Join(out, "records.jsonl"))
+			for _, d := range []string{"", "pass1", "pass2"} {
+				if _, err := os.Stat(filepath.Join(out, d, "records.jsonl")); !os.IsNotExist(err) {
+					t.Errorf("%s: module records named records.jsonl (%v), want modules.jsonl", filepath.Join(out, d), err)
+				}
+			}
+			merged, err := collect.ReadRecords(filepath.Join(out, "modules.jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			seen := map[string]bool{}
 			for _, r := range merged {
-				seen[r.QuestionID] = true
+				seen[string(r.QuestionID)] = true
 				want := 1
-				if retried[r.QuestionID] {
+				if retried[string(r.QuestionID)] {
 					want = 2
 				}
 				if r.Pass != want {
@@ -259,7 +267,8 @@ func TestCollectTwoPass(t *testing.T) {
 			}
 
 			// A rerun asks nothing and writes the same files (judged records carry execution
-			// times, so only their verdicts are compared).
+			// times, so only their verdicts are compared); so does a rerun of the directory as
+			// an older version left it, which renames its module records.
 			snap := func() map[string]string {
 				m := map[string]string{}
 				var verdicts []string
@@ -267,7 +276,7 @@ func TestCollectTwoPass(t *testing.T) {
 					verdicts = append(verdicts, r.Verdict)
 				}
 				m["final verdicts"] = strings.Join(verdicts, " ")
-				for _, f := range []string{"records.jsonl", "two_pass.json", "pass1/records.jsonl", "pass2/records.jsonl"} {
+				for _, f := range []string{"modules.jsonl", "two_pass.json", "pass1/modules.jsonl", "pass2/modules.jsonl"} {
 					b, err := os.ReadFile(filepath.Join(out, f))
 					if err != nil {
 						t.Fatal(err)
@@ -277,9 +286,20 @@ func TestCollectTwoPass(t *testing.T) {
 				return m
 			}
 			was, n := snap(), len(srv.Requests())
+			if tt.legacyRerun {
+				for _, d := range []string{"", "pass1", "pass2"} {
+					if err := os.Rename(filepath.Join(out, d, "modules.jsonl"), filepath.Join(out, d, "records.jsonl")); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			stdout.Reset()
+			stderr.Reset()
 			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("rerun exit %d: %s %s", code, stdout.String(), stderr.String())
+			}
+			if renames := strings.Count(stderr.String(), "note: module records are now named modules.jsonl"); tt.legacyRerun && renames != 3 || !tt.legacyRerun && renames != 0 {
+				t.Errorf("rerun noted %d renames:\n%s", renames, stderr.String())
 			}
 			if len(srv.Requests()) != n {
 				t.Errorf("rerun sent %d LLM requests", len(srv.Requests())-n)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // ErrConfigChanged means --out holds a run made with another pipeline or dataset.
@@ -23,8 +24,16 @@ var ErrConfigChanged = errors.New("output directory holds a run with another con
 
 // Files of a collect run directory.
 const (
-	RecordsFile  = "records.jsonl"
-	CacheFile    = "cache.jsonl"
+	// ModulesFile holds the run's module records (predict.ModuleRecord), one line per
+	// module and question: the file `eval --pred` reads. It is not eval's records.jsonl
+	// (judged records, one per question).
+	ModulesFile = "modules.jsonl"
+	// LegacyModulesFile is the name ModulesFile had until eval's judged records.jsonl made
+	// it ambiguous. Run adopts a run directory's legacy file (AdoptLegacyModulesFile).
+	LegacyModulesFile = "records.jsonl"
+	// CacheFile holds every LLM response, keyed by the whole request.
+	CacheFile = "cache.jsonl"
+	// ManifestFile says what the run was collected with; a rerun must match it.
 	ManifestFile = "collect.json"
 )
 
@@ -128,14 +137,16 @@ type runner struct {
 // nodeTypes are the node types the pipeline writes per question, in order.
 func (c *Config) nodeTypes() []string {
 	if c.Pipeline.QueryRevision.Strategy == ReviseNone {
-		return []string{NodeSchemaSelection, NodeCandidate}
+		return []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration}
 	}
-	return []string{NodeSchemaSelection, NodeCandidate, NodeRevision}
+	return []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision}
 }
 
-// Run collects module records for the dataset's questions into OutDir/records.jsonl. It
+// Run collects module records for the dataset's questions into OutDir/modules.jsonl. It
 // resumes a run interrupted in the same directory: questions already recorded are kept
-// and not asked again, and requests already answered come from OutDir/cache.jsonl. A
+// and not asked again, and requests already answered come from OutDir/cache.jsonl. A run
+// directory written before modules.jsonl had its name holds records.jsonl instead: Run
+// renames it to modules.jsonl (saying so on Log) and resumes from it. A
 // question whose LLM calls fail for good is left out (counted in Failed, and logged): a
 // rerun tries it again. Cancelling ctx stops the run; every question recorded so far is
 // complete.
@@ -153,6 +164,14 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.Pass < 0 || opt.Pass > 2 {
 		return nil, fmt.Errorf("collect: pass %d: want 0, 1 or 2: %w", opt.Pass, ErrBadConfig)
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	// Before checkManifest, which writes a manifest into a directory that has none.
+	if err := AdoptLegacyModulesFile(opt.OutDir, ManifestFile, logw); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
 	}
 	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass); err != nil {
 		return nil, err
@@ -175,7 +194,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	defer cache.Close()
-	recPath := filepath.Join(opt.OutDir, RecordsFile)
+	recPath := filepath.Join(opt.OutDir, ModulesFile)
 	w, done, err := openRecords(recPath, cfg.nodeTypes())
 	if err != nil {
 		return nil, err
@@ -199,10 +218,6 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if cfg.SQLPP() {
 		r.docs = cfg.DocumentsDir()
-	}
-	logw := opt.Log
-	if logw == nil {
-		logw = io.Discard
 	}
 
 	// The questions to ask: each (db_id, question_id) once, in dataset order.
@@ -314,7 +329,7 @@ feed:
 }
 
 // question answers one question: its database, then the pipeline.
-func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]ModuleRecord, error) {
+func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]predict.ModuleRecord, error) {
 	var db *dbInfo
 	var err error
 	if r.docs != "" {
@@ -367,38 +382,44 @@ var errNoDatabase = errors.New("database missing")
 
 // noDatabase is the records of a question whose database is missing: every module, no
 // SQL, no usage, so the records file still answers every question.
-func (r *runner) noDatabase(q dataset.Question) []ModuleRecord {
-	var recs []ModuleRecord
+func (r *runner) noDatabase(q dataset.Question) []predict.ModuleRecord {
+	var recs []predict.ModuleRecord
 	for _, nt := range r.cfg.nodeTypes() {
-		rec := ModuleRecord{NodeType: nt, QuestionID: q.ID, DBID: q.DBID, Question: q.Text, SchemaSource: "database_missing", Pass: r.pass}
-		switch nt {
-		case NodeSchemaSelection:
-			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
-		case NodeCandidate:
-			rec.Strategy, rec.SQL = r.cfg.Pipeline.CandidateGeneration.Strategy, ""
-		case NodeRevision:
-			rec.Strategy, rec.SQL = r.cfg.Pipeline.QueryRevision.Strategy, ""
+		rec := predict.ModuleRecord{
+			ModuleOutput:  predict.ModuleOutput{NodeType: nt, QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, Question: q.Text},
+			ModuleDetails: predict.ModuleDetails{SchemaSource: "database_missing", Pass: r.pass},
 		}
+		switch nt {
+		case predict.NodeSchemaSelection:
+			rec.Strategy = r.cfg.Pipeline.SchemaSelection.Strategy
+		case predict.NodeCandidateGeneration:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.CandidateGeneration.Strategy, predict.OneSQL("")
+		case predict.NodeQueryRevision:
+			rec.Strategy, rec.SQL = r.cfg.Pipeline.QueryRevision.Strategy, predict.OneSQL("")
+		}
+		var none usageAcc
+		none.record(&rec, 0)
 		recs = append(recs, rec)
 	}
 	return recs
 }
 
-func (s *Summary) addRecords(recs []ModuleRecord) {
+func (s *Summary) addRecords(recs []predict.ModuleRecord) {
 	for _, rec := range recs {
-		s.PromptTokens += rec.PromptTokens
-		s.CompletionTokens += rec.CompletionTokens
-		s.TotalTokens += rec.TotalTokens
+		u := rec.Usage()
+		s.PromptTokens += u.PromptTokens
+		s.CompletionTokens += u.CompletionTokens
+		s.TotalTokens += u.TotalTokens
 		m := s.Modules[rec.NodeType]
 		if m == nil {
 			m = &ModuleTotals{}
 			s.Modules[rec.NodeType] = m
 		}
-		m.PromptTokens += rec.PromptTokens
-		m.CompletionTokens += rec.CompletionTokens
-		m.TotalTokens += rec.TotalTokens
-		m.LLMCalls += rec.LLMCalls
-		m.LatencyMS += rec.LatencyMS
+		m.PromptTokens += u.PromptTokens
+		m.CompletionTokens += u.CompletionTokens
+		m.TotalTokens += u.TotalTokens
+		m.LLMCalls += u.LLMCalls
+		m.LatencyMS += u.LatencyMS
 	}
 }
 

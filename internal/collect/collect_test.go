@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // demoDataset materializes the embedded demo and loads its questions.
@@ -94,23 +95,23 @@ func TestRunResumesFromCache(t *testing.T) {
 	if sum.Collected != n || sum.Failed != 0 || sum.NoDatabase != 1 || sum.Requests != int64(2*(n-1)) || sum.TotalTokens == 0 || sum.Cost <= 0 {
 		t.Errorf("first run %+v", sum)
 	}
-	first, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	first, _ := os.ReadFile(filepath.Join(out, ModulesFile))
 	// A rerun finds everything recorded: no request at all.
 	sum2, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
 	if err != nil || sum2.Resumed != n || sum2.Requests != 0 || sum2.TotalTokens != sum.TotalTokens {
 		t.Errorf("rerun %+v, %v", sum2, err)
 	}
 	// With the records gone, the cache answers everything: same records, no request.
-	os.Remove(filepath.Join(out, RecordsFile))
+	os.Remove(filepath.Join(out, ModulesFile))
 	sum3, err := Run(context.Background(), Options{Config: cfg, Dataset: ds, OutDir: out, Getenv: getenv})
 	if err != nil || sum3.Collected != n || sum3.Requests != 0 || sum3.CacheHits != int64(2*(n-1)) {
 		t.Errorf("cached run %+v, %v", sum3, err)
 	}
-	again, _ := os.ReadFile(filepath.Join(out, RecordsFile))
+	again, _ := os.ReadFile(filepath.Join(out, ModulesFile))
 	if sortedLines(first) != sortedLines(again) {
 		t.Errorf("records from the cache differ from the first run's")
 	}
-	for _, f := range []string{RecordsFile, CacheFile, ManifestFile} {
+	for _, f := range []string{ModulesFile, CacheFile, ManifestFile} {
 		b, _ := os.ReadFile(filepath.Join(out, f))
 		if strings.Contains(string(b), secretKey) {
 			t.Errorf("%s holds the API key", f)
@@ -196,7 +197,7 @@ func TestKilledCollectResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	recPath := filepath.Join(out, RecordsFile)
+	recPath := filepath.Join(out, ModulesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for countLines(recPath) < 10*3 {
 		if time.Now().After(deadline) {
@@ -209,7 +210,7 @@ func TestKilledCollectResumes(t *testing.T) {
 	cmd.Wait()
 	before := len(srv.Requests())
 	data, _ := os.ReadFile(recPath)
-	doneBefore, _, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	doneBefore, _, err := parseDone(recPath, data, []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestKilledCollectResumes(t *testing.T) {
 		t.Errorf("resumed %d (had %d), collected %d of %d", sum.Resumed, len(doneBefore), sum.Collected, len(ds.Questions))
 	}
 	data, _ = os.ReadFile(recPath)
-	done, good, err := parseDone(recPath, data, []string{NodeSchemaSelection, NodeCandidate, NodeRevision})
+	done, good, err := parseDone(recPath, data, []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration, predict.NodeQueryRevision})
 	if err != nil || good != len(data) || len(done) != len(ds.Questions) {
 		t.Errorf("after resume: %d questions, %d of %d bytes good, %v", len(done), good, len(data), err)
 	}
@@ -278,7 +279,7 @@ func countLines(path string) int {
 }
 
 func TestResumeCutsTornTail(t *testing.T) {
-	want := []string{NodeSchemaSelection, NodeCandidate}
+	want := []string{predict.NodeSchemaSelection, predict.NodeCandidateGeneration}
 	good := `{"node_type":"schema_selection","question_id":"1","db_id":"a"}` + "\n" + `{"node_type":"candidate_generation","question_id":"1","db_id":"a","SQL":"SELECT 1"}` + "\n"
 	tests := []struct {
 		name, tail string

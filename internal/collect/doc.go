@@ -1,7 +1,8 @@
 // Package collect produces NL2SQLBench module records, the JSONL format `nl2sqlbench eval
 // --pred` reads: one object per module output (schema_selection, candidate_generation,
-// query_revision) per question. Once a system's outputs are module records, every module
-// metric applies to it. Records come from two places:
+// query_revision) per question. The format is predict.ModuleRecord (the package that reads
+// it owns it); this package only writes it. Once a system's outputs are module records,
+// every module metric applies to it. Records come from two places:
 //
 //   - adapters turn what an existing system leaves behind (cached LLM outputs, logs) into
 //     records: the paper's "minimal wrapper code" (TASQL, the `adapt` subcommand);
@@ -10,7 +11,7 @@
 //     a response cache, retries, rate limits and crash-safe resumable records.
 //
 // To add an adapter: write <system>.go with a function that reads its outputs and returns
-// []Node for the dataset's questions (see TASQL), and register it in the `adapt`
+// []predict.ModuleRecord for the dataset's questions (see TASQL), and register it in the `adapt`
 // subcommand (internal/cli/adapt.go). Unknown quantities stay unset (a token count the
 // system did not log is unknown, not zero).
 //
@@ -27,50 +28,10 @@
 // prompt under prompts/ if it calls the LLM, and add it to the end-to-end test.
 package collect
 
-import (
-	"encoding/json"
-	"errors"
-	"io"
-)
+import "errors"
 
 // Sentinel errors.
 var (
 	ErrBadTrace = errors.New("malformed trace")
 	ErrMissing  = errors.New("question has no trace")
 )
-
-// Node is one module output: one line of an NL2SQLBench records file.
-type Node struct {
-	QuestionID string              `json:"question_id"`
-	DBID       string              `json:"db_id"`
-	NodeType   string              `json:"node_type"`
-	Question   string              `json:"question,omitempty"`
-	Schema     map[string][]string `json:"extracted_schema,omitempty"`
-	SQL        string              `json:"SQL,omitempty"`
-	TokenCost  *int                `json:"token_cost,omitempty"` // nil: unknown
-	LLMCalls   *int                `json:"llm_calls,omitempty"`  // nil: unknown
-	// SchemaSource says how Schema was derived (adapter-specific, e.g. "dummy_sql"
-	// or "dummy_sql_lexical"); readers ignore it.
-	SchemaSource string `json:"schema_source,omitempty"`
-	// Source names the trace file the node came from.
-	Source string `json:"source,omitempty"`
-}
-
-// Node types.
-const (
-	NodeSchemaSelection = "schema_selection"
-	NodeCandidate       = "candidate_generation"
-	NodeRevision        = "query_revision"
-)
-
-// WriteJSONL writes nodes, one JSON object per line.
-func WriteJSONL(w io.Writer, nodes []Node) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range nodes {
-		if err := enc.Encode(&nodes[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}

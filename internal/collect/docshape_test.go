@@ -14,6 +14,7 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -196,15 +197,18 @@ func TestSQLPPPrompts(t *testing.T) {
 }
 
 func TestMergePasses(t *testing.T) {
-	rec := func(q, nt string, pass int) ModuleRecord {
-		return ModuleRecord{QuestionID: q, DBID: "d", NodeType: nt, Pass: pass}
+	rec := func(q, nt string, pass int) predict.ModuleRecord {
+		return predict.ModuleRecord{
+			ModuleOutput:  predict.ModuleOutput{QuestionID: predict.QuestionID(q), DBID: "d", NodeType: nt},
+			ModuleDetails: predict.ModuleDetails{Pass: pass},
+		}
 	}
-	first := []ModuleRecord{rec("1", NodeSchemaSelection, 1), rec("1", NodeCandidate, 1), rec("2", NodeSchemaSelection, 1), rec("2", NodeCandidate, 1), rec("3", NodeSchemaSelection, 1), rec("3", NodeCandidate, 1)}
-	second := []ModuleRecord{rec("2", NodeSchemaSelection, 2), rec("2", NodeCandidate, 2), rec("9", NodeSchemaSelection, 2), rec("9", NodeCandidate, 2)}
+	first := []predict.ModuleRecord{rec("1", predict.NodeSchemaSelection, 1), rec("1", predict.NodeCandidateGeneration, 1), rec("2", predict.NodeSchemaSelection, 1), rec("2", predict.NodeCandidateGeneration, 1), rec("3", predict.NodeSchemaSelection, 1), rec("3", predict.NodeCandidateGeneration, 1)}
+	second := []predict.ModuleRecord{rec("2", predict.NodeSchemaSelection, 2), rec("2", predict.NodeCandidateGeneration, 2), rec("9", predict.NodeSchemaSelection, 2), rec("9", predict.NodeCandidateGeneration, 2)}
 	got := MergePasses(first, second, map[string]bool{QuestionKey("d", "2"): true, QuestionKey("d", "3"): true})
 	var passes []string
 	for _, r := range got {
-		passes = append(passes, r.QuestionID+"/"+r.NodeType[:1]+"/"+string(rune('0'+r.Pass)))
+		passes = append(passes, string(r.QuestionID)+"/"+r.NodeType[:1]+"/"+string(rune('0'+r.Pass)))
 	}
 	want := []string{"1/s/1", "1/c/1", "2/s/2", "2/c/2", "3/s/1", "3/c/1"}
 	if diff := cmp.Diff(want, passes); diff != "" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // selectSchema runs the schema-selection strategy. src is "fallback_full" when the model's
@@ -116,12 +117,12 @@ func feedback(o execOutcome, onlyErrors bool) string {
 }
 
 // revise runs the query-revision strategy over the candidates and fills rec.SQL.
-func (r *runner) revise(ctx context.Context, u *usageAcc, rec *ModuleRecord, data PromptData, db *dbInfo, cands []string) error {
+func (r *runner) revise(ctx context.Context, u *usageAcc, rec *predict.ModuleRecord, data PromptData, db *dbInfo, cands []string) error {
 	qr := r.cfg.Pipeline.QueryRevision
 	switch qr.Strategy {
 	case ReviseSelfConsistency:
 		sql, votes := r.vote(ctx, db, cands)
-		rec.SQL, rec.Votes = sql, votes
+		rec.SQL, rec.Votes = predict.OneSQL(sql), votes
 		return ctx.Err()
 	case ReviseExecution, ReviseRetryFailed:
 		onlyErrors, name := false, promptRevise
@@ -151,7 +152,7 @@ func (r *runner) revise(ctx context.Context, u *usageAcc, rec *ModuleRecord, dat
 			rec.Feedback = append(rec.Feedback, fb)
 			cur = extractSQL(texts[0])
 		}
-		rec.SQL = cur
+		rec.SQL = predict.OneSQL(cur)
 		return nil
 	}
 	return fmt.Errorf("unknown revision strategy %q: %w", qr.Strategy, ErrBadConfig)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // Two-pass runs (the Couchbase NL2SQL++ benchmark): pass 1 is an ordinary run, judged;
@@ -14,14 +16,14 @@ import (
 // the retried questions' blocks replaced by pass 2's. The orchestration (judging between
 // passes) lives in the run layer (internal/run, TwoPass), which can reach the judge.
 
-// ReadRecords reads a collect records file, in file order. A torn last line (a run killed
-// mid-write) is ignored, as resume would cut it off.
-func ReadRecords(path string) ([]ModuleRecord, error) {
+// ReadRecords reads a module-records file collect wrote (modules.jsonl), in file order. A
+// torn last line (a run killed mid-write) is ignored, as resume would cut it off.
+func ReadRecords(path string) ([]predict.ModuleRecord, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read records: %w", err)
 	}
-	var out []ModuleRecord
+	var out []predict.ModuleRecord
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
 	off, line := 0, 0
@@ -35,7 +37,7 @@ func ReadRecords(path string) ([]ModuleRecord, error) {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		var r ModuleRecord
+		var r predict.ModuleRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v: %w", path, line, err, ErrBadRecords)
 		}
@@ -47,18 +49,18 @@ func ReadRecords(path string) ([]ModuleRecord, error) {
 // MergePasses returns first with the records of every question in retried (keys from
 // QuestionKey) replaced by that question's records in second, in first's order. A retried
 // question that second lacks (it failed for good in pass 2) keeps its first-pass records.
-func MergePasses(first, second []ModuleRecord, retried map[string]bool) []ModuleRecord {
-	byKey := map[string][]ModuleRecord{}
+func MergePasses(first, second []predict.ModuleRecord, retried map[string]bool) []predict.ModuleRecord {
+	byKey := map[string][]predict.ModuleRecord{}
 	for _, r := range second {
-		k := questionKey(r.DBID, r.QuestionID)
+		k := questionKey(r.DBID, string(r.QuestionID))
 		if retried[k] {
 			byKey[k] = append(byKey[k], r)
 		}
 	}
-	out := make([]ModuleRecord, 0, len(first))
+	out := make([]predict.ModuleRecord, 0, len(first))
 	done := map[string]bool{}
 	for _, r := range first {
-		k := questionKey(r.DBID, r.QuestionID)
+		k := questionKey(r.DBID, string(r.QuestionID))
 		if repl, ok := byKey[k]; ok {
 			if !done[k] {
 				out = append(out, repl...)
@@ -73,7 +75,7 @@ func MergePasses(first, second []ModuleRecord, retried map[string]bool) []Module
 
 // WriteRecordsFile writes recs to path atomically (a temporary file renamed over it), so
 // a reader never sees half a merged file.
-func WriteRecordsFile(path string, recs []ModuleRecord) error {
+func WriteRecordsFile(path string, recs []predict.ModuleRecord) error {
 	b, err := encodeRecords(recs)
 	if err != nil {
 		return err

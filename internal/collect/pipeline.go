@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // usageAcc adds up one module's LLM usage.
@@ -29,13 +30,20 @@ func (u *usageAcc) add(r *ChatResponse) {
 // fill writes the usage into rec. Latency is the recorded latency of the module's LLM
 // calls (a cached call replays its original latency, so a rerun writes the same record)
 // plus the module's own work since start (schema reading, SQL execution).
-func (u *usageAcc) fill(rec *ModuleRecord, start time.Time) {
+func (u *usageAcc) fill(rec *predict.ModuleRecord, start time.Time) {
 	local := max(time.Since(start)-u.inCalls, 0)
-	rec.PromptTokens, rec.CompletionTokens, rec.TotalTokens = u.prompt, u.completion, u.total
-	rec.TokenCost = u.total
-	rec.LLMCalls, rec.CallLLMTimes = u.calls, u.calls
+	u.record(rec, u.latency+local.Milliseconds())
+}
+
+// record writes the usage into rec with the given latency. Every count is known (a module
+// that called no LLM used 0 tokens), so every usage field is written; token_cost repeats
+// total_tokens and call_llm_times repeats llm_calls, for readers that know only those names.
+func (u *usageAcc) record(rec *predict.ModuleRecord, latencyMS int64) {
+	rec.PromptTokens, rec.CompletionTokens = predict.CountOf(u.prompt), predict.CountOf(u.completion)
+	rec.TotalTokens, rec.TokenCost = predict.CountOf(u.total), predict.CountOf(u.total)
+	rec.LLMCalls, rec.CallLLMTimes = predict.CountOf(u.calls), predict.CountOf(u.calls)
 	rec.CachedCalls = u.cached
-	rec.LatencyMS = u.latency + local.Milliseconds()
+	rec.LatencyMS = predict.CountOf(int(latencyMS))
 }
 
 // chat asks the model for n answers to prompt at temperature temp (nil: the config's). A
@@ -69,9 +77,12 @@ func (r *runner) chat(ctx context.Context, u *usageAcc, prompt string, temp *flo
 }
 
 // answer runs the pipeline on one question and returns its module records.
-func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]ModuleRecord, error) {
+func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]predict.ModuleRecord, error) {
 	pl := r.cfg.Pipeline
-	base := ModuleRecord{QuestionID: q.ID, DBID: q.DBID, Question: q.Text, Pass: r.pass}
+	base := predict.ModuleRecord{
+		ModuleOutput:  predict.ModuleOutput{QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, Question: q.Text},
+		ModuleDetails: predict.ModuleDetails{Pass: r.pass},
+	}
 	data := PromptData{Dialect: "SQLite", Evidence: q.Evidence, Question: q.Text}
 	if r.cfg.SQLPP() {
 		data.Dialect = "SQL++"
@@ -92,9 +103,9 @@ func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]
 		return nil, fmt.Errorf("schema selection: %w", err)
 	}
 	ss := base
-	ss.NodeType, ss.Strategy, ss.ExtractedSchema, ss.SchemaSource = NodeSchemaSelection, pl.SchemaSelection.Strategy, sel, src
+	ss.NodeType, ss.Strategy, ss.ExtractedSchema, ss.SchemaSource = predict.NodeSchemaSelection, pl.SchemaSelection.Strategy, sel, src
 	su.fill(&ss, start)
-	recs := []ModuleRecord{ss}
+	recs := []predict.ModuleRecord{ss}
 
 	// Candidate generation, over the selected schema (all of it for "full").
 	if pl.SchemaSelection.Strategy == SchemaFull {
@@ -118,11 +129,11 @@ func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]
 		cands[i] = extractSQL(t)
 	}
 	gen := base
-	gen.NodeType, gen.Strategy = NodeCandidate, cg.Strategy
+	gen.NodeType, gen.Strategy = predict.NodeCandidateGeneration, cg.Strategy
 	if len(cands) == 1 {
-		gen.SQL = cands[0]
+		gen.SQL = predict.OneSQL(cands[0])
 	} else {
-		gen.SQL = cands
+		gen.SQL = predict.SQLList(cands)
 	}
 	gu.fill(&gen, start)
 	recs = append(recs, gen)
@@ -135,7 +146,7 @@ func (r *runner) answer(ctx context.Context, q dataset.Question, db *dbInfo) ([]
 	var ru usageAcc
 	start = time.Now()
 	rev := base
-	rev.NodeType, rev.Strategy = NodeRevision, pl.QueryRevision.Strategy
+	rev.NodeType, rev.Strategy = predict.NodeQueryRevision, pl.QueryRevision.Strategy
 	if err := r.revise(ctx, &ru, &rev, data, db, cands); err != nil {
 		return nil, fmt.Errorf("query revision: %w", err)
 	}

@@ -9,44 +9,12 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // ErrBadRecords reports a records file collect cannot resume from.
 var ErrBadRecords = errors.New("records file cannot be resumed")
-
-// ModuleRecord is one module's output for one question: one line of records.jsonl, in the
-// NL2SQLBench module-node form `eval --pred` reads. Usage fields are always written (a
-// module that called no LLM used 0 tokens: known, not unknown); token_cost repeats
-// total_tokens and call_llm_times repeats llm_calls, for readers that know only those names.
-type ModuleRecord struct {
-	NodeType        string              `json:"node_type"`
-	QuestionID      string              `json:"question_id"`
-	DBID            string              `json:"db_id"`
-	Question        string              `json:"question"`
-	Strategy        string              `json:"strategy"`
-	ExtractedSchema map[string][]string `json:"extracted_schema,omitempty"`
-	// SQL is a string, or for several candidates a list (the first is the one judged
-	// when there is no revision).
-	SQL              any   `json:"SQL,omitempty"`
-	PromptTokens     int   `json:"prompt_tokens"`
-	CompletionTokens int   `json:"completion_tokens"`
-	TotalTokens      int   `json:"total_tokens"`
-	TokenCost        int   `json:"token_cost"`
-	LLMCalls         int   `json:"llm_calls"`
-	CallLLMTimes     int   `json:"call_llm_times"`
-	LatencyMS        int64 `json:"latency_ms"`
-	// CachedCalls is how many of the calls were answered from the response cache.
-	CachedCalls int `json:"cached_calls,omitempty"`
-	// SchemaSource says how extracted_schema was obtained when it is not the strategy's
-	// normal outcome (e.g. "fallback_full" when the model's answer could not be read).
-	SchemaSource string `json:"schema_source,omitempty"`
-	// Revision details: rounds that called the LLM, what each was told, and the vote.
-	RevisionRounds int      `json:"revision_rounds,omitempty"`
-	Feedback       []string `json:"feedback,omitempty"`
-	Votes          []int    `json:"votes,omitempty"`
-	// Pass is 1 or 2 in a two-pass run (the pass that wrote the record); absent otherwise.
-	Pass int `json:"pass,omitempty"`
-}
 
 // recordWriter appends each question's records in one write and syncs it, so a crash
 // leaves at most the tail of one question's block, which resume cuts off.
@@ -55,7 +23,7 @@ type recordWriter struct {
 	f  *os.File
 }
 
-func (w *recordWriter) write(recs []ModuleRecord) error {
+func (w *recordWriter) write(recs []predict.ModuleRecord) error {
 	b, err := encodeRecords(recs)
 	if err != nil {
 		return err
@@ -73,7 +41,7 @@ func (w *recordWriter) write(recs []ModuleRecord) error {
 
 // doneQuestion is a question already in the records file.
 type doneQuestion struct {
-	recs []ModuleRecord
+	recs []predict.ModuleRecord
 }
 
 // openRecords opens path for appending after reading the questions it already holds. A
@@ -113,7 +81,7 @@ func questionKey(dbID, qid string) string { return dbID + "\x00" + qid }
 // parseDone reads complete question blocks; good is the byte offset after the last one.
 func parseDone(path string, data []byte, want []string) (map[string]doneQuestion, int, error) {
 	done := map[string]doneQuestion{}
-	var block []ModuleRecord
+	var block []predict.ModuleRecord
 	blockStart, off, good, line := 0, 0, 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
@@ -124,7 +92,7 @@ func parseDone(path string, data []byte, want []string) (map[string]doneQuestion
 		if end > len(data) { // last line has no newline: torn
 			break
 		}
-		var r ModuleRecord
+		var r predict.ModuleRecord
 		if err := json.Unmarshal(raw, &r); err != nil {
 			if end == len(data) {
 				break // a torn last line
@@ -134,7 +102,7 @@ func parseDone(path string, data []byte, want []string) (map[string]doneQuestion
 		if len(block) == 0 {
 			blockStart = line
 		}
-		if len(block) > 0 && questionKey(block[0].DBID, block[0].QuestionID) != questionKey(r.DBID, r.QuestionID) {
+		if len(block) > 0 && questionKey(block[0].DBID, string(block[0].QuestionID)) != questionKey(r.DBID, string(r.QuestionID)) {
 			return nil, 0, fmt.Errorf("%s:%d: question %s starts before question %s (line %d) has all its modules: %w",
 				path, line, r.QuestionID, block[0].QuestionID, blockStart, ErrBadRecords)
 		}
@@ -145,7 +113,7 @@ func parseDone(path string, data []byte, want []string) (map[string]doneQuestion
 		block = append(block, r)
 		off = end
 		if len(block) == len(want) {
-			k := questionKey(r.DBID, r.QuestionID)
+			k := questionKey(r.DBID, string(r.QuestionID))
 			if _, dup := done[k]; dup {
 				return nil, 0, fmt.Errorf("%s:%d: question %s (%s) recorded twice: %w", path, line, r.QuestionID, r.DBID, ErrBadRecords)
 			}
@@ -158,7 +126,7 @@ func parseDone(path string, data []byte, want []string) (map[string]doneQuestion
 }
 
 // encodeRecords renders records as JSON Lines, HTML characters left as they are.
-func encodeRecords(recs []ModuleRecord) ([]byte, error) {
+func encodeRecords(recs []predict.ModuleRecord) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine/sqlppfake"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 // A sqlpp pipeline prompts with document shapes and executes its queries on the engine
@@ -62,7 +63,7 @@ func TestRunSQLPPExecutesOnEngine(t *testing.T) {
 	if sum.Collected != 6 || sum.Failed != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	recs, err := ReadRecords(filepath.Join(dir, "out", RecordsFile))
+	recs, err := ReadRecords(filepath.Join(dir, "out", ModulesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRunSQLPPExecutesOnEngine(t *testing.T) {
 		if r.Pass != 0 {
 			t.Errorf("record %s has pass %d in a one-pass run", r.QuestionID, r.Pass)
 		}
-		if r.NodeType != NodeRevision {
+		if r.NodeType != predict.NodeQueryRevision {
 			continue
 		}
 		revised++

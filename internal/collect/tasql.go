@@ -12,6 +12,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
 )
 
@@ -54,7 +55,7 @@ type trace struct {
 // database's schema. Every question of ds must have a dummy_sql and a tmp_sql trace; a
 // trace for no question of ds, or a file name of another shape, is an error naming the
 // file. A question repeated verbatim in ds (BIRD's mini-dev has two) is written once.
-func TASQL(ctx context.Context, dir string, ds *dataset.Dataset, schemaOf func(ctx context.Context, dbID string) (*dbschema.Schema, error)) ([]Node, TASQLStats, error) {
+func TASQL(ctx context.Context, dir string, ds *dataset.Dataset, schemaOf func(ctx context.Context, dbID string) (*dbschema.Schema, error)) ([]predict.ModuleRecord, TASQLStats, error) {
 	var st TASQLStats
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -88,7 +89,7 @@ func TASQL(ctx context.Context, dir string, ds *dataset.Dataset, schemaOf func(c
 		st.Files++
 	}
 	written := map[string]bool{}
-	var nodes []Node
+	var nodes []predict.ModuleRecord
 	for i, q := range ds.Questions {
 		if err := ctx.Err(); err != nil {
 			return nil, st, err
@@ -124,11 +125,20 @@ func TASQL(ctx context.Context, dir string, ds *dataset.Dataset, schemaOf func(c
 			st.SchemaLexical++
 		}
 		st.Questions++
-		one, two := 1, 2
-		nodes = append(nodes,
-			Node{QuestionID: q.ID, DBID: q.DBID, NodeType: NodeSchemaSelection, Question: q.Text, Schema: sel, SchemaSource: src, LLMCalls: &one, Source: t.stage["dummy_sql"]},
-			Node{QuestionID: q.ID, DBID: q.DBID, NodeType: NodeCandidate, Question: q.Text, SQL: final, LLMCalls: &two, Source: t.stage["tmp_sql"]},
-		)
+		ss := predict.ModuleRecord{
+			ModuleOutput: predict.ModuleOutput{NodeType: predict.NodeSchemaSelection, QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, Question: q.Text,
+				ExtractedSchema: sel, LLMCalls: predict.CountOf(1)},
+			ModuleDetails: predict.ModuleDetails{SchemaSource: src, Source: t.stage["dummy_sql"]},
+		}
+		gen := predict.ModuleRecord{
+			ModuleOutput: predict.ModuleOutput{NodeType: predict.NodeCandidateGeneration, QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, Question: q.Text,
+				LLMCalls: predict.CountOf(2)},
+			ModuleDetails: predict.ModuleDetails{Source: t.stage["tmp_sql"]},
+		}
+		if final != "" { // no SQL read: the node says none, not an empty candidate
+			gen.SQL = predict.OneSQL(final)
+		}
+		nodes = append(nodes, ss, gen)
 	}
 	return nodes, st, nil
 }

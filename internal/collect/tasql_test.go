@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
 const hash = "0000000000000000000000000000000000000000000000000000000000000000"
@@ -63,16 +64,22 @@ func TestTASQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, two := 1, 2
-	want := []Node{
-		{QuestionID: "7", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[0].Text,
-			Schema: map[string][]string{"Customers": {"Name", "city"}}, SchemaSource: "dummy_sql", LLMCalls: &one, Source: "0_my_shop_7_dummy_sql_" + hash + ".json"},
-		{QuestionID: "7", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[0].Text,
-			SQL: "SELECT Name FROM Customers WHERE city = 'Porto'", LLMCalls: &two, Source: "0_my_shop_7_tmp_sql_" + hash + ".json"},
-		{QuestionID: "8", DBID: "my_shop", NodeType: NodeSchemaSelection, Question: ds.Questions[1].Text,
-			Schema: map[string][]string{"orders": {"id", "total"}}, SchemaSource: "dummy_sql_lexical", LLMCalls: &one, Source: "1_my_shop_8_dummy_sql_" + hash + ".json"},
-		{QuestionID: "8", DBID: "my_shop", NodeType: NodeCandidate, Question: ds.Questions[1].Text,
-			SQL: "SELECT total FROM orders WHERE id = 3", LLMCalls: &two, Source: "1_my_shop_8_tmp_sql_" + hash + ".json"},
+	node := func(nt, qid string, q int, schema map[string][]string, sql string, calls int, src, file string) predict.ModuleRecord {
+		r := predict.ModuleRecord{
+			ModuleOutput: predict.ModuleOutput{NodeType: nt, QuestionID: predict.QuestionID(qid), DBID: "my_shop", Question: ds.Questions[q].Text,
+				ExtractedSchema: schema, LLMCalls: predict.CountOf(calls)},
+			ModuleDetails: predict.ModuleDetails{SchemaSource: src, Source: file},
+		}
+		if sql != "" {
+			r.SQL = predict.OneSQL(sql)
+		}
+		return r
+	}
+	want := []predict.ModuleRecord{
+		node(predict.NodeSchemaSelection, "7", 0, map[string][]string{"Customers": {"Name", "city"}}, "", 1, "dummy_sql", "0_my_shop_7_dummy_sql_"+hash+".json"),
+		node(predict.NodeCandidateGeneration, "7", 0, nil, "SELECT Name FROM Customers WHERE city = 'Porto'", 2, "", "0_my_shop_7_tmp_sql_"+hash+".json"),
+		node(predict.NodeSchemaSelection, "8", 1, map[string][]string{"orders": {"id", "total"}}, "", 1, "dummy_sql_lexical", "1_my_shop_8_dummy_sql_"+hash+".json"),
+		node(predict.NodeCandidateGeneration, "8", 1, nil, "SELECT total FROM orders WHERE id = 3", 2, "", "1_my_shop_8_tmp_sql_"+hash+".json"),
 	}
 	if d := cmp.Diff(want, nodes); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
@@ -81,12 +88,12 @@ func TestTASQL(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 	// Token counts are unknown: never written as zero.
-	var buf strings.Builder
-	if err := WriteJSONL(&buf, nodes); err != nil {
+	b, err := encodeRecords(nodes)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), "token_cost") || strings.Count(buf.String(), "\n") != 4 {
-		t.Errorf("JSONL:\n%s", buf.String())
+	if strings.Contains(string(b), "token_cost") || strings.Count(string(b), "\n") != 4 {
+		t.Errorf("JSONL:\n%s", b)
 	}
 }
 
@@ -140,38 +147,5 @@ func TestExtractSQL(t *testing.T) {
 		if got != tt.want || p != tt.prefixed {
 			t.Errorf("ExtractSQL(%q) = %q, %v; want %q, %v", tt.in, got, p, tt.want, tt.prefixed)
 		}
-	}
-}
-
-func TestModuleUsage(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sys.jsonl")
-	os.WriteFile(p, []byte(`{"question_id": 1, "node_type": "schema_selection", "token_cost": 100, "llm_calls": 1}
-{"question_id": 1, "node_type": "candidate_generation", "prompt_tokens": 300, "completion_tokens": 50, "latency_ms": 700}
-{"question_id": 1, "node_type": "candidate_generation", "total_tokens": 500, "call_llm_times": 2, "latency_ms": 20}
-{"question": "q two", "node_type": "revision", "token_cost": 40, "llm_calls": 1}
-`), 0o644)
-	u, ok, err := ModuleUsage(p)
-	if err != nil || !ok {
-		t.Fatalf("ModuleUsage: %v %v", ok, err)
-	}
-	if got := u["1"]["schema_selection"]; got.TotalTokens != 100 || got.LLMCalls != 1 {
-		t.Errorf("schema_selection %+v", got)
-	}
-	// Two candidate nodes: 300+50 (prompt+completion) and 500: total 850; calls 0 + 2; latency 700 + 20 ms.
-	if got := u["1"]["candidate_generation"]; got.TotalTokens != 850 || got.PromptTokens != 300 || got.LLMCalls != 2 || got.LatencyMS != 720 {
-		t.Errorf("candidate_generation %+v", got)
-	}
-	if got := u["q two"]["query_revision"]; got.TotalTokens != 40 {
-		t.Errorf("revision keyed by question text: %+v", u)
-	}
-	// A BIRD prediction file has no module nodes.
-	b := filepath.Join(dir, "bird.json")
-	os.WriteFile(b, []byte(`{"0": "SELECT 1\t----- bird -----\tdb"}`), 0o644)
-	if _, ok, err := ModuleUsage(b); ok || err != nil {
-		t.Errorf("BIRD file: ok %v err %v", ok, err)
-	}
-	if _, _, err := ModuleUsage(filepath.Join(dir, "absent")); err == nil {
-		t.Error("absent file: no error")
 	}
 }

@@ -219,6 +219,9 @@ func TestReadRecords(t *testing.T) {
 				Usage: record.Usage{PromptTokens: 2, CompletionTokens: 3, TotalTokens: 14, LLMCalls: 1, LatencyMS: 42}},
 			{Key: "8", Line: 3, DBID: "d", Question: "r", SQL: "C", Revised: true},
 		}},
+		{"empty node_type is a flat record; fields other tools add are not read",
+			`{"question_id": 3, "node_type": "", "PREDICTED_SQL": "X", "strategy": {"name": "mine"}, "pass": "one", "votes": [0.5]}` + "\n",
+			[]Prediction{{Key: "3", Line: 1, SQL: "X"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

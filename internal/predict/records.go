@@ -1,14 +1,13 @@
 package predict
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 )
 
 // NL2SQLBench records come as a JSON array or as JSONL (one object per line). Each
-// object is either
+// object is a ModuleOutput (modulerecord.go), either
 //
 //   - a flat record, as the released NL2SQLBench tool writes: question_id, db_id,
 //     PREDICTED_SQL (a string, or an array of candidates whose first is the SQL),
@@ -19,42 +18,15 @@ import (
 //     string or an array), optional PREDICTED_SQL, token_cost, llm_calls and optional
 //     prompt_tokens / completion_tokens / total_tokens.
 //
-// Objects group into one Prediction per question_id, or per question text when the
-// file carries no question_id at all (a file must use one or the other throughout).
+// Other fields (ModuleDetails, or another tool's) are not read. An empty node_type is a
+// flat record. Objects group into one Prediction per question_id, or per question text
+// when the file carries no question_id at all (a file must use one or the other throughout).
 // Candidates are every candidate_generation SQL in file order. The SQL to judge is the
 // last query-revision SQL if any (Revised), else an explicit PREDICTED_SQL, else the
 // first candidate. Usage is summed over objects; per object the token count is
 // total_tokens, else token_cost, else prompt_tokens+completion_tokens (token_cost and
 // total_tokens are the same quantity, so they are never added together), and the call
-// count is llm_calls, else call_llm_times.
-
-// Node types.
-const (
-	nodeSchemaSelection  = "schema_selection"
-	nodeSchemaExtraction = "schema_extraction"
-	nodeCandidate        = "candidate_generation"
-	nodeQueryRevision    = "query_revision"
-	nodeRevision         = "revision"
-)
-
-// rawRecord is one object of a records file. Fields that are either a string or an
-// array stay raw until we know which.
-type rawRecord struct {
-	NodeType         *string             `json:"node_type"`
-	QuestionID       json.RawMessage     `json:"question_id"`
-	DBID             string              `json:"db_id"`
-	Question         string              `json:"question"`
-	ExtractedSchema  map[string][]string `json:"extracted_schema"`
-	SQL              json.RawMessage     `json:"SQL"`
-	PredictedSQL     json.RawMessage     `json:"PREDICTED_SQL"`
-	TokenCost        json.RawMessage     `json:"token_cost"`
-	LLMCalls         json.RawMessage     `json:"llm_calls"`
-	CallLLMTimes     json.RawMessage     `json:"call_llm_times"`
-	PromptTokens     json.RawMessage     `json:"prompt_tokens"`
-	CompletionTokens json.RawMessage     `json:"completion_tokens"`
-	TotalTokens      json.RawMessage     `json:"total_tokens"`
-	LatencyMS        json.RawMessage     `json:"latency_ms"`
-}
+// count is llm_calls, else call_llm_times (ModuleOutput.Usage).
 
 // group collects the objects of one question.
 type group struct {
@@ -74,16 +46,11 @@ func readRecords(path string, data []byte) (*Set, error) {
 	groups := map[string]*group{}
 	idLine, textLine := 0, 0 // first line keyed by id / by text, to report mixing
 	for _, o := range objs {
-		var r rawRecord
+		var r ModuleOutput
 		if err := json.Unmarshal(o.raw, &r); err != nil {
-			// Name the field as the file spells it, not as our Go struct does.
-			msg := strings.Replace(err.Error(), "Go struct field rawRecord.", "field ", 1)
-			return nil, fmt.Errorf("%s:%d: %s: %w", path, o.line, msg, ErrMalformed)
+			return nil, fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
 		}
-		id, err := formatID(r.QuestionID)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: question_id: %v: %w", path, o.line, err, ErrMalformed)
-		}
+		id := string(r.QuestionID)
 		var gk string
 		switch {
 		case id != "":
@@ -121,7 +88,7 @@ func readRecords(path string, data []byte) (*Set, error) {
 }
 
 // add folds one object into the group.
-func (g *group) add(r *rawRecord, line int) error {
+func (g *group) add(r *ModuleOutput, line int) error {
 	p := &g.pred
 	if r.DBID != "" {
 		if p.DBID != "" && p.DBID != r.DBID {
@@ -132,53 +99,39 @@ func (g *group) add(r *rawRecord, line int) error {
 	if p.Question == "" {
 		p.Question = strings.TrimSpace(r.Question)
 	}
-	sqls, err := stringOrList(r.SQL)
-	if err != nil {
-		return fmt.Errorf("SQL: %v: %w", err, ErrMalformed)
-	}
-	predicted, err := stringOrList(r.PredictedSQL)
-	if err != nil {
-		return fmt.Errorf("PREDICTED_SQL: %v: %w", err, ErrMalformed)
-	}
-	if r.NodeType == nil { // a flat record
+	predicted := r.PredictedSQL
+	module, ok := r.Module()
+	switch {
+	case !ok:
+		return fmt.Errorf("unknown node_type %q (want schema_selection, schema_extraction, candidate_generation, query_revision or revision): %w",
+			r.NodeType, ErrMalformed)
+	case module == "": // a flat record
 		if g.flatLine > 0 {
 			return fmt.Errorf("%s has a second record (first at line %d): %w", g.name(), g.flatLine, ErrDuplicate)
 		}
 		g.flatLine = line
-		rawPred := r.PredictedSQL
-		if predicted == nil { // tolerate SQL in place of PREDICTED_SQL
-			predicted, rawPred = sqls, r.SQL
+		if predicted.IsZero() { // tolerate SQL in place of PREDICTED_SQL
+			predicted = r.SQL
 		}
-		if predicted == nil {
+		if predicted.IsZero() {
 			return fmt.Errorf("record has neither node_type nor PREDICTED_SQL: %w", ErrMalformed)
 		}
-		if isArray(rawPred) {
-			p.Candidates = append(p.Candidates, predicted...)
+		if predicted.List {
+			p.Candidates = append(p.Candidates, predicted.Queries...)
 		}
-	} else {
-		switch *r.NodeType {
-		case nodeSchemaSelection, nodeSchemaExtraction:
-		case nodeCandidate:
-			p.Candidates = append(p.Candidates, sqls...)
-		case nodeQueryRevision, nodeRevision:
-			if len(sqls) > 0 {
-				g.revision = &sqls[0]
-			}
-			p.Revised = true
-		default:
-			return fmt.Errorf("unknown node_type %q (want schema_selection, schema_extraction, candidate_generation, query_revision or revision): %w",
-				*r.NodeType, ErrMalformed)
+	case module == NodeCandidateGeneration:
+		p.Candidates = append(p.Candidates, r.SQL.Queries...)
+	case module == NodeQueryRevision:
+		if len(r.SQL.Queries) > 0 {
+			g.revision = &r.SQL.Queries[0]
 		}
+		p.Revised = true
 	}
-	if len(predicted) > 0 {
-		g.predicted = &predicted[0]
-	}
-	c, err := parseCounts(r)
-	if err != nil {
-		return err
+	if len(predicted.Queries) > 0 {
+		g.predicted = &predicted.Queries[0]
 	}
 	mergeSchema(p, r.ExtractedSchema)
-	addUsage(p, c)
+	addUsage(&p.Usage, r.Usage())
 	return nil
 }
 
@@ -188,11 +141,6 @@ func (g *group) name() string {
 		return fmt.Sprintf("question_id %q", g.pred.Key)
 	}
 	return fmt.Sprintf("question %q", g.pred.Question)
-}
-
-func isArray(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) > 0 && raw[0] == '['
 }
 
 func (g *group) finish() Prediction {
@@ -238,23 +186,4 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func addUsage(p *Prediction, c counts) {
-	p.PromptTokens += c.prompt.v
-	p.CompletionTokens += c.completion.v
-	switch {
-	case c.total.set:
-		p.TotalTokens += c.total.v
-	case c.tokenCost.set:
-		p.TotalTokens += c.tokenCost.v
-	default:
-		p.TotalTokens += c.prompt.v + c.completion.v
-	}
-	if c.llmCalls.set {
-		p.LLMCalls += c.llmCalls.v
-	} else {
-		p.LLMCalls += c.callLLMTimes.v
-	}
-	p.LatencyMS += int64(c.latency.v)
 }

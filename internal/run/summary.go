@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
@@ -48,7 +48,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
 		if i < len(cfg.Preds) {
 			_, path := splitPredSpec(cfg.Preds[i])
-			if u, ok, err := collect.ModuleUsage(path); err == nil && ok {
+			if u, ok, err := predict.ModuleUsage(path); err == nil && ok {
 				usage[i] = u
 			}
 		}

@@ -3,12 +3,14 @@ package run
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"runtime"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -84,23 +86,33 @@ func TwoPass(ctx context.Context, out string, base collect.Options, eval Config,
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
 
+	// A run directory from before modules.jsonl had its name holds the merged records as
+	// records.jsonl; they are rewritten below, under the new name.
+	log := base.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if err := collect.AdoptLegacyModulesFile(out, filepath.Join(Pass1Dir, collect.ManifestFile), log); err != nil {
+		return nil, err
+	}
+
 	// Pass 1: every question.
 	sum1, err := runPass(ctx, ps, base, 1, filepath.Join(out, Pass1Dir), nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	recs1, err := collect.ReadRecords(filepath.Join(out, Pass1Dir, collect.RecordsFile))
+	recs1, err := collect.ReadRecords(filepath.Join(out, Pass1Dir, collect.ModulesFile))
 	if err != nil {
 		return nil, err
 	}
 	asked := questionKeys(recs1)
 
 	// Judge pass 1 and pick the questions it got wrong.
-	ev1, err := judgeRecords(ctx, ps, eval, cfg, pass1System, filepath.Join(out, Pass1Dir, collect.RecordsFile), filepath.Join(out, Pass1Dir, EvalDir))
+	ev1, err := judgeRecords(ctx, ps, eval, cfg, pass1System, filepath.Join(out, Pass1Dir, collect.ModulesFile), filepath.Join(out, Pass1Dir, EvalDir))
 	if err != nil {
 		return nil, fmt.Errorf("judge pass 1: %w", err)
 	}
-	rep := &TwoPassReport{Format: TwoPassFormat, Compare: compare, Records: filepath.Join(out, collect.RecordsFile)}
+	rep := &TwoPassReport{Format: TwoPassFormat, Compare: compare, Records: filepath.Join(out, collect.ModulesFile)}
 	failed := map[string]bool{}
 	previous := map[string]collect.Attempt{}
 	for i := range ev1 {
@@ -127,14 +139,14 @@ func TwoPass(ctx context.Context, out string, base collect.Options, eval Config,
 	rep.Retried = len(failed)
 
 	// Pass 2: the failures, with the second-pass prompt.
-	var recs2 []collect.ModuleRecord
+	var recs2 []predict.ModuleRecord
 	var sum2 *collect.Summary
 	if len(failed) > 0 {
 		sel := func(q dataset.Question) bool { return failed[collect.QuestionKey(q.DBID, q.ID)] }
 		if sum2, err = runPass(ctx, ps, base, 2, filepath.Join(out, Pass2Dir), sel, previous); err != nil {
 			return nil, err
 		}
-		if recs2, err = collect.ReadRecords(filepath.Join(out, Pass2Dir, collect.RecordsFile)); err != nil {
+		if recs2, err = collect.ReadRecords(filepath.Join(out, Pass2Dir, collect.ModulesFile)); err != nil {
 			return nil, err
 		}
 	}
@@ -227,10 +239,10 @@ func outcome(r *record.Record) string {
 	return fmt.Sprintf("it ran and returned %d rows, which differ from the expected answer.", r.PredRows)
 }
 
-func questionKeys(recs []collect.ModuleRecord) map[string]bool {
+func questionKeys(recs []predict.ModuleRecord) map[string]bool {
 	m := map[string]bool{}
 	for _, r := range recs {
-		m[collect.QuestionKey(r.DBID, r.QuestionID)] = true
+		m[collect.QuestionKey(r.DBID, string(r.QuestionID))] = true
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -29,19 +30,20 @@ var _ Passes = (*scriptedPasses)(nil)
 
 func (s *scriptedPasses) Collect(_ context.Context, opt collect.Options) (*collect.Summary, error) {
 	s.opts = append(s.opts, opt)
-	var recs []collect.ModuleRecord
+	var recs []predict.ModuleRecord
 	for _, q := range s.ds.Questions {
 		if opt.Select == nil || opt.Select(q) {
-			recs = append(recs, collect.ModuleRecord{NodeType: collect.NodeCandidate, QuestionID: q.ID, DBID: q.DBID, SQL: fmt.Sprintf("SELECT %d", opt.Pass)})
+			recs = append(recs, predict.ModuleRecord{ModuleOutput: predict.ModuleOutput{NodeType: predict.NodeCandidateGeneration,
+				QuestionID: predict.QuestionID(q.ID), DBID: q.DBID, SQL: predict.OneSQL(fmt.Sprintf("SELECT %d", opt.Pass))}})
 		}
 	}
 	if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := collect.WriteRecordsFile(filepath.Join(opt.OutDir, collect.RecordsFile), recs); err != nil {
+	if err := collect.WriteRecordsFile(filepath.Join(opt.OutDir, collect.ModulesFile), recs); err != nil {
 		return nil, err
 	}
-	return &collect.Summary{Questions: len(recs), TotalTokens: 10 * len(recs), Modules: map[string]*collect.ModuleTotals{collect.NodeCandidate: {LLMCalls: len(recs)}}}, nil
+	return &collect.Summary{Questions: len(recs), TotalTokens: 10 * len(recs), Modules: map[string]*collect.ModuleTotals{predict.NodeCandidateGeneration: {LLMCalls: len(recs)}}}, nil
 }
 
 func (s *scriptedPasses) Judge(_ context.Context, cfg Config, dir string) (*Result, error) {
@@ -79,7 +81,7 @@ func TestTwoPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := TwoPassReport{Format: TwoPassFormat, Compare: collect.CompareEX, Questions: 3, FirstCorrect: 1, FirstAccuracy: 33.33,
-		Retried: 2, Recovered: 1, GainPoints: 33.34, FinalCorrect: 2, FinalAccuracy: 66.67, Records: filepath.Join(out, collect.RecordsFile)}
+		Retried: 2, Recovered: 1, GainPoints: 33.34, FinalCorrect: 2, FinalAccuracy: 66.67, Records: filepath.Join(out, collect.ModulesFile)}
 	if rep.Format != want.Format || rep.Compare != want.Compare || rep.Questions != want.Questions || rep.FirstCorrect != want.FirstCorrect ||
 		rep.FirstAccuracy != want.FirstAccuracy || rep.Retried != want.Retried || rep.Recovered != want.Recovered || rep.GainPoints != want.GainPoints ||
 		rep.FinalCorrect != want.FinalCorrect || rep.FinalAccuracy != want.FinalAccuracy || rep.Records != want.Records {
@@ -121,7 +123,7 @@ func TestTwoPass(t *testing.T) {
 			t.Errorf("judged run %d: %+v", i, c)
 		}
 	}
-	if ps.cfgs[0].Preds[0] != pass1System+"="+filepath.Join(out, Pass1Dir, collect.RecordsFile) || ps.cfgs[1].Preds[0] != finalSystem+"="+rep.Records {
+	if ps.cfgs[0].Preds[0] != pass1System+"="+filepath.Join(out, Pass1Dir, collect.ModulesFile) || ps.cfgs[1].Preds[0] != finalSystem+"="+rep.Records {
 		t.Errorf("judged %q and %q", ps.cfgs[0].Preds[0], ps.cfgs[1].Preds[0])
 	}
 
@@ -135,8 +137,8 @@ func TestTwoPass(t *testing.T) {
 		if r.QuestionID == "q2" || r.QuestionID == "q3" {
 			want = "SELECT 2"
 		}
-		if r.SQL != want {
-			t.Errorf("final %s: %v, want %s", r.QuestionID, r.SQL, want)
+		if q := r.SQL.Queries; len(q) != 1 || q[0] != want {
+			t.Errorf("final %s: %v, want %s", r.QuestionID, r.SQL.Queries, want)
 		}
 	}
 }
