@@ -81,7 +81,7 @@ type TwoPassReport struct {
 // TwoPass runs both passes of base.Config's two-pass pipeline into out (collect writes
 // its own resumable files there), judges them through ps with judging's settings from
 // eval (dataset, engines; TwoPass sets the rest), merges the records into
-// out/records.jsonl and reports.
+// out/modules.jsonl and reports.
 func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, ps Passes) (*TwoPassReport, error) {
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
