@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	_ "github.com/mattn/go-sqlite3" // the fixture database is written with the plain driver
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -413,5 +414,35 @@ func TestHTMLFlex(t *testing.T) {
 	}
 	if out := renderHTML(t, run, HTMLOptions{NoExec: true}); !strings.Contains(out, "column_flexible") {
 		t.Error("the drill-down does not show the flex verdict")
+	}
+}
+
+// TestLoadRunBeforeRegistry: a summary.json written before the metrics section existed
+// gets it from the registry when read, equal to what eval would have written.
+func TestLoadRunBeforeRegistry(t *testing.T) {
+	dir := fixtureRun(t)
+	want := loadFixture(t, dir).Summary.Metrics
+	path := filepath.Join(dir, "summary.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	delete(raw, "metrics")
+	if b, err = json.Marshal(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := loadFixture(t, dir).Summary.Metrics
+	if got == nil || len(got.Definitions) == 0 {
+		t.Fatal("no metrics section for an old run")
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-written +recomputed):\n%s", d)
 	}
 }
