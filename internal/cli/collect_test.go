@@ -78,19 +78,27 @@ type evalRec struct {
 	SchemaTabR  *float64       `json:"schema_table_r"`
 }
 
+// demoLLM materialises the demo and serves a scripted LLM for it (at most maxRequests
+// requests) whose key is in CLI_TEST_KEY.
+func demoLLM(t *testing.T, maxRequests int) (*demo.Files, *dataset.Dataset, *fakellm.Server) {
+	t.Helper()
+	files, err := demo.Materialize(context.Background(), filepath.Join(os.TempDir(), "nl2sqlbench-cli-collect-demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(context.Background(), "jsonl:"+files.Questions, dataset.Options{DBRoot: files.DBRoot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.New(demoScript(ds), maxRequests)
+	t.Cleanup(srv.Close)
+	t.Setenv("CLI_TEST_KEY", collectKey)
+	return files, ds, srv
+}
+
 func TestCollectThenEval(t *testing.T) {
 	ctx := context.Background()
-	files, err := demo.Materialize(ctx, filepath.Join(os.TempDir(), "nl2sqlbench-cli-collect-demo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := dataset.Load(ctx, "jsonl:"+files.Questions, dataset.Options{DBRoot: files.DBRoot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fakellm.New(demoScript(ds), 5000)
-	defer srv.Close()
-	t.Setenv("CLI_TEST_KEY", collectKey)
+	files, ds, srv := demoLLM(t, 5000)
 	tests := []struct {
 		name, pipeline string
 		correct        func(i int) bool // which judged questions the scripted answers make correct
@@ -178,17 +186,7 @@ func TestCollectThenEval(t *testing.T) {
 // collect renames the file to modules.jsonl, says so on stderr, and asks nothing again.
 func TestCollectLegacyRunDirectory(t *testing.T) {
 	ctx := context.Background()
-	files, err := demo.Materialize(ctx, filepath.Join(os.TempDir(), "nl2sqlbench-cli-collect-demo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := dataset.Load(ctx, "jsonl:"+files.Questions, dataset.Options{DBRoot: files.DBRoot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fakellm.New(demoScript(ds), 1000)
-	defer srv.Close()
-	t.Setenv("CLI_TEST_KEY", collectKey)
+	files, _, srv := demoLLM(t, 1000)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "p.yaml")
 	os.WriteFile(cfg, []byte("llm: {base_url: "+srv.BaseURL+", model: fake, api_key_env: CLI_TEST_KEY, concurrency: 2}\n"), 0o644)

@@ -138,29 +138,27 @@ func usagePoints(s *RunSummary, id string, frontier []metrics.FrontierPoint) ([]
 }
 
 func chartTokens(s *RunSummary) Chart {
-	const id, title = "tokens", "Correct rate vs tokens"
-	var front []metrics.FrontierPoint
-	if c := cross(s); c != nil {
-		front = c.TokenFrontier
-	}
-	pts, idx := usagePoints(s, "tokens", front)
-	if len(pts) == 0 {
-		return absent(id, title, "Records carry no token usage (total_tokens).")
-	}
-	return Chart{ID: id, Title: title, SVG: Scatter(title, "mean tokens per question", pts, idx),
-		Caption: "Each point is a system: EX and mean tokens over all judged questions (zero where a question reports none), as in the usage table; the dashed line and * mark the Pareto frontier."}
+	return usageChart(s, "tokens", "Correct rate vs tokens", "mean tokens per question", "tokens",
+		func(c *metrics.CrossSystem) []metrics.FrontierPoint { return c.TokenFrontier },
+		"Records carry no token usage (total_tokens).", "mean tokens over all judged questions (zero where a question reports none)")
 }
 
 func chartCost(s *RunSummary) Chart {
-	const id, title = "cost", "Correct rate vs cost"
+	return usageChart(s, "cost", "Correct rate vs cost", "mean cost per question (USD)", "cost",
+		func(c *metrics.CrossSystem) []metrics.FrontierPoint { return c.CostFrontier },
+		"No cost in summary.json (cost needs token usage and a pricing table).", "mean cost over all judged questions")
+}
+
+// usageChart plots EX against a usage metric, with the cross-system analysis's frontier.
+func usageChart(s *RunSummary, id, title, xLabel, metric string, frontier func(*metrics.CrossSystem) []metrics.FrontierPoint, note, what string) Chart {
 	var front []metrics.FrontierPoint
 	if c := cross(s); c != nil {
-		front = c.CostFrontier
+		front = frontier(c)
 	}
-	pts, idx := usagePoints(s, "cost", front)
+	pts, idx := usagePoints(s, metric, front)
 	if len(pts) == 0 {
-		return absent(id, title, "No cost in summary.json (cost needs token usage and a pricing table).")
+		return absent(id, title, note)
 	}
-	return Chart{ID: id, Title: title, SVG: Scatter(title, "mean cost per question (USD)", pts, idx),
-		Caption: "Each point is a system: EX and mean cost over all judged questions, as in the usage table; the dashed line and * mark the Pareto frontier."}
+	return Chart{ID: id, Title: title, SVG: Scatter(title, xLabel, pts, idx),
+		Caption: "Each point is a system: EX and " + what + ", as in the usage table; the dashed line and * mark the Pareto frontier."}
 }

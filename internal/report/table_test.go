@@ -3,14 +3,11 @@ package report
 import (
 	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -18,19 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // golden compares got with testdata/<name>, or rewrites it with -update.
 func golden(tb testing.TB, name string, got []byte) {
 	tb.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatalf("%v (run with -update to create it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		tb.Errorf("%s (-want +got):\n%s", path, d)
-	}
+	testutil.Golden(tb, name, got, *update)
 }
 
 func TestWriteTable(t *testing.T) {
