@@ -54,7 +54,10 @@ under BIRD's and Spider's execution-match semantics, and write a run directory:
 
   DIR/<system>/records.jsonl     one judged record per question, in dataset order
   DIR/<system>/statistics.json   NL2SQLBench counts / ids
-  DIR/summary.json               counts and rates per system, overall and per difficulty
+  DIR/summary.json               every metric per system, overall and per difficulty (its
+                                 "metrics" section: value, n, coverage, printed text), verdict
+                                 counts, and the module, ETM and flex analyses; the table
+                                 below, --json, report and serve all print it
 
 KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spider text
 (one SQL per line), NL2SQLBench records (JSON array or JSONL).`,
@@ -164,7 +167,16 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	if err := report.WriteTable(e.stdout, sum); err != nil {
 		return nil, err
 	}
-	_, err = fmt.Fprintf(e.stdout, "\njudged %d questions x %d systems in %.2fs; run directory: %s\n",
-		len(p.Dataset.Questions), len(res.Systems), res.Elapsed.Seconds(), out)
+	c := sum.Systems[0].Overall.Counts
+	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",
+		plural(len(p.Dataset.Questions), "question"), c.Judged, plural(len(res.Systems), "system"), res.Elapsed.Seconds(), out)
 	return res, err
+}
+
+// plural writes "1 question", "2 questions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

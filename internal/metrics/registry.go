@@ -147,8 +147,6 @@ func naText(n, judged int, reason string) string {
 		return "n/a: " + reason
 	case judged == 0:
 		return "n/a: nothing judged"
-	case n == 0:
-		return "n/a"
 	}
 	return fmt.Sprintf("n/a: covers %d of %d", n, judged)
 }

@@ -223,8 +223,8 @@ func TestHTMLChartsPresentAndAbsent(t *testing.T) {
 func TestChartValues(t *testing.T) {
 	run := loadFixture(t, fixtureRun(t))
 	// Overlap: alpha wrong on {1,2,3}, beta on {2,3}: Jaccard 2/3.
-	if c := chartOverlap(&run.Summary); !strings.Contains(string(c.SVG), ">0.67<") {
-		t.Errorf("overlap heatmap lacks 0.67:\n%s", c.SVG)
+	if c := chartOverlap(&run.Summary); !strings.Contains(string(c.SVG), ">66.67<") {
+		t.Errorf("overlap heatmap lacks 66.67:\n%s", c.SVG)
 	}
 	// Tokens: alpha (25% correct, 975 tokens) and beta (50%, 2875) are both on the frontier.
 	c := chartTokens(&run.Summary)

@@ -193,7 +193,11 @@ func chartExTmSm(s *RunSummary) Chart {
 }
 
 func chartEfficiency(s *RunSummary) Chart {
-	return registryBars(s, "efficiency", "Soft-F1, VES and R-VES per system", []string{"soft_f1", "ves", "rves"},
+	title := "Soft-F1 per system"
+	if s.Metrics.Has("ves") {
+		title = "Soft-F1, VES and R-VES per system"
+	}
+	return registryBars(s, "efficiency", title, []string{"soft_f1", "ves", "rves"},
 		"The run has no Soft-F1 or VES.", "Scores x 100 over judged questions, as in the score table (VES can exceed 100).", nil)
 }
 

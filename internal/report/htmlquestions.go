@@ -96,7 +96,10 @@ func drillMetrics(ks []int) []metrics.Metric {
 func answer(si int, system string, r *record.Record, perQuestion []metrics.Metric) AnswerView {
 	a := AnswerView{SysIdx: si, System: system, Verdict: string(r.Verdict), ErrorCategory: string(r.ErrorCategory),
 		ErrorMessage: r.ErrorMessage, SQL: FormatSQL(r.PredSQL), Candidates: r.Candidates, ETMRules: r.ETMRules}
-	a.Metrics = append(a.Metrics, KV{"verdict", string(r.Verdict)}, KV{"EX (bird)", fmt.Sprint(r.ExBird)}, KV{"EX (spider)", fmt.Sprint(r.ExSpider)})
+	a.Metrics = append(a.Metrics, KV{"verdict", string(r.Verdict)})
+	if r.Judged() { // a skipped or gold_error question has no EX: it must never read as wrong
+		a.Metrics = append(a.Metrics, KV{"EX (bird)", fmt.Sprint(r.ExBird)}, KV{"EX (spider)", fmt.Sprint(r.ExSpider)})
+	}
 	if r.ESM != nil {
 		a.Metrics = append(a.Metrics, KV{"ESM", fmt.Sprint(*r.ESM)})
 	}

@@ -69,9 +69,28 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		run.Systems = append(run.Systems, SystemRun{Name: s.System, Records: recs})
 	}
 	if run.Summary.Metrics == nil {
-		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{PassK: run.passK()}), run.systemRecords())
+		opt := metrics.Options{PassK: run.passK(), Pricing: run.pricing()}
+		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(opt), run.systemRecords())
 	}
 	return run, nil
+}
+
+// pricing reads again the pricing table an old run was priced with, for its cost metric;
+// nil, with a warning, when the file is gone.
+func (r *Run) pricing() *metrics.Pricing {
+	m := r.Summary.Modules
+	if m == nil || m.Pricing == "" {
+		return nil
+	}
+	b, err := os.ReadFile(m.Pricing)
+	if err == nil {
+		var p *metrics.Pricing
+		if p, err = metrics.ParsePricing(b); err == nil {
+			return p
+		}
+	}
+	r.Warnings = append(r.Warnings, fmt.Sprintf("cost not shown: this run's summary.json predates the metrics section and its pricing table %s cannot be read again (%v); rerun eval for it", m.Pricing, err))
+	return nil
 }
 
 // passK is the run's Pass@k list, as its modules section recorded it.

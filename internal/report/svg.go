@@ -50,6 +50,20 @@ func svgOpen(b *svgBuf, w, h int, title string) {
 	b.f(`<title>%s</title>`, esc(title))
 }
 
+// legendEnd is where a legend starting at x ends.
+func legendEnd(x int, items []Segment) int {
+	for _, it := range items {
+		x += 24 + 7*len([]rune(it.Label))
+	}
+	return x
+}
+
+// rowLabel draws a right-aligned row label ending at x, shortened to fit the label
+// column (the full text in its tooltip).
+func rowLabel(b *svgBuf, x, y int, label string) {
+	b.f(`<text x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, x, y, esc(label), esc(shorten(label, (x-4)/7)))
+}
+
 // legend draws coloured boxes with labels in one line at y.
 func legend(b *svgBuf, x, y int, items []Segment) {
 	for _, it := range items {
@@ -64,11 +78,11 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 	const labelW, barW, rowH = 170, 380, 22
 	h := 40 + rowH*len(rows)
 	var b svgBuf
-	svgOpen(&b, labelW+barW+90, h, title)
+	svgOpen(&b, max(labelW+barW+90, legendEnd(labelW, keys)+10), h, title)
 	legend(&b, labelW, 16, keys)
 	for i, r := range rows {
 		y := 30 + i*rowH
-		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y+14, esc(r.Label))
+		rowLabel(&b, labelW-6, y+14, r.Label)
 		x := float64(labelW)
 		for _, s := range r.Segments {
 			w := s.Value * barW
@@ -100,18 +114,18 @@ func GroupedBars(title string, rows []string, series []string, values [][]float6
 	groupH := barH*len(series) + 8
 	h := 34 + groupH*len(rows)
 	var b svgBuf
-	svgOpen(&b, labelW+barW+80, h, title)
 	var keys []Segment
 	for i, s := range series {
 		keys = append(keys, Segment{Label: s, Color: palette[i%len(palette)]})
 	}
+	svgOpen(&b, maxInt(labelW+barW+80, legendEnd(labelW, keys)+10), h, title)
 	legend(&b, labelW, 16, keys)
 	if max <= 0 {
 		max = 1
 	}
 	for i, r := range rows {
 		y0 := 28 + i*groupH
-		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y0+groupH/2+3, esc(r))
+		rowLabel(&b, labelW-6, y0+groupH/2+3, r)
 		for j := range series {
 			v := values[i][j]
 			if math.IsNaN(v) {
@@ -192,7 +206,7 @@ func Heatmap(title string, labels []string, m [][]float64) template.HTML {
 	}
 	for i, l := range labels {
 		y := 36 + i*cell
-		b.f(`<text x="%d" y="%d" text-anchor="end">%s</text>`, labelW-6, y+cell/2+4, esc(l))
+		rowLabel(&b, labelW-6, y+cell/2+4, l)
 		for j := range labels {
 			v := m[i][j]
 			x := labelW + j*cell
@@ -206,8 +220,8 @@ func Heatmap(title string, labels []string, m [][]float64) template.HTML {
 			if v > 0.6 {
 				txt = "#fff"
 			}
-			b.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="rgb(%d,%d,%d)" stroke="#fff"><title>%s / %s: %.2f</title></rect>`, x, y, cell, cell, r, g, bl, esc(labels[i]), esc(labels[j]), v)
-			b.f(`<text x="%d" y="%d" text-anchor="middle" fill="%s">%.2f</text>`, x+cell/2, y+cell/2+4, txt, v)
+			b.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="rgb(%d,%d,%d)" stroke="#fff"><title>%s / %s: %s</title></rect>`, x, y, cell, cell, r, g, bl, esc(labels[i]), esc(labels[j]), esc(pctText(v)))
+			b.f(`<text x="%d" y="%d" text-anchor="middle" fill="%s">%s</text>`, x+cell/2, y+cell/2+4, txt, esc(pctText(v)))
 		}
 	}
 	b.f(`</svg>`)
@@ -297,6 +311,8 @@ func compact(x float64) string {
 		return fmt.Sprintf("%.3g", x)
 	}
 }
+
+func maxInt(a, b int) int { return max(a, b) }
 
 func shorten(s string, n int) string {
 	r := []rune(s)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -100,7 +99,11 @@ func sources(m map[string]int) string {
 func writeCandidates(w io.Writer, s *RunSummary) {
 	m := s.Modules
 	defs := s.Metrics.Group("candidates")
-	fmt.Fprintf(w, "\ncandidate generation (%%): CR/IR/ER over all candidates, Pass@k\n")
+	passK := ""
+	if len(defs) > 0 {
+		passK = ", Pass@k"
+	}
+	fmt.Fprintf(w, "\ncandidate generation (%%): CR/IR/ER over all candidates%s\n", passK)
 	tw := newTab(w)
 	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t")
 	for _, d := range defs {
@@ -220,7 +223,7 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 		for i, r := range c.RecallCondition {
 			o := c.RecallOutcome[i]
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.System, r.Full, r.CGFull.Percent(), r.FinalFull.Percent(),
-				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), ratio4(o.ColumnRecallRight), ratio4(o.ColumnRecallWrong))
+				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), o.ColumnRecallRight.Percent(), o.ColumnRecallWrong.Percent())
 		}
 		tw.Flush()
 	}
@@ -250,26 +253,20 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 		}
 		tw.Flush()
 	}
-	frontier := func(title, unit string, pts []metrics.FrontierPoint) {
+	frontier := func(title string, unit metrics.Unit, pts []metrics.FrontierPoint) {
 		if len(pts) == 0 {
 			return
 		}
 		var parts []string
 		for _, p := range pts {
-			parts = append(parts, fmt.Sprintf("%s (%s%%, %s %s)", p.System, pct(p.CorrectRate), strconv.FormatFloat(p.Cost, 'g', 6, 64), unit))
+			parts = append(parts, fmt.Sprintf("%s (%s%%, %s %s)", p.System, metrics.Percent.Format(p.CorrectRate), unit.Format(p.Cost), unit))
 		}
 		fmt.Fprintf(w, "%s: %s\n", title, strings.Join(parts, " -> "))
 	}
 	if len(c.TokenFrontier)+len(c.CostFrontier) > 0 {
 		fmt.Fprintln(w)
 	}
-	frontier("Pareto frontier (correct rate, tokens/question)", "tok", c.TokenFrontier)
-	frontier("Pareto frontier (correct rate, cost/question)", "$", c.CostFrontier)
+	frontier("Pareto frontier (correct rate, tokens/question)", metrics.Tokens, c.TokenFrontier)
+	frontier("Pareto frontier (correct rate, cost/question)", metrics.Dollars, c.CostFrontier)
 }
 
-func ratio4(r metrics.Ratio) string {
-	if !r.Defined() {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.4f", r.Value())
-}

@@ -63,10 +63,24 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 
 	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {
-		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d questions skipped (database missing under %s); they are excluded from rates", c.Skipped, ds.DBRoot))
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s skipped (database missing under %s); excluded from every score", c.Skipped, plural(c.Skipped), ds.DBRoot))
 	}
 	if c := sum.Systems[0].Overall.Counts; c.GoldError > 0 {
-		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d questions have gold SQL that failed to run (verdict gold_error); they are excluded from rates", c.GoldError))
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s gold SQL that failed to run (verdict gold_error); excluded from every score", c.GoldError, hasHave(c.GoldError)))
 	}
 	return sum
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return " has"
+	}
+	return "s have"
 }
