@@ -23,6 +23,10 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 	for i := range systems {
 		sec.Systems = append(sec.Systems, SystemValues{System: systems[i].Name, Values: []Value{}})
 	}
+	groups := make([][]DifficultyGroup, len(systems)) // split once per system, not per metric
+	for si, s := range systems {
+		groups[si] = ByDifficulty(s.Records)
+	}
 	for mi := range ms {
 		m := &ms[mi]
 		if !present(m, systems) {
@@ -38,7 +42,7 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 			}
 			v := aggregate(m, s.Name, s.Records, reason)
 			v.ID = m.ID
-			for _, g := range ByDifficulty(s.Records) {
+			for _, g := range groups[si] {
 				d := aggregate(m, s.Name, g.Records, reason)
 				d.Name = g.Name
 				v.ByDifficulty = append(v.ByDifficulty, d)

@@ -140,3 +140,24 @@ func TestRegistryAgreesWithAnalyses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAggregate: the metrics section of seven systems x 1034 questions (Spider
+// dev's size), every metric declared.
+func BenchmarkAggregate(b *testing.B) {
+	recs := registryRecords()
+	var systems []SystemRecords
+	for s := range 7 {
+		var rs []record.Record
+		for i := range 1034 {
+			r := recs[i%len(recs)]
+			r.Index = i
+			rs = append(rs, r)
+		}
+		systems = append(systems, SystemRecords{Name: string(rune('a' + s)), Records: rs})
+	}
+	ms := Declared(Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		Aggregate(ms, systems)
+	}
+}
