@@ -47,11 +47,11 @@ func TestAggregate(t *testing.T) {
 		{"a", "soft_f1", "all", 0.625, 4, 4, "62.50"},
 		// Schema column F1: judged with a value only (the skipped question's 0 is left out).
 		{"a", "schema_column_f1", "all", 0.75, 2, 2, "75.00"},
-		{"a", "schema_column_f1", "hard", math.NaN(), 0, 0, "n/a"},
+		{"a", "schema_column_f1", "hard", math.NaN(), 0, 0, "n/a: covers 0 of 2"},
 		{"a", "pass@1", "all", 0, 4, 4, "0.00"}, // first candidates: I, (own) I, (own) E, E
 		{"a", "pass@2", "all", 0.25, 4, 4, "25.00"},
 		{"single", "pass@2", "all", 0, 2, 2, "n/a: 1 candidate"},
-		{"single", "esm", "all", math.NaN(), 0, 2, "n/a"},
+		{"single", "esm", "all", math.NaN(), 0, 2, "n/a: covers 0 of 2"},
 	}
 	for _, tt := range tests {
 		_, v, ok := sec.Lookup(tt.system, tt.id)
