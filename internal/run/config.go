@@ -45,6 +45,8 @@ type Config struct {
 	PassK       []int            // Pass@k's k list; nil: metrics.DefaultPassK
 	Pricing     *metrics.Pricing // prices tokens for the modules section; nil: no cost
 	PricingPath string           // where Pricing came from, for the summary
+
+	HashDBs bool // the manifest holds every database's sha256, not only its size and time
 }
 
 // passK is the k list in force.

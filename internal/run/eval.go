@@ -83,20 +83,22 @@ type SystemResult struct {
 
 // Eval judges p's systems and summarises the run. resumed holds, per system, the records
 // an interrupted run already has (nil: none); judging continues after them, and every
-// new record goes to sink. When ctx ends while judging, the error is a *StoppedError.
+// new record goes to sink. Resumed records that are not the dataset's first questions
+// are refused (ErrResumeMismatch). When ctx ends while judging, the error is a
+// *StoppedError. The summary carries p.Manifest.
 func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, obs Observer) (*Result, error) {
 	obs = orQuiet(obs)
 	cfg, ds := p.Config, p.Dataset
 	if resumed != nil && len(resumed) != len(p.Systems) {
 		return nil, fmt.Errorf("eval: %d resumed record lists for %d systems", len(resumed), len(p.Systems))
 	}
+	if err := checkResumed(ds, p.Systems, resumed); err != nil {
+		return nil, err
+	}
 	res := &Result{Systems: make([]SystemResult, len(p.Systems))}
 	for i, s := range p.Systems {
 		res.Systems[i] = SystemResult{Name: s.Name, Dir: s.Dir}
 		if resumed != nil {
-			if len(resumed[i]) > len(ds.Questions) {
-				return nil, fmt.Errorf("eval: system %s: %d resumed records for %d questions", s.Name, len(resumed[i]), len(ds.Questions))
-			}
 			res.Systems[i].Records = resumed[i]
 		}
 	}
@@ -156,5 +158,6 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		srs[i] = SystemRecords{Name: s.Name, Records: s.Records}
 	}
 	res.Summary = Summarize(ctx, cfg, ds, p.Semantics, srs)
+	res.Summary.Manifest = p.Manifest
 	return res, nil
 }

@@ -2,6 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,6 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
 
 // Plan is an evaluation ready to judge: the dataset, narrowed to Config.DBIDs, and every
@@ -18,6 +22,10 @@ type Plan struct {
 	Dataset   *dataset.Dataset
 	Semantics judge.Semantics
 	Systems   []System // in Config.Preds order
+	// Manifest fingerprints the run (NewManifest); a caller resuming a run may replace
+	// it with the resumed run's own, once CompareManifests found them equal. Eval puts
+	// it in the summary.
+	Manifest *report.Manifest
 }
 
 // System is one system of a run.
@@ -27,8 +35,10 @@ type System struct {
 	Preds []*predict.Prediction // Preds[i] answers Dataset.Questions[i]
 }
 
-// Prepare loads cfg's dataset and prediction files and pairs them. Dataset warnings go
-// to obs (nil: dropped) as soon as the dataset is read.
+// Prepare loads cfg's dataset and prediction files, pairs them and fingerprints the run
+// (Plan.Manifest). Dataset warnings go to obs (nil: dropped) as soon as the dataset is
+// read. When the run's databases are files and not one of them exists, the error
+// matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
@@ -49,7 +59,38 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
 		return nil, err
 	}
-	return &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}, nil
+	if cfg.Server == nil || cfg.GoldEngine == "sqlite" {
+		if err := someDatabase(ds); err != nil {
+			return nil, err
+		}
+	}
+	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}
+	if p.Manifest, err = NewManifest(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ErrNoDatabases is Prepare's error when not one of the run's databases exists: every
+// question would be skipped and every rate would say nothing.
+var ErrNoDatabases = errors.New("no database found")
+
+// someDatabase fails unless at least one question's database file exists, naming where
+// it looked.
+func someDatabase(ds *dataset.Dataset) error {
+	if len(ds.Questions) == 0 {
+		return nil
+	}
+	for _, q := range ds.Questions {
+		if _, ok := ds.DBPath(q.DBID); ok {
+			return nil
+		}
+	}
+	if fi, err := os.Stat(ds.DBRoot); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w: database root %s is not a directory (set --db-root)", ErrNoDatabases, ds.DBRoot)
+	}
+	looked := ds.DBCandidates(ds.Questions[0].DBID)
+	return fmt.Errorf("%w: none of the dataset's databases is under %s (looked for %s, ...); check --db-root", ErrNoDatabases, ds.DBRoot, strings.Join(looked, ", "))
 }
 
 func semanticsFor(flag, kind string) (judge.Semantics, error) {

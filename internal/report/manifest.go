@@ -1,0 +1,80 @@
+package report
+
+import "time"
+
+// Manifest says exactly what produced a run: the build, every setting that shapes a
+// verdict and the fingerprints of every input file. The cli writes it as
+// DIR/manifest.json before the first record and summary.json carries it, so a number
+// can always be traced to its inputs, and --resume refuses to continue a run with
+// inputs that differ from those it started with.
+//
+// To extend: a new setting is a field of ManifestSettings (resume compares every field
+// by its JSON name); never rename one, older run directories hold it.
+type Manifest struct {
+	Tool string `json:"tool"`
+	// Version is the module version of the build ("(devel)" for a source build);
+	// Revision and Modified are its VCS revision and whether the tree had changes.
+	Version       string    `json:"version"`
+	Revision      string    `json:"vcs_revision,omitempty"`
+	RevisionTime  string    `json:"vcs_time,omitempty"`
+	Modified      bool      `json:"vcs_modified,omitempty"`
+	GoVersion     string    `json:"go_version"`
+	SQLiteVersion string    `json:"sqlite_version"`
+	StartedAt     time.Time `json:"started_at"`
+
+	Settings    ManifestSettings `json:"settings"`
+	Dataset     FileDigest       `json:"dataset"`
+	Tables      *FileDigest      `json:"tables,omitempty"` // the dataset's tables.json, if any
+	Predictions []PredictionFile `json:"predictions"`
+	// Databases are the databases of the judged questions, by db_id: size and
+	// modification time always, their sha256 only with eval --hash-dbs (HashedDBs).
+	Databases []DatabaseFile `json:"databases"`
+	HashedDBs bool           `json:"hashed_dbs,omitempty"`
+}
+
+// ManifestSettings are the settings that shape verdicts and scores. Workers and budgets,
+// which change how long a run takes but not what it finds, are not among them.
+type ManifestSettings struct {
+	DatasetKind   string   `json:"dataset_kind"`
+	DBRoot        string   `json:"db_root"`
+	Semantics     string   `json:"semantics"`
+	TimeoutS      float64  `json:"timeout_s"`
+	MaxRows       int      `json:"max_rows"`
+	AllowMissing  bool     `json:"allow_missing"`
+	Engine        string   `json:"engine"`
+	GoldEngine    string   `json:"gold_engine"`
+	DBIDs         []string `json:"db_ids"`
+	Flex          bool     `json:"flex"`
+	ESMValues     bool     `json:"esm_values"`
+	ESMDistinct   bool     `json:"esm_distinct"`
+	ETMVerbose    bool     `json:"etm_verbose"`
+	PassK         []int    `json:"pass_k"`
+	VES           bool     `json:"ves"`
+	Timing        string   `json:"timing,omitempty"`         // with VES
+	VESIterations int      `json:"ves_iterations,omitempty"` // with VES
+	Pricing       string   `json:"pricing,omitempty"`        // where token prices came from
+}
+
+// FileDigest fingerprints one input file.
+type FileDigest struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// PredictionFile is one system's prediction file.
+type PredictionFile struct {
+	System string `json:"system"`
+	FileDigest
+}
+
+// DatabaseFile is one database the run judges on. Missing is true when no file for
+// the db_id exists (its questions are skipped); SHA256 is set only with --hash-dbs.
+type DatabaseFile struct {
+	DBID    string    `json:"db_id"`
+	Path    string    `json:"path,omitempty"`
+	Missing bool      `json:"missing,omitempty"`
+	Size    int64     `json:"size,omitempty"`
+	ModTime time.Time `json:"mod_time,omitzero"`
+	SHA256  string    `json:"sha256,omitempty"`
+}

@@ -1,0 +1,173 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// NewManifest fingerprints a prepared run: the build (version, VCS revision, Go and
+// SQLite versions), the settings that shape its verdicts and a digest of every input
+// file (dataset, tables.json, each prediction file; each database's size and
+// modification time, and its sha256 with Config.HashDBs). Prepare calls it; the cli
+// writes the result as the run directory's manifest.json.
+func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
+	cfg, ds := p.Config, p.Dataset
+	m := &report.Manifest{
+		Tool:      "nl2sqlbench",
+		Version:   "(devel)",
+		GoVersion: runtime.Version(),
+		StartedAt: time.Now().UTC().Truncate(time.Second),
+		HashedDBs: cfg.HashDBs,
+	}
+	m.SQLiteVersion, _, _ = sqlite3.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			m.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				m.Revision = s.Value
+			case "vcs.time":
+				m.RevisionTime = s.Value
+			case "vcs.modified":
+				m.Modified = s.Value == "true"
+			}
+		}
+	}
+	m.Settings = manifestSettings(cfg, p)
+	var err error
+	if m.Dataset, err = digestFile(ctx, ds.Path); err != nil {
+		return nil, fmt.Errorf("manifest: dataset: %w", err)
+	}
+	if ds.Tables != "" {
+		t, err := digestFile(ctx, ds.Tables)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: tables: %w", err)
+		}
+		m.Tables = &t
+	}
+	for i, s := range p.Systems {
+		_, path := splitPredSpec(cfg.Preds[i])
+		d, err := digestFile(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: prediction file of %s: %w", s.Name, err)
+		}
+		m.Predictions = append(m.Predictions, report.PredictionFile{System: s.Name, FileDigest: d})
+	}
+	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// manifestSettings are cfg's settings that shape verdicts and scores, as in force (the
+// semantics after its default, the Pass@k list after its default).
+func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
+	s := report.ManifestSettings{
+		DatasetKind:  p.Dataset.Kind,
+		DBRoot:       absPath(p.Dataset.DBRoot),
+		Semantics:    string(p.Semantics),
+		TimeoutS:     cfg.Timeout.Seconds(),
+		MaxRows:      cfg.MaxRows,
+		AllowMissing: cfg.AllowMissing,
+		Engine:       cfg.Engine,
+		GoldEngine:   cfg.GoldEngine,
+		DBIDs:        cfg.DBIDs,
+		Flex:         cfg.Flex,
+		ESMValues:    cfg.ESMValues,
+		ESMDistinct:  cfg.ESMDistinct,
+		ETMVerbose:   cfg.ETMVerbose,
+		PassK:        cfg.passK(),
+		VES:          cfg.VES,
+		Pricing:      cfg.PricingPath,
+	}
+	if s.Engine == "" {
+		s.Engine = "sqlite"
+	}
+	if s.GoldEngine == "" {
+		s.GoldEngine = s.Engine
+	}
+	if cfg.VES {
+		s.Timing, s.VESIterations = cfg.Timing, cfg.VESIterations
+	}
+	return s
+}
+
+// databaseFiles describes the database of every db_id of ds's questions, in db_id order.
+func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool) ([]report.DatabaseFile, error) {
+	var ids []string
+	seen := map[string]bool{}
+	for _, q := range ds.Questions {
+		if !seen[q.DBID] {
+			seen[q.DBID] = true
+			ids = append(ids, q.DBID)
+		}
+	}
+	slices.Sort(ids)
+	out := make([]report.DatabaseFile, 0, len(ids))
+	for _, id := range ids {
+		d := report.DatabaseFile{DBID: id}
+		path, ok := ds.DBPath(id)
+		if !ok {
+			d.Missing = true
+			out = append(out, d)
+			continue
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: database %s: %w", id, err)
+		}
+		d.Path, d.Size, d.ModTime = absPath(path), fi.Size(), fi.ModTime().UTC()
+		if hash {
+			fd, err := digestFile(ctx, path)
+			if err != nil {
+				return nil, fmt.Errorf("manifest: database %s: %w", id, err)
+			}
+			d.SHA256 = fd.SHA256
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// absPath is path made absolute, so a run resumed from another working directory, or
+// with a relative path for an absolute one, names the same files the same way.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// digestFile reads path through sha256.
+func digestFile(ctx context.Context, path string) (report.FileDigest, error) {
+	if err := ctx.Err(); err != nil {
+		return report.FileDigest{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return report.FileDigest{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return report.FileDigest{}, fmt.Errorf("hash %s: %w", path, err)
+	}
+	return report.FileDigest{Path: absPath(path), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
