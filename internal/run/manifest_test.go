@@ -114,7 +114,9 @@ func TestCompareManifests(t *testing.T) {
 		{"tables added", func(m *report.Manifest) { m.Tables = &report.FileDigest{Path: "/d/tables.json"} }, []string{"tables file /d/tables.json was not part of the run"}},
 		{"tool", func(m *report.Manifest) { m.Revision, m.Modified = "abc", true }, []string{"VCS revision changed (none → abc (modified))"}},
 		{"database time", func(m *report.Manifest) { m.Databases[0].ModTime = at.Add(time.Hour) }, []string{"database a changed (10 bytes modified 2026-01-02T03:04:05Z → 10 bytes modified 2026-01-02T04:04:05Z)"}},
-		{"database appeared", func(m *report.Manifest) { m.Databases[1] = report.DatabaseFile{DBID: "b", Path: "/db/b.sqlite", Size: 1} },
+		{"database appeared", func(m *report.Manifest) {
+			m.Databases[1] = report.DatabaseFile{DBID: "b", Path: "/db/b.sqlite", Size: 1}
+		},
 			[]string{"database b: missing → present at /db/b.sqlite"}},
 		{"database dropped", func(m *report.Manifest) { m.Databases = m.Databases[:1] }, []string{"database b of the run is not judged now"}},
 	}
