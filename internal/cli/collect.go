@@ -209,13 +209,10 @@ func (p twoPassIO) Collect(ctx context.Context, opt collect.Options) (*collect.S
 	return sum, err
 }
 
-// Judge writes the judged run directory dir quietly. A previous run's is replaced: evals
-// are redone from the records.
+// Judge writes the judged run directory dir quietly. A previous run's is replaced once
+// the new one is complete: evals are redone from the records.
 func (p twoPassIO) Judge(ctx context.Context, cfg benchrun.Config, dir string) (*benchrun.Result, error) {
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("clear %s: %w", dir, err)
-	}
-	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true})
+	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true})
 }
 
 func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {

@@ -36,7 +36,8 @@ func newDemoCmd(e *env) *cobra.Command {
 		Short: "Judge the embedded demo benchmark (no data needed)",
 		Long: `Build the embedded demo databases (into a cache directory, rebuilt when the embedded
 scripts change), then judge three sample systems' outputs on the demo's questions, exactly as
-eval would, and write a run directory.`,
+eval would, and write a run directory. A rerun replaces the run directory (as eval --force
+does: the new run takes its place only once complete).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -59,7 +60,8 @@ eval would, and write a run directory.`,
 					MaxRows:     demoMaxRows,
 					Workers:     runtime.NumCPU(),
 				},
-				runOutput: runOutput{Out: out, JSON: asJSON},
+				// A rerun replaces the previous demo run, once the new one is complete.
+				runOutput: runOutput{Out: out, JSON: asJSON, Force: true},
 			}
 			for _, name := range files.SystemOrder {
 				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])

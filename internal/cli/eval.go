@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,6 +30,7 @@ type runOutput struct {
 	Out    string
 	JSON   bool
 	Resume bool
+	Force  bool // replace a run already in Out, once the new one is complete
 	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
 }
 
@@ -52,12 +54,19 @@ func newEvalCmd(e *env) *cobra.Command {
 		Long: `Execute every prediction and its question's gold SQL (read-only), compare the results
 under BIRD's and Spider's execution-match semantics, and write a run directory:
 
+  DIR/manifest.json              written first: the build, every setting that shapes a
+                                 verdict, the sha256 of the dataset, tables.json and each
+                                 prediction file, each database's size and time
   DIR/<system>/records.jsonl     one judged record per question, in dataset order
   DIR/<system>/statistics.json   NL2SQLBench counts / ids
   DIR/summary.json               every metric per system, overall and per difficulty (its
                                  "metrics" section: value, n, coverage, printed text), verdict
                                  counts, and the module, ETM and flex analyses; the table
                                  below, --json, report and serve all print it
+
+A non-empty DIR is refused unless --resume continues it (refused in turn when anything in
+its manifest differs, each difference named) or --force replaces it (the new run is
+written beside it and takes its place only once complete).
 
 KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spider text
 (one SQL per line), NL2SQLBench records (JSON array or JSONL).`,
@@ -70,6 +79,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			}
 			if len(cfg.Preds) == 0 {
 				return usagef("at least one --pred is required")
+			}
+			if cfg.Resume && cfg.Force {
+				return usagef("--resume continues the run in --out and --force replaces it: give one")
 			}
 			if err := cfg.Engines.check(); err != nil {
 				return err
@@ -100,7 +112,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query; larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
-	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records")
+	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
+	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
+	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
 	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "judge questions without a prediction as errors instead of refusing the file")
 	f.BoolVar(&cfg.VES, "ves", false, "after judging, time correct predictions against their gold for VES and R-VES (slow: see --ves-iterations)")
 	f.StringVar(&cfg.Timing, "timing", "official", "VES timing: official (BIRD's scripts) or robust (warmed up, interleaved, median: stable across runs)")
@@ -118,45 +132,53 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	return cmd
 }
 
-// evaluate judges through the run layer and writes the run directory o.Out: records as
-// they are judged (runDir), then every system's statistics.json and summary.json; then
-// it prints the table or the JSON summary. eval, demo and collect's two-pass runs use it.
+// evaluate judges through the run layer and writes the run directory o.Out: the
+// manifest, records as they are judged (runDir), then every system's statistics.json
+// and summary.json; then it prints the table or the JSON summary. eval, demo and
+// collect's two-pass runs use it.
+//
+// A non-empty o.Out is continued with o.Resume (after its manifest matched this run's)
+// and replaced with o.Force, the new run written beside it and swapped in when
+// complete (outdir.go); otherwise it is refused.
 func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*benchrun.Result, error) {
 	obs := runPrinter{stderr: e.stderr}
-	p, err := benchrun.Prepare(ctx, cfg, obs)
-	if err != nil {
-		return nil, err
-	}
 	out := o.Out
 	if out == "" {
-		out = filepath.Join("runs", p.Dataset.Kind+"-"+time.Now().Format("20060102-150405"))
+		kind, _, _ := strings.Cut(cfg.DatasetSpec, ":")
+		out = filepath.Join("runs", strings.ToLower(kind)+"-"+time.Now().Format("20060102-150405"))
 	}
-	dir, err := openRunDir(out, p.Systems, o.Resume, len(p.Dataset.Questions))
+	od, err := planOutDir(out, o.Resume, o.Force)
 	if err != nil {
 		return nil, err
 	}
-	defer dir.Close()
-	res, err := benchrun.Eval(ctx, p, dir.resumed, dir, obs)
-	var stopped *benchrun.StoppedError
-	switch {
-	case errors.As(err, &stopped):
-		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, out, out)
-	case errors.Is(err, judge.ErrTimingBudget):
-		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, out)
-	case err != nil:
-		return nil, err
-	}
-	for _, s := range res.Systems {
-		if err := writeJSONFile(filepath.Join(out, s.Dir, "statistics.json"), s.Statistics); err != nil {
+	var resumed *report.Manifest
+	if o.Resume {
+		if resumed, err = resumeManifest(out); err != nil {
 			return nil, err
 		}
+		if resumed != nil && resumed.HashedDBs {
+			cfg.HashDBs = true // compare the databases as the run fingerprinted them
+		}
+	}
+	p, err := benchrun.Prepare(ctx, cfg, obs)
+	if err != nil {
+		od.abandon()
+		return nil, err
+	}
+	write := p.Manifest
+	if resumed != nil {
+		if err := benchrun.CompareManifests(resumed, p.Manifest); err != nil {
+			return nil, err
+		}
+		p.Manifest, write = resumed, nil
+	}
+	res, err := judgeInto(ctx, od, p, o.Resume, write, obs)
+	if err != nil {
+		return nil, err
 	}
 	sum := res.Summary
 	for _, w := range sum.Warnings[len(p.Dataset.Warnings):] { // the dataset's were shown by Prepare
 		obs.Warn(w)
-	}
-	if err := writeJSONFile(filepath.Join(out, "summary.json"), sum); err != nil {
-		return nil, err
 	}
 	if o.Quiet {
 		return res, nil
@@ -171,6 +193,47 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",
 		plural(len(p.Dataset.Questions), "question"), c.Judged, plural(len(res.Systems), "system"), res.Elapsed.Seconds(), out)
 	return res, err
+}
+
+// judgeInto judges p into od: the manifest (when write is set) and the records go to
+// od.Work as they come, then statistics.json and summary.json, and a replacement run is
+// swapped into od.Out once all of them are written.
+func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
+	dir, err := openRunDir(od.Work, p.Systems, resume, write)
+	if err != nil {
+		od.abandon()
+		return nil, err
+	}
+	defer dir.Close()
+	res, err := benchrun.Eval(ctx, p, dir.resumed, dir, obs)
+	kept := od.Work
+	if od.replacing() {
+		kept += " (the earlier run in " + od.Out + " is untouched)"
+	}
+	var stopped *benchrun.StoppedError
+	switch {
+	case errors.As(err, &stopped):
+		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, kept, od.Work)
+	case errors.Is(err, judge.ErrTimingBudget):
+		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
+	case err != nil:
+		dir.Close()
+		od.abandon()
+		return nil, err
+	}
+	for _, s := range res.Systems {
+		if err := writeJSONFile(filepath.Join(od.Work, s.Dir, "statistics.json"), s.Statistics); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeJSONAtomic(filepath.Join(od.Work, "summary.json"), res.Summary); err != nil {
+		return nil, err
+	}
+	dir.Close()
+	if err := od.commit(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // plural writes "1 question", "2 questions".

@@ -97,8 +97,8 @@ func TestEvalJSONStdoutIsOnlyJSON(t *testing.T) {
 	}
 }
 
-// TestEvalResume: a run cut short (records truncated mid-line) and resumed gives the same
-// records as an uninterrupted run.
+// TestEvalResume: a run cut short (records truncated mid-line, its manifest kept) and
+// resumed gives the same records as an uninterrupted run.
 func TestEvalResume(t *testing.T) {
 	f := demoFiles(t)
 	args := func(out string) []string {
@@ -120,6 +120,13 @@ func TestEvalResume(t *testing.T) {
 	}
 	partial := append(bytes.Join(lines[:20], nil), lines[20][:len(lines[20])/2]...) // 20 records and a torn line
 	if err := os.WriteFile(filepath.Join(cut, "r", "records.jsonl"), partial, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(full, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cut, "manifest.json"), manifest, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := run(append(args(cut), "--resume")...); code != 0 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,8 +12,12 @@ import (
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
-// recordsFile is the judged records of one system in a run directory, DIR/<system>/.
-const recordsFile = "records.jsonl"
+// Files of a run directory: DIR/manifest.json, written before the first record, and
+// each system's judged records, DIR/<system>/records.jsonl.
+const (
+	manifestFile = "manifest.json"
+	recordsFile  = "records.jsonl"
+)
 
 // runDir is a run directory being written: the run layer's Sink, streaming every system's
 // records to DIR/<system>/records.jsonl.
@@ -26,11 +31,20 @@ type runDir struct {
 
 var _ benchrun.Sink = (*runDir)(nil)
 
-// openRunDir creates DIR/<system>/records.jsonl for every system. With resume, the
-// complete records already there are kept (a torn last line is cut off) and judging
-// continues after them.
-func openRunDir(out string, systems []benchrun.System, resume bool, n int) (*runDir, error) {
+// openRunDir creates DIR/<system>/records.jsonl for every system, after writing m as
+// DIR/manifest.json (m nil: the manifest is already there, as when resuming). With
+// resume, the complete records already there are kept (a torn last line is cut off)
+// and judging continues after them.
+func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Manifest) (*runDir, error) {
 	d := &runDir{out: out, systems: systems}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("create run directory: %w", err)
+	}
+	if m != nil {
+		if err := writeJSONAtomic(filepath.Join(out, manifestFile), m); err != nil {
+			return nil, err
+		}
+	}
 	if resume {
 		d.resumed = make([][]record.Record, len(systems))
 	}
@@ -52,7 +66,7 @@ func openRunDir(out string, systems []benchrun.System, resume bool, n int) (*run
 		}
 		d.files = append(d.files, f)
 		if resume {
-			recs, err := resumeRecords(f, path, n)
+			recs, err := resumeRecords(f, path)
 			if err != nil {
 				d.Close()
 				return nil, err
@@ -64,20 +78,13 @@ func openRunDir(out string, systems []benchrun.System, resume bool, n int) (*run
 	return d, nil
 }
 
-// resumeRecords reads the complete records of f, a run's records file for a dataset of
-// n questions, and leaves f positioned after them with any torn last line cut off.
-func resumeRecords(f *os.File, path string, n int) ([]record.Record, error) {
+// resumeRecords reads the complete records of f, a run's records file, and leaves f
+// positioned after them with any torn last line cut off. Whether they belong to the run
+// is the run layer's check (run.Eval).
+func resumeRecords(f *os.File, path string) ([]record.Record, error) {
 	recs, valid, err := record.ReadJSONL(f)
 	if err != nil && !errors.Is(err, record.ErrTornLine) {
 		return nil, fmt.Errorf("resume from %s: %w", path, err)
-	}
-	for i, r := range recs {
-		if r.Index != i {
-			return nil, fmt.Errorf("resume from %s: line %d holds question %d, expected %d; not a run of this dataset", path, i+1, r.Index, i)
-		}
-	}
-	if len(recs) > n {
-		return nil, fmt.Errorf("resume from %s: %d records for a dataset of %d questions", path, len(recs), n)
 	}
 	if err := f.Truncate(valid); err != nil {
 		return nil, fmt.Errorf("resume from %s: %w", path, err)
@@ -129,6 +136,20 @@ func rewriteRecords(path string, recs []record.Record) error {
 	return nil
 }
 
+// writeJSONAtomic writes v as JSON to path through a temp file and a rename, so path is
+// either absent or whole.
+func writeJSONAtomic(path string, v any) error {
+	tmp := path + ".tmp"
+	if err := writeJSONFile(tmp, v); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
 func writeJSONFile(path string, v any) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -142,4 +163,34 @@ func writeJSONFile(path string, v any) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// ErrNoManifest is --resume's error on a run directory that holds records but no
+// manifest.json (written by an nl2sqlbench before manifests): what its records were
+// judged from cannot be checked, so they are not continued.
+var ErrNoManifest = errors.New("no manifest.json")
+
+// resumeManifest reads the manifest of the run in out, which --resume continues. It is
+// nil, without error, when out holds no records yet (the run starts afresh).
+func resumeManifest(out string) (*report.Manifest, error) {
+	path := filepath.Join(out, manifestFile)
+	data, err := os.ReadFile(path)
+	if err == nil {
+		var m report.Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("--resume: read %s: %w", path, err)
+		}
+		return &m, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	recs, _ := filepath.Glob(filepath.Join(out, "*", recordsFile))
+	for _, r := range recs {
+		if fi, err := os.Stat(r); err == nil && fi.Size() > 0 {
+			return nil, fmt.Errorf("--resume: %w in %s, which holds records (%s): it was written by an older nl2sqlbench and what they were judged from cannot be checked; rerun without --resume (--force replaces it)",
+				ErrNoManifest, out, r)
+		}
+	}
+	return nil, nil
 }

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ErrRunExists is the error of a new run into a --out that already holds something,
+// without --resume or --force: the earlier results are never overwritten by accident.
+var ErrRunExists = errors.New("run directory is not empty")
+
+// outDir is where a run is written: Out, the run directory the user named, and Work,
+// the directory records go to while the run lasts. They differ when --force replaces an
+// earlier run: the new run is written into a sibling directory and swapped in by commit
+// only once it is complete, so a failed or killed run leaves the earlier one whole.
+type outDir struct {
+	Out, Work string
+}
+
+// replacing reports whether the run is written beside an earlier one.
+func (d outDir) replacing() bool { return d.Work != d.Out }
+
+// planOutDir decides where a run into out is written. An absent or empty out is
+// written in place; a non-empty one only with resume (continued in place) or force
+// (written beside it, see outDir); otherwise the error matches ErrRunExists.
+func planOutDir(out string, resume, force bool) (outDir, error) {
+	d := outDir{Out: out, Work: out}
+	names, err := os.ReadDir(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return d, nil
+	case err != nil:
+		return d, fmt.Errorf("--out %s: %w", out, err)
+	case len(names) == 0 || resume:
+		return d, nil
+	case !force:
+		return d, fmt.Errorf("%w: --out %s already holds %s; use --resume to continue it, --force to replace it once the new run is complete, or another --out",
+			ErrRunExists, out, entries(len(names)))
+	}
+	parent := filepath.Dir(out)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return d, fmt.Errorf("create run directory: %w", err)
+	}
+	work, err := os.MkdirTemp(parent, filepath.Base(out)+".new-")
+	if err != nil {
+		return d, fmt.Errorf("create run directory: %w", err)
+	}
+	d.Work = work
+	return d, nil
+}
+
+// commit swaps a complete replacement run into Out: Out moves aside, Work takes its
+// name, and the earlier run is removed. Without a replacement it does nothing.
+func (d outDir) commit() error {
+	if !d.replacing() {
+		return nil
+	}
+	aside, err := os.MkdirTemp(filepath.Dir(d.Out), filepath.Base(d.Out)+".old-")
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", d.Out, err)
+	}
+	if err := os.Remove(aside); err != nil { // only its unique name is wanted
+		return fmt.Errorf("replace %s: %w", d.Out, err)
+	}
+	if err := os.Rename(d.Out, aside); err != nil {
+		return fmt.Errorf("replace %s (the new run is complete in %s): %w", d.Out, d.Work, err)
+	}
+	if err := os.Rename(d.Work, d.Out); err != nil {
+		if rerr := os.Rename(aside, d.Out); rerr != nil {
+			return fmt.Errorf("replace %s: %w (and the earlier run stays in %s: %v); the new run is complete in %s", d.Out, err, aside, rerr, d.Work)
+		}
+		return fmt.Errorf("replace %s (the new run is complete in %s): %w", d.Out, d.Work, err)
+	}
+	if err := os.RemoveAll(aside); err != nil {
+		return fmt.Errorf("remove the earlier run %s: %w", aside, err)
+	}
+	return nil
+}
+
+// abandon removes an unfinished replacement run that cannot be continued; the earlier
+// run in Out is untouched. Without a replacement it does nothing: a run written in
+// place keeps its records for --resume.
+func (d outDir) abandon() {
+	if d.replacing() {
+		os.RemoveAll(d.Work)
+	}
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
