@@ -33,11 +33,17 @@ func writeScores(w io.Writer, s *RunSummary) {
 	for _, c := range t.Columns {
 		fmt.Fprintf(tw, "%s\t", c.Label)
 	}
+	if len(t.Columns) == 0 { // no metric applies: say why rather than print no score
+		fmt.Fprintf(tw, "scores\t")
+	}
 	fmt.Fprintf(tw, "skipped\tgold_error\t\n")
 	for _, r := range t.Rows {
 		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
 		for _, c := range r.Cells {
 			fmt.Fprintf(tw, "%s\t", c.Text)
+		}
+		if len(t.Columns) == 0 {
+			fmt.Fprintf(tw, "%s\t", noScores(r.Judged))
 		}
 		fmt.Fprintf(tw, "%d\t%d\t\n", r.Skipped, r.GoldError)
 	}
@@ -84,6 +90,14 @@ func writeErrorCategories(w io.Writer, s *RunSummary) {
 		fmt.Fprintf(tw, "\n")
 	}
 	tw.Flush()
+}
+
+// noScores is the scores cell of a run where no metric applies.
+func noScores(judged int) string {
+	if judged == 0 {
+		return "n/a: nothing judged"
+	}
+	return "n/a"
 }
 
 // timingNote names how VES and R-VES were timed, when they were.

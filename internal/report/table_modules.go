@@ -96,9 +96,14 @@ func sources(m map[string]int) string {
 
 // writeCandidates prints CR/IR/ER over all candidates (the section's) and the registry's
 // Pass@k.
+// A run where no system reported candidates has no such table: its rates would be
+// over nothing. A system without candidates shows n/a.
 func writeCandidates(w io.Writer, s *RunSummary) {
 	m := s.Modules
 	defs := s.Metrics.Group("candidates")
+	if len(defs) == 0 && !anySystem(m, func(s *metrics.SystemModules) bool { return s.CandidateGeneration.Candidates > 0 }) {
+		return
+	}
 	passK := ""
 	if len(defs) > 0 {
 		passK = ", Pass@k"
@@ -113,7 +118,11 @@ func writeCandidates(w io.Writer, s *RunSummary) {
 	var short []string
 	for _, sm := range m.Systems {
 		cg := sm.CandidateGeneration
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", sm.System, cg.Candidates, pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error))
+		cr, ir, er := pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error)
+		if cg.Candidates == 0 {
+			cr, ir, er = noCandidates, noCandidates, noCandidates
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", sm.System, cg.Candidates, cr, ir, er)
 		for _, d := range defs {
 			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
 		}
@@ -127,6 +136,9 @@ func writeCandidates(w io.Writer, s *RunSummary) {
 		fmt.Fprintf(w, "questions with fewer than %d candidates (they use all they have): %s\n", m.PassK[len(m.PassK)-1], strings.Join(short, ", "))
 	}
 }
+
+// noCandidates is a candidate rate over no candidate.
+const noCandidates = "n/a: no candidates"
 
 func writeRevision(w io.Writer, m *metrics.ModulesSummary) {
 	if !anySystem(m, func(s *metrics.SystemModules) bool { return s.Revision != nil }) {
@@ -269,4 +281,3 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 	frontier("Pareto frontier (correct rate, tokens/question)", metrics.Tokens, c.TokenFrontier)
 	frontier("Pareto frontier (correct rate, cost/question)", metrics.Dollars, c.CostFrontier)
 }
-

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
@@ -38,4 +39,23 @@ func TestWriteTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "table/two-systems.txt", buf.Bytes())
+}
+
+// TestWriteTableNothingJudged: a run where no question could be judged prints n/a, never
+// a rate of 0.00 over nothing.
+func TestWriteTableNothingJudged(t *testing.T) {
+	recs := []record.Record{{Difficulty: "easy", Verdict: record.GoldError}, {Difficulty: "hard", Verdict: record.Skipped}}
+	srs := []metrics.SystemRecords{{Name: "alpha", Records: recs}}
+	s := &RunSummary{Settings: Settings{Semantics: "bird"},
+		Systems: []metrics.Summary{metrics.Summarize("alpha", recs)},
+		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), srs),
+		Modules: metrics.BuildModules(srs, nil, nil, "", metrics.DefaultPassK)}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "n/a: nothing judged") || strings.Contains(out, "0.00") {
+		t.Errorf("nothing judged, table:\n%s", out)
+	}
 }
