@@ -104,11 +104,12 @@ func (d *runDir) Rewrite(system int, recs []record.Record) error {
 	return rewriteRecords(filepath.Join(d.out, d.systems[system].Dir, recordsFile), recs)
 }
 
-// Close closes the records files.
+// Close closes the records files; closing again does nothing.
 func (d *runDir) Close() {
 	for _, f := range d.files {
 		f.Close()
 	}
+	d.files = nil
 }
 
 // rewriteRecords replaces a records file with recs, atomically.

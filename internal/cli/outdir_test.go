@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlanOutDir(t *testing.T) {
+	tests := []struct {
+		name          string
+		setup         func(t *testing.T, out string)
+		resume, force bool
+		replacing     bool
+		err           error // nil: no error
+	}{
+		{name: "absent", setup: func(*testing.T, string) {}},
+		{name: "empty", setup: mkdir},
+		{name: "non-empty", setup: withFile, err: ErrRunExists},
+		{name: "non-empty, resume", setup: withFile, resume: true},
+		{name: "non-empty, force", setup: withFile, force: true, replacing: true},
+		{name: "empty, force", setup: mkdir, force: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			tt.setup(t, out)
+			d, err := planOutDir(out, tt.resume, tt.force)
+			if !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
+				t.Fatalf("error %v, want %v", err, tt.err)
+			}
+			if err != nil {
+				return
+			}
+			if d.Out != out || d.replacing() != tt.replacing {
+				t.Errorf("plan %+v, replacing %v; want out %s, replacing %v", d, d.replacing(), out, tt.replacing)
+			}
+		})
+	}
+}
+
+// TestOutDirCommit: a replacement takes the run directory's name and nothing else is
+// left beside it; an abandoned one leaves the earlier run as it was.
+func TestOutDirCommit(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		out := filepath.Join(t.TempDir(), "run")
+		withFile(t, out)
+		d, err := planOutDir(out, false, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.Work, "new"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := "old"
+		if keep {
+			if err := d.commit(); err != nil {
+				t.Fatal(err)
+			}
+			want = "new"
+		} else {
+			d.abandon()
+		}
+		entries, _ := os.ReadDir(out)
+		if len(entries) != 1 || entries[0].Name() != want {
+			t.Errorf("commit %v: %s holds %v, want only %s", keep, out, entries, want)
+		}
+		if beside, _ := os.ReadDir(filepath.Dir(out)); len(beside) != 1 {
+			t.Errorf("commit %v: %d entries beside the run directory", keep, len(beside))
+		}
+	}
+}
+
+func TestPlanOutDirFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(out, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := planOutDir(out, false, false); err == nil || !strings.Contains(err.Error(), out) {
+		t.Errorf("--out naming a file: %v", err)
+	}
+}
+
+func mkdir(t *testing.T, out string) {
+	t.Helper()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withFile makes out a run directory holding one file, "old".
+func withFile(t *testing.T, out string) {
+	t.Helper()
+	mkdir(t, out)
+	if err := os.WriteFile(filepath.Join(out, "old"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
