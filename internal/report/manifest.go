@@ -14,10 +14,14 @@ type Manifest struct {
 	Tool string `json:"tool"`
 	// Version is the module version of the build ("(devel)" for a source build);
 	// Revision and Modified are its VCS revision and whether the tree had changes.
-	Version       string    `json:"version"`
-	Revision      string    `json:"vcs_revision,omitempty"`
-	RevisionTime  string    `json:"vcs_time,omitempty"`
-	Modified      bool      `json:"vcs_modified,omitempty"`
+	Version      string `json:"version"`
+	Revision     string `json:"vcs_revision,omitempty"`
+	RevisionTime string `json:"vcs_time,omitempty"`
+	Modified     bool   `json:"vcs_modified,omitempty"`
+	// Executable is the sha256 of the running binary: two builds of one modified
+	// tree share a revision but not this (resume compares it when the revision does
+	// not pin the source).
+	Executable    string    `json:"executable_sha256,omitempty"`
 	GoVersion     string    `json:"go_version"`
 	SQLiteVersion string    `json:"sqlite_version"`
 	StartedAt     time.Time `json:"started_at"`

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -34,6 +35,7 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		HashedDBs: cfg.HashDBs,
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
+	m.Executable = executableSum()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
 			m.Version = bi.Main.Version
@@ -144,6 +146,20 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool) ([]repor
 	}
 	return out, nil
 }
+
+// executableSum is the sha256 of the running binary, "" when it cannot be read; it is
+// computed once per process.
+var executableSum = sync.OnceValue(func() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	d, err := digestFile(context.Background(), path)
+	if err != nil {
+		return ""
+	}
+	return d.SHA256
+})
 
 // absPath is path made absolute, so a run resumed from another working directory, or
 // with a relative path for an absolute one, names the same files the same way.

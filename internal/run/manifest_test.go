@@ -36,8 +36,8 @@ func TestNewManifest(t *testing.T) {
 	if m == nil {
 		t.Fatal("Prepare gave no manifest")
 	}
-	if m.Version == "" || m.GoVersion == "" || m.SQLiteVersion == "" {
-		t.Errorf("build: version %q, go %q, sqlite %q", m.Version, m.GoVersion, m.SQLiteVersion)
+	if m.Version == "" || m.GoVersion == "" || m.SQLiteVersion == "" || len(m.Executable) != 64 {
+		t.Errorf("build: version %q, go %q, sqlite %q, executable %q", m.Version, m.GoVersion, m.SQLiteVersion, m.Executable)
 	}
 	if s := m.Settings; s.Semantics != "spider" || s.TimeoutS != 1 || s.MaxRows != 10_000 || s.Engine != "sqlite" || len(s.PassK) == 0 {
 		t.Errorf("settings %+v", s)
@@ -85,7 +85,7 @@ func TestCompareManifests(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	base := func() *report.Manifest {
 		return &report.Manifest{
-			Version: "v1", GoVersion: "go1", SQLiteVersion: "3.45",
+			Version: "v1", GoVersion: "go1", SQLiteVersion: "3.45", Executable: "e1e1e1e1e1e1e1e1",
 			Settings:    report.ManifestSettings{Semantics: "spider", TimeoutS: 30, PassK: []int{1, 5}},
 			Dataset:     report.FileDigest{Path: "/d/dev.json", SHA256: "aaaa1111aaaa1111"},
 			Predictions: []report.PredictionFile{{System: "DAIL", FileDigest: report.FileDigest{Path: "/p/DAIL.txt", SHA256: "ab12ab12ab12ab12"}}},
@@ -113,12 +113,20 @@ func TestCompareManifests(t *testing.T) {
 		{"dataset", func(m *report.Manifest) { m.Dataset.SHA256 = "bbbb" }, []string{"dataset file changed (/d/dev.json: sha256 aaaa1111aaaa… → bbbb)"}},
 		{"tables added", func(m *report.Manifest) { m.Tables = &report.FileDigest{Path: "/d/tables.json"} }, []string{"tables file /d/tables.json was not part of the run"}},
 		{"tool", func(m *report.Manifest) { m.Revision, m.Modified = "abc", true }, []string{"VCS revision changed (none → abc (modified))"}},
+		{"build without VCS", func(m *report.Manifest) { m.Executable = "e2e2e2e2e2e2e2e2" }, []string{"nl2sqlbench executable changed (sha256 e1e1e1e1e1e1… → e2e2e2e2e2e2…: another build)"}},
 		{"database time", func(m *report.Manifest) { m.Databases[0].ModTime = at.Add(time.Hour) }, []string{"database a changed (10 bytes modified 2026-01-02T03:04:05Z → 10 bytes modified 2026-01-02T04:04:05Z)"}},
 		{"database appeared", func(m *report.Manifest) {
 			m.Databases[1] = report.DatabaseFile{DBID: "b", Path: "/db/b.sqlite", Size: 1}
 		},
 			[]string{"database b: missing → present at /db/b.sqlite"}},
 		{"database dropped", func(m *report.Manifest) { m.Databases = m.Databases[:1] }, []string{"database b of the run is not judged now"}},
+	}
+	// A clean build of one revision is the same source, whatever its executable.
+	clean := func() *report.Manifest { m := base(); m.Revision = "abc"; return m }
+	cur := clean()
+	cur.Executable = "e2e2e2e2e2e2e2e2"
+	if err := CompareManifests(clean(), cur); err != nil {
+		t.Errorf("clean builds of one revision: %v", err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,7 +29,9 @@ func (e *MismatchError) Error() string {
 func (e *MismatchError) Is(target error) bool { return target == ErrResumeMismatch }
 
 // CompareManifests returns nil when cur describes the same run as old (the manifest of
-// the run being resumed), else a *MismatchError naming every difference: the build,
+// the run being resumed), else a *MismatchError naming every difference: the build
+// (version, revision, Go and SQLite; the executable's sha256 when the revision does not
+// pin the source: a modified tree, or no VCS information),
 // each setting, the dataset and tables files, each system's prediction file and each
 // database (by sha256 when both manifests hashed it, else by size and modification
 // time). When the resumed run was started is not compared.
@@ -45,6 +47,12 @@ func CompareManifests(old, cur *report.Manifest) error {
 		if b.old != b.cur {
 			add("%s changed (%s → %s)", b.name, orNone(b.old), orNone(b.cur))
 		}
+	}
+	// A clean build of one revision is the same source; a modified tree or a build
+	// without VCS information is told apart by its executable.
+	unsure := old.Revision == "" || old.Modified || cur.Modified
+	if unsure && old.Executable != "" && cur.Executable != "" && old.Executable != cur.Executable {
+		add("nl2sqlbench executable changed (sha256 %s → %s: another build)", short(old.Executable), short(cur.Executable))
 	}
 	d = append(d, settingsDiffs(old.Settings, cur.Settings)...)
 	d = append(d, digestDiffs("dataset file", &old.Dataset, &cur.Dataset)...)
