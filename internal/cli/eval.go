@@ -83,6 +83,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if cfg.Resume && cfg.Force {
 				return usagef("--resume continues the run in --out and --force replaces it: give one")
 			}
+			if cfg.Resume && cfg.Out == "" {
+				return usagef("--resume needs the --out of the run to continue")
+			}
 			if err := cfg.Engines.check(); err != nil {
 				return err
 			}

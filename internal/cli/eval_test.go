@@ -57,6 +57,8 @@ func TestEvalBadInput(t *testing.T) {
 		{"duplicate system name", []string{"eval", "--dataset", ds, "--pred", "a=" + short, "--pred", "a=" + short}, exitUsage, []string{"already used"}},
 		{"bad semantics", []string{"eval", "--dataset", ds, "--pred", f.Systems["baseline"], "--semantics", "exact", "--out", t.TempDir()}, exitUsage, []string{"bird or spider"}},
 		{"bad flag", []string{"eval", "--frobnicate"}, exitUsage, []string{"frobnicate"}},
+		{"resume without out", []string{"eval", "--dataset", ds, "--pred", f.Systems["baseline"], "--resume"}, exitUsage, []string{"--resume needs the --out"}},
+		{"resume and force", []string{"eval", "--dataset", ds, "--pred", f.Systems["baseline"], "--resume", "--force", "--out", t.TempDir()}, exitUsage, []string{"--resume", "--force"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
