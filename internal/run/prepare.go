@@ -3,12 +3,12 @@ package run
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // Plan is an evaluation ready to judge: the dataset, narrowed to Config.DBIDs, and every
@@ -67,8 +67,6 @@ func semanticsFor(flag, kind string) (judge.Semantics, error) {
 	return "", configf("--semantics must be bird or spider, not %q", flag)
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
-
 // readSystems reads and pairs every --pred file.
 func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 	refs := make([]predict.QuestionRef, len(ds.Questions))
@@ -84,7 +82,7 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 		if path == "" {
 			return nil, configf("--pred %q: no file given", spec)
 		}
-		file := unsafeName.ReplaceAllString(name, "_")
+		file := record.SystemDir(name)
 		if file == "" || file == "." || file == ".." {
 			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
 		}
