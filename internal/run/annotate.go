@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -62,12 +63,20 @@ func (s *structural) Close() error { return s.etm.Close() }
 // overBudget is the warning for the records whose structural matches ran out of time
 // ("" when none did).
 func (s *structural) overBudget() string {
-	esm, etm := s.esm.OverBudget(), s.etm.OverBudget()
-	if esm == 0 && etm == 0 {
+	var parts []string
+	for _, m := range []struct {
+		id string
+		n  int
+	}{{"esm", s.esm.OverBudget()}, {"etm", s.etm.OverBudget()}} {
+		if m.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s of %d record%s", m.id, m.n, plural(m.n)))
+		}
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("structural match not computed within the %s budget (--timeout) for %d record%s' ESM and %d record%s' ETM; they are left out of those rates",
-		s.budget, esm, plural(esm), etm, plural(etm))
+	return fmt.Sprintf("structural match not computed within its budget of %s (--timeout) for %s: left absent, out of those rates",
+		s.budget, strings.Join(parts, " and "))
 }
 
 // closeAnnotators releases what annotators hold open (ETM's read-only connections).

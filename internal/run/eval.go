@@ -121,7 +121,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	for i, s := range p.Systems {
 		js[i] = judge.System{Name: s.Name, Preds: s.Preds, From: len(res.Systems[i].Records)}
 	}
-	anns, structural, err := annotators(ctx, cfg, ds)
+	anns, sm, err := annotators(ctx, cfg, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		return sink.Write(i, r)
 	})
 	prog.Finish()
-	overBudget := structural.overBudget()
+	overBudget := sm.overBudget()
 	if overBudget != "" {
 		obs.Warn(overBudget)
 	}
