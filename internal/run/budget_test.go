@@ -61,7 +61,8 @@ func budgetDataset(t *testing.T, gold, pred string, timeout time.Duration) Confi
 // TestStructuralBudget: ESM and ETM of a record share a budget of --timeout. A
 // 180,000-value IN list (prediction and gold) is judged within about --timeout + 1 s; when
 // its structural matches do not finish in time they are absent (never a 0) and a warning
-// says so. A short query keeps its verdicts.
+// says so. A short query keeps its verdicts. (With time enough, ETM of that list is 1:
+// match's TestETMLongInList.)
 func TestStructuralBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 180,000-value IN list")
@@ -75,7 +76,6 @@ func TestStructuralBudget(t *testing.T) {
 	}{
 		{"short query, verdicts kept", "SELECT name FROM t WHERE id IN (1, 2)", time.Second, true},
 		{"180000 values, 1s budget", long, time.Second, false},
-		{"180000 values, 3s budget", long, 3 * time.Second, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
