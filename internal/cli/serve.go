@@ -26,7 +26,11 @@ scores, charts and question list with filters; a question opens its drill-down (
 re-executed read-only); "compare" lists the questions one system gets right and another wrong.
 
 The dashboard binds to 127.0.0.1 by default: it shows your data and runs queries on your
-databases, so binding to another address prints a warning.`,
+databases, so binding to another address prints a warning. It answers only requests
+addressed to localhost, 127.0.0.1, [::1] or the bound address on its port (421 otherwise:
+another site cannot reach it by pointing its own name at 127.0.0.1), and its pages run only
+their own inline script and style (Content-Security-Policy with their sha256 hashes, no
+framing).`,
 		Example: `  nl2sqlbench serve runs/ --addr 127.0.0.1:8080`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,7 +51,8 @@ databases, so binding to another address prints a warning.`,
 			}
 			srv := report.NewServer(args[0], opt)
 			defer srv.Close()
-			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			// Only requests naming this listener are served (no DNS rebinding).
+			hs := &http.Server{Handler: srv.HandlerAt(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
 			fmt.Fprintf(e.stdout, "nl2sqlbench dashboard on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 			errc := make(chan error, 1)
 			go func() { errc <- hs.Serve(ln) }()

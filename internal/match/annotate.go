@@ -2,8 +2,10 @@ package match
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -17,9 +19,15 @@ import (
 // official script parses against) and a gold query parses; with several accepted gold
 // queries, matching any one is a match. Schemas, the foreign-key maps and each rebuilt
 // gold query are computed once and shared by all systems.
+//
+// Spider's parser (internal/spidersql) does not take a context, so the comparison runs
+// in its own goroutine: when ctx's deadline passes first, esm is left absent (not
+// computed), the record is counted in OverBudget, and the goroutine's late result is
+// dropped (its work is linear in the query's length, so it ends soon after).
 type Annotator struct {
-	opt    Options
-	tables string // tables.json; "" = no foreign-key map (ESM then never merges join columns)
+	opt        Options
+	overBudget atomic.Int64
+	tables     string // tables.json; "" = no foreign-key map (ESM then never merges join columns)
 
 	fkOnce sync.Once
 	fks    map[string]FKMap
@@ -54,8 +62,11 @@ func NewAnnotator(tables string, opt Options) *Annotator {
 // Options returns the ESM variant this annotator computes.
 func (a *Annotator) Options() Options { return a.opt }
 
+// OverBudget is how many records were left without esm because ctx's deadline passed.
+func (a *Annotator) OverBudget() int { return int(a.overBudget.Load()) }
+
 // Annotate sets rec.ESM. Only a malformed tables.json or a cancelled ctx is an error;
-// a question ESM cannot be computed for keeps ESM unset.
+// a question ESM cannot be computed for (or not before ctx's deadline) keeps ESM unset.
 func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error {
 	if dbPath == "" || len(q.Gold) == 0 {
 		return nil
@@ -64,17 +75,45 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	if err != nil {
 		return fmt.Errorf("esm: %w", err)
 	}
-	s, err := a.schema(ctx, dbPath)
+	s, err := a.schema(context.WithoutCancel(ctx), dbPath) // once per database, not under this record's budget
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return nil // an unreadable database: the judge has already reported it
 	}
-	pred := PredText(rec.PredSQL)
+	done := make(chan *int, 1)
+	go func() { done <- a.esm(ctx, q, rec.PredSQL, s, fk) }()
+	select {
+	case verdict := <-done:
+		rec.ESM = verdict
+		return nil
+	case <-ctx.Done():
+		select {
+		case verdict := <-done: // finished as the deadline passed
+			rec.ESM = verdict
+			return nil
+		default:
+		}
+		if err := budgetErr(ctx); !errors.Is(err, ErrOverBudget) {
+			return err
+		}
+		rec.ESM = nil
+		a.overBudget.Add(1)
+		return nil
+	}
+}
+
+// esm is the verdict of predSQL against any of q's gold queries (nil: not computed). It
+// gives up between parses once ctx is done (its caller has then stopped waiting).
+func (a *Annotator) esm(ctx context.Context, q *dataset.Question, predSQL string, s *spidersql.Schema, fk FKMap) *int {
+	pred := PredText(predSQL)
 	var verdict *int
 	for i, text := range q.Gold {
 		g, err := a.gold(goldKey{q.Index, i}, text, s, fk)
+		if ctx.Err() != nil {
+			return nil
+		}
 		if err != nil {
 			continue
 		}
@@ -87,8 +126,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 			break
 		}
 	}
-	rec.ESM = verdict
-	return nil
+	return verdict
 }
 
 func (a *Annotator) fkMap(db string) (FKMap, error) {

@@ -29,7 +29,24 @@ var (
 	ErrETMPrepare = errors.New("etm: query does not prepare")
 	// ErrETMUnsupported: the query uses syntax the ETM normal form does not model.
 	ErrETMUnsupported = errUnsupported
+	// ErrOverBudget: the structural comparison did not finish before its context's
+	// deadline (the run gives each record a budget equal to --timeout). The metric is
+	// then not computed, never a 0.
+	ErrOverBudget = errors.New("structural match: over budget")
 )
+
+// budgetErr is ErrOverBudget once ctx's deadline has passed, ctx's own error once it was
+// cancelled, nil while it runs.
+func budgetErr(ctx context.Context) error {
+	switch err := ctx.Err(); {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w: %w", ErrOverBudget, err)
+	default:
+		return err
+	}
+}
 
 // ETMDB holds what ETM may assume about one database: its schema (primary keys,
 // foreign keys, unique indexes, NOT NULL, column lists) and which tables are non-empty,
@@ -89,6 +106,9 @@ func (d *ETMDB) tableNonEmpty(ctx context.Context, table string) bool {
 		var one int
 		err := d.db.QueryRowContext(ctx, `SELECT 1 FROM "`+strings.ReplaceAll(t.Name, `"`, `""`)+`" LIMIT 1`).Scan(&one)
 		v = err == nil
+		if ctx.Err() != nil {
+			return false // not known: not cached, and Normalize gives no verdict
+		}
 	}
 	d.nonEmpty[table] = v
 	return v
@@ -101,10 +121,15 @@ type Normalized struct {
 }
 
 // Normalize parses sql, checks that SQLite prepares it, and returns its normal form.
-// Errors wrap sqlast.ErrParse, ErrETMPrepare or ErrETMUnsupported.
+// Errors wrap sqlast.ErrParse, ErrETMPrepare or ErrETMUnsupported; ErrOverBudget when
+// ctx's deadline passed first (checked between rules; each rule is linear in the size
+// of the query), or ctx's error when it was cancelled.
 func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error) {
 	text = strings.TrimSpace(text)
 	if !d.prepares(ctx, text) {
+		if err := budgetErr(ctx); err != nil {
+			return nil, err
+		}
 		return nil, ErrETMPrepare
 	}
 	q, err := sqlast.Parse(text)
@@ -121,8 +146,18 @@ func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := budgetErr(ctx); err != nil {
+		return nil, err
+	}
 	rc := &ruleCtx{ctx: ctx, db: d, fired: fired}
-	rc.normalize(eq)
+	// A rule that needed the database after the deadline may not have fired: the
+	// normal form is then not trusted.
+	if err := rc.normalize(eq); err != nil {
+		return nil, err
+	}
+	if err := budgetErr(ctx); err != nil {
+		return nil, err
+	}
 	out := &Normalized{Key: eq.key()}
 	for id := range fired {
 		out.Rules = append(out.Rules, id)
@@ -158,13 +193,16 @@ type ETMVerdict struct {
 	Rules []string // rules that fired on either query, sorted
 	// Reason is set when a query could not be normalised ("pred: ...", "gold: ...").
 	Reason string
+	// Err is why, when it could not: Match is then false. When it wraps ErrOverBudget
+	// (or the context was cancelled) there is no verdict at all.
+	Err error
 }
 
 // Compare runs ETM on a prediction against one gold query.
 func (d *ETMDB) Compare(ctx context.Context, pred, gold string) ETMVerdict {
 	g, err := d.Normalize(ctx, gold)
 	if err != nil {
-		return ETMVerdict{Reason: "gold: " + err.Error()}
+		return ETMVerdict{Reason: "gold: " + err.Error(), Err: err}
 	}
 	return d.CompareTo(ctx, pred, g)
 }
@@ -174,7 +212,7 @@ func (d *ETMDB) Compare(ctx context.Context, pred, gold string) ETMVerdict {
 func (d *ETMDB) CompareTo(ctx context.Context, pred string, gold *Normalized) ETMVerdict {
 	p, err := d.Normalize(ctx, pred)
 	if err != nil {
-		return ETMVerdict{Reason: "pred: " + err.Error(), Rules: gold.Rules}
+		return ETMVerdict{Reason: "pred: " + err.Error(), Rules: gold.Rules, Err: err}
 	}
 	rules := append(slices.Clone(p.Rules), gold.Rules...)
 	slices.SortFunc(rules, compareRuleIDs)

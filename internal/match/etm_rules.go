@@ -94,21 +94,32 @@ var queryRules = []func(rc *ruleCtx, q *equery){
 }
 
 // normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder
-// the tree, but a bound keeps a rule bug from looping).
-func (rc *ruleCtx) normalize(q *equery) {
+// the tree, but a bound keeps a rule bug from looping). It stops with budgetErr between
+// rules once rc.ctx is done.
+func (rc *ruleCtx) normalize(q *equery) error {
 	canon(q, rc.fire)
 	prev := q.key()
 	for range 8 {
+		var err error
 		walkQuery(q, func(sub *equery) {
 			for _, r := range queryRules {
-				r(rc, sub)
+				if err != nil {
+					return
+				}
+				if err = budgetErr(rc.ctx); err == nil {
+					r(rc, sub)
+				}
 			}
 		})
+		if err != nil {
+			return err
+		}
 		canon(q, rc.fire)
 		k := q.key()
 		if k == prev {
-			return
+			return nil
 		}
 		prev = k
 	}
+	return nil
 }

@@ -24,9 +24,7 @@ func sortSelectList(c *ecore, fire func(string)) {
 	if len(c.cols) < 2 {
 		return
 	}
-	before := keysOf(c.cols)
-	sortNodes(c.cols)
-	if keysOf(c.cols) != before {
+	if sortNodes(c.cols) {
 		fire("P2")
 	}
 }
@@ -80,14 +78,6 @@ func fromKey(f *efrom) string {
 	return f.table
 }
 
-func keysOf(ns []*enode) string {
-	s := ""
-	for _, n := range ns {
-		s += n.key() + "\x00"
-	}
-	return s
-}
-
 // commute is P5: x = y, x AND y, x OR y are commutative (AND / OR also associative:
 // the normal form keeps them flattened).
 func commute(n *enode, fire func(string)) *enode {
@@ -105,9 +95,7 @@ func commute(n *enode, fire func(string)) *enode {
 		if len(n.kids) == 1 {
 			return n.kids[0]
 		}
-		before := keysOf(n.kids)
-		sortNodes(n.kids)
-		if keysOf(n.kids) != before {
+		if sortNodes(n.kids) {
 			fire("P5")
 		}
 	case n.op == eopBin && n.val == "=":

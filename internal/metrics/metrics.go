@@ -46,7 +46,10 @@ type Group struct {
 
 // Summary is one system's scores overall and per difficulty.
 type Summary struct {
-	System       string  `json:"system"`
+	System string `json:"system"`
+	// Dir is the system's directory in the run directory (record.SystemDir of System
+	// when eval wrote it); absent in summaries written before it was recorded.
+	Dir          string  `json:"dir,omitempty"`
 	Overall      Group   `json:"overall"`
 	ByDifficulty []Group `json:"by_difficulty"`
 }

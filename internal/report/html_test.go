@@ -54,10 +54,10 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 		sum.Dataset.Questions = len(recs)
 		sum.Systems = append(sum.Systems, metrics.Summarize(s.name, recs))
 		all = append(all, metrics.SystemRecords{Name: s.name, Records: recs})
-		if err := os.MkdirAll(filepath.Join(dir, s.name), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, record.SystemDir(s.name)), 0o755); err != nil {
 			tb.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, s.name, "records.jsonl"), buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, record.SystemDir(s.name), "records.jsonl"), buf.Bytes(), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}

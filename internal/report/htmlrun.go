@@ -49,7 +49,12 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		path := filepath.Join(dir, s.System, "records.jsonl")
+		sysDir, ok := systemDir(s)
+		if !ok {
+			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %q cannot be its directory; its records were not read", s.System, sysDir))
+			continue
+		}
+		path := filepath.Join(dir, sysDir, "records.jsonl")
 		f, err := os.Open(path)
 		if errors.Is(err, os.ErrNotExist) {
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %s is missing", s.System, path))
@@ -73,6 +78,17 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(opt), run.systemRecords())
 	}
 	return run, nil
+}
+
+// systemDir is where a system's records are: summary.json's dir, or for a summary
+// written before it was recorded, the directory eval names after the system. ok is false
+// for a dir eval cannot have written (one that could leave the run directory).
+func systemDir(s metrics.Summary) (dir string, ok bool) {
+	dir = s.Dir
+	if dir == "" {
+		dir = record.SystemDir(s.System)
+	}
+	return dir, dir == record.SystemDir(dir) && dir != "." && dir != ".." && dir != ""
 }
 
 // pricing reads again the pricing table an old run was priced with, for its cost metric;

@@ -67,6 +67,8 @@ type RunInfo struct {
 	ID, Name, URL, Kind, Created string
 	Questions                    int
 	Systems                      string
+
+	rel string // the run's directory relative to the root, slash-separated ("." for the root)
 }
 
 // Runs lists the run directories under the root, by name.
@@ -91,9 +93,14 @@ func (s *Server) Runs() ([]RunInfo, []string) {
 		id := filepath.ToSlash(rel)
 		name := id
 		if id == "." {
+			// The root is the one run (its system folders hold none): named after
+			// itself, since "/run/./" is cleaned to "/run/" by every client.
 			name = filepath.Base(filepath.Clean(s.root))
+			if id = name; id == "." || id == ".." || id == "/" {
+				id = "run"
+			}
 		}
-		out = append(out, RunInfo{ID: id, Name: name, URL: "/run/" + url.PathEscape(id) + "/"})
+		out = append(out, RunInfo{ID: id, Name: name, URL: "/run/" + url.PathEscape(id) + "/", rel: filepath.ToSlash(rel)})
 		return filepath.SkipDir // a run directory's system folders hold no runs
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -109,7 +116,7 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 	var dir string
 	for _, r := range runs {
 		if r.ID == id {
-			dir = filepath.Join(s.root, filepath.FromSlash(id))
+			dir = filepath.Join(s.root, filepath.FromSlash(r.rel))
 		}
 	}
 	if dir == "" {
@@ -245,9 +252,9 @@ func indexOf(xs []string, x string) int {
 
 func (s *Server) render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	// Everything the page needs is inline: forbid fetching anything else.
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'")
+	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
 	if err := pageTemplates.ExecuteTemplate(w, name, data); err != nil {
 		http.Error(w, "render: "+err.Error(), http.StatusInternalServerError)
 	}

@@ -2,30 +2,81 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // This file wires the metrics that add fields to every judged record, computed in the
 // judge's workers: each is one line in annotators. Their summary sections are lines in
 // Summarize (summary.go).
 
-// annotators returns what adds fields to every judged record of this run.
-func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.Annotator, error) {
-	var as []judge.Annotator
-	as = append(as, match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}))
-	as = append(as, moduleAnnotator(cfg, ds))
-	as = append(as, match.NewETMAnnotator(cfg.ETMVerbose))
-	return as, nil
+// annotators returns what adds fields to every judged record of this run. The
+// structural matches (ESM, ETM) share one budget per record, the run's timeout: what
+// they cannot finish in it stays absent from the record ("not computed") and is counted
+// in overBudget's warning, so a pathological query (an IN list of 180,000 values) costs
+// at most --timeout more than its execution.
+func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.Annotator, *structural, error) {
+	st := &structural{
+		budget: cfg.Timeout,
+		esm:    match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}),
+		etm:    match.NewETMAnnotator(cfg.ETMVerbose),
+	}
+	return []judge.Annotator{st, moduleAnnotator(cfg, ds)}, st, nil
 }
 
 // moduleAnnotator fills every record's schema-linking and module fields.
 func moduleAnnotator(cfg Config, ds *dataset.Dataset) *linking.Annotator {
 	return linking.New(ds, linking.Options{PassK: cfg.passK()})
+}
+
+// structural runs ESM then ETM on one record under one deadline (none when budget is 0).
+type structural struct {
+	budget time.Duration
+	esm    *match.Annotator
+	etm    *match.ETMAnnotator
+}
+
+var _ judge.Annotator = (*structural)(nil)
+
+func (s *structural) Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error {
+	if s.budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.budget)
+		defer cancel()
+	}
+	if err := s.esm.Annotate(ctx, q, dbPath, rec); err != nil {
+		return err
+	}
+	return s.etm.Annotate(ctx, q, dbPath, rec)
+}
+
+func (s *structural) Close() error { return s.etm.Close() }
+
+// overBudget is the warning for the records whose structural matches ran out of time
+// ("" when none did).
+func (s *structural) overBudget() string {
+	var parts []string
+	for _, m := range []struct {
+		id string
+		n  int
+	}{{"esm", s.esm.OverBudget()}, {"etm", s.etm.OverBudget()}} {
+		if m.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s of %d record%s", m.id, m.n, plural(m.n)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("structural match not computed within its budget of %s (--timeout) for %s: left absent, out of those rates",
+		s.budget, strings.Join(parts, " and "))
 }
 
 // closeAnnotators releases what annotators hold open (ETM's read-only connections).

@@ -123,7 +123,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	for i, s := range p.Systems {
 		js[i] = judge.System{Name: s.Name, Preds: s.Preds, From: len(res.Systems[i].Records)}
 	}
-	anns, err := annotators(ctx, cfg, ds)
+	anns, sm, err := annotators(ctx, cfg, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +138,10 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		return sink.Write(i, r)
 	})
 	prog.Finish()
+	overBudget := sm.overBudget()
+	if overBudget != "" {
+		obs.Warn(overBudget)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &StoppedError{Err: ctx.Err()}
@@ -155,9 +159,12 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	for i := range res.Systems {
 		s := &res.Systems[i]
 		s.Statistics = metrics.NewStatistics(s.Records)
-		srs[i] = SystemRecords{Name: s.Name, Records: s.Records}
+		srs[i] = SystemRecords{Name: s.Name, Dir: s.Dir, Records: s.Records}
 	}
 	res.Summary = Summarize(ctx, cfg, ds, p.Semantics, srs)
 	res.Summary.Manifest = p.Manifest
+	if overBudget != "" {
+		res.Summary.Warnings = append(res.Summary.Warnings, overBudget)
+	}
 	return res, nil
 }

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
 
@@ -108,8 +108,6 @@ func semanticsFor(flag, kind string) (judge.Semantics, error) {
 	return "", configf("--semantics must be bird or spider, not %q", flag)
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
-
 // readSystems reads and pairs every --pred file.
 func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 	refs := make([]predict.QuestionRef, len(ds.Questions))
@@ -125,7 +123,7 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 		if path == "" {
 			return nil, configf("--pred %q: no file given", spec)
 		}
-		file := unsafeName.ReplaceAllString(name, "_")
+		file := record.SystemDir(name)
 		if file == "" || file == "." || file == ".." {
 			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
 		}

@@ -17,6 +17,7 @@ import (
 // SystemRecords is one system's judged records, for the summary.
 type SystemRecords struct {
 	Name    string
+	Dir     string // its directory in the run directory; "" = record.SystemDir(Name)
 	Records []record.Record
 }
 
@@ -37,6 +38,10 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	}
 	for _, s := range systems {
 		ms := metrics.Summarize(s.Name, s.Records)
+		ms.Dir = s.Dir
+		if ms.Dir == "" {
+			ms.Dir = record.SystemDir(s.Name)
+		}
 		sum.Systems = append(sum.Systems, ms)
 		sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
 	}

@@ -1,0 +1,116 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// inList is SELECT name FROM t1 WHERE age IN (0, ..., n-1).
+func inList(n int) string {
+	var b strings.Builder
+	b.WriteString("SELECT name FROM t1 WHERE age IN (")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(i))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// TestETMLongInList: rule 18 turns an IN list into an OR of as many comparisons, which
+// P5 sorts; that is n log n, not quadratic, so 180,000 values (prediction and gold)
+// normalise in seconds where they took more than ten minutes.
+func TestETMLongInList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 180,000-value IN list")
+	}
+	d := etmTestDB(t)
+	q := inList(180_000)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	v := d.Compare(ctx, q, q)
+	t.Logf("180,000 values: %v", time.Since(start))
+	if !v.Match || v.Err != nil {
+		t.Fatalf("no match: %+v", v.Err)
+	}
+}
+
+// TestETMBudget: past its context's deadline ETM gives no verdict (ErrOverBudget, and
+// an absent etm from the annotator, counted), never a 0; a cancelled context is an error;
+// and a deadline does not poison what is cached for later questions (rule 14's non-empty
+// tables, the gold's normal form).
+func TestETMBudget(t *testing.T) {
+	d := etmTestDB(t)
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if _, err := d.Normalize(expired, "SELECT name FROM t1"); !errors.Is(err, ErrOverBudget) {
+		t.Errorf("Normalize past the deadline: %v, want ErrOverBudget", err)
+	}
+	if d.tableNonEmpty(expired, "t1") {
+		t.Error("tableNonEmpty past the deadline = true")
+	}
+	if !d.tableNonEmpty(context.Background(), "t1") {
+		t.Error("a deadline cached t1 as empty")
+	}
+
+	q := &dataset.Question{Index: 0, Gold: []string{"SELECT name FROM t1 WHERE age = 1"}}
+	pred := "SELECT name FROM t1 WHERE 1 = age"
+	tests := []struct {
+		name      string
+		ctx       func() (context.Context, context.CancelFunc)
+		wantETM   *int
+		wantOver  int
+		wantError bool
+	}{
+		{"past the deadline: absent", func() (context.Context, context.CancelFunc) {
+			return context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+		}, nil, 1, false},
+		{"cancelled: an error", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx, cancel
+		}, nil, 0, true},
+		{"in time: the verdict, gold retried", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Minute)
+		}, ptr(1), 0, false},
+	}
+	a := NewETMAnnotator(false)
+	defer a.Close()
+	dbPath := d.path
+	over := 0
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			rec := &record.Record{}
+			rec.PredSQL = pred
+			err := a.Annotate(ctx, q, dbPath, rec)
+			if (err != nil) != tc.wantError {
+				t.Fatalf("err = %v, want error %v", err, tc.wantError)
+			}
+			if tc.wantError {
+				a.golds.Delete(goldKey{0, 0}) // a cancelled run does not resume in-process
+				return
+			}
+			if (rec.ETM == nil) != (tc.wantETM == nil) || (rec.ETM != nil && *rec.ETM != *tc.wantETM) {
+				t.Errorf("etm = %v, want %v", rec.ETM, tc.wantETM)
+			}
+			over += tc.wantOver
+			if a.OverBudget() != over {
+				t.Errorf("OverBudget = %d, want %d", a.OverBudget(), over)
+			}
+		})
+	}
+}
+
+func ptr(v int) *int { return &v }
