@@ -184,6 +184,10 @@ func contractErrors(t *testing.T, tg contractTarget) {
 		{"SELECT nofunc(id) FROM t", record.NoSuchFunction},
 		{"SELECT FROM WHERE", record.SyntaxError},
 		{"SELECT id FROM t WHERE", record.SyntaxError},
+		// A NUL byte is refused by every engine, as Python's sqlite3 refuses it.
+		{"\x00", record.SyntaxError},
+		{"\x00SELECT 1", record.SyntaxError},
+		{"SELECT 1\x00; DROP TABLE t", record.SyntaxError},
 	}
 	for _, tc := range tests {
 		_, err := tg.eng.Query(context.Background(), tg.db, tc.query, engine.Limits{Timeout: 10 * time.Second})

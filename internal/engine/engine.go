@@ -53,7 +53,10 @@ var (
 	ErrNotReadOnly        = errors.New("statement would modify the database; refused")
 	ErrMultipleStatements = errors.New("several statements in one query; only one may be executed")
 	ErrEmptyQuery         = errors.New("empty query")
-	ErrNoDatabase         = errors.New("database file not found")
+	// ErrNULByte: the query holds a NUL byte; refused before it reaches any engine (see
+	// prepare.go for why this is a syntax error and not an empty query).
+	ErrNULByte    = errors.New("query contains a NUL byte")
+	ErrNoDatabase = errors.New("database file not found")
 )
 
 // DBError is an error the database engine reported for a query (syntax errors, unknown

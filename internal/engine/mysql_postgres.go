@@ -133,6 +133,9 @@ func firstKeyword(q string) string {
 // read-only transaction that is always rolled back, a server-side statement timeout and
 // context cancellation.
 func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
 	first, more := firstStatement(query)
 	if !more {
 		// Send the statement without its trailing semicolon; when the SQLite splitter

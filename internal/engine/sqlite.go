@@ -127,6 +127,9 @@ func ReadOnlyDSN(path string) string { return SQLiteURI(path, "mode=ro&_query_on
 // The timeout interrupts SQLite itself (sqlite3_interrupt), so a runaway query stops
 // using CPU as soon as it expires.
 func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
 	first, more := firstStatement(query)
 	if more {
 		return nil, ErrMultipleStatements
@@ -174,16 +177,11 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 // into time.Time and bool: the reference tools see the stored text and integers, and so
 // must we (a text that fails to parse as a date would otherwise become the zero time).
 func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int) (*Result, error) {
-	st, err := c.Prepare(query)
+	ss, err := prepareSQLite(c, query) // never a NULL statement: see prepare.go
 	if err != nil {
-		var se sqlite3.Error
-		if errors.As(err, &se) && se.Code == sqlite3.ErrAuth {
-			return nil, ErrNotReadOnly // denied by readOnlyAuthorizer
-		}
-		return nil, dbError(err)
+		return nil, err
 	}
-	defer st.Close()
-	ss := st.(*sqlite3.SQLiteStmt)
+	defer ss.Close()
 	if !ss.Readonly() {
 		return nil, ErrNotReadOnly
 	}

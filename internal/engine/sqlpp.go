@@ -48,6 +48,9 @@ func (s *SQLPP) Query(ctx context.Context, db, stmt string, lim Limits) (*Result
 
 // QueryArgs runs stmt with positional ($1, $2, ...) and named ($name) arguments.
 func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any, named map[string]any, lim Limits) (*Result, error) {
+	if err := checkText(stmt); err != nil {
+		return nil, err
+	}
 	if onlyTrivia(stmt) {
 		return nil, ErrEmptyQuery
 	}
