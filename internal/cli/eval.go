@@ -71,6 +71,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if len(cfg.Preds) == 0 {
 				return usagef("at least one --pred is required")
 			}
+			if err := checkEvalLimits(cfg.Timeout, cfg.MaxRows, cfg.Workers); err != nil {
+				return err
+			}
 			if err := cfg.Engines.check(); err != nil {
 				return err
 			}
@@ -95,9 +98,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")
 	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
-	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout")
-	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "questions judged in parallel")
-	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query; larger ones get error category row_limit")
+	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout (must be positive)")
+	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
+	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records")
