@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -74,6 +75,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if err := checkEvalLimits(cfg.Timeout, cfg.MaxRows, cfg.Workers); err != nil {
 				return err
 			}
+			if cfg.MaxResultBytes <= 0 {
+				return usagef("--max-result-bytes must be positive (got %d): a zero or negative value would remove the limit", cfg.MaxResultBytes)
+			}
 			if err := cfg.Engines.check(); err != nil {
 				return err
 			}
@@ -101,6 +105,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout (must be positive)")
 	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
 	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
+	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records")

@@ -32,6 +32,8 @@ func TestLimitsAndInputs(t *testing.T) {
 		{"timeout negative", eval("--timeout", "-1s"), exitUsage, []string{"--timeout must be positive", "-1s"}},
 		{"max-rows 0", eval("--max-rows", "0"), exitUsage, []string{"--max-rows must be positive"}},
 		{"max-rows negative", eval("--max-rows", "-1"), exitUsage, []string{"--max-rows must be positive", "-1"}},
+		{"max-result-bytes 0", eval("--max-result-bytes", "0"), exitUsage, []string{"--max-result-bytes must be positive"}},
+		{"max-result-bytes negative", eval("--max-result-bytes", "-5"), exitUsage, []string{"--max-result-bytes must be positive", "-5"}},
 		{"workers 0", eval("--workers", "0"), exitUsage, []string{"--workers must be between 1 and 256"}},
 		{"workers negative", eval("--workers", "-3"), exitUsage, []string{"--workers", "-3"}},
 		{"workers too many", eval("--workers", "257"), exitUsage, []string{"--workers", "257"}},
