@@ -46,3 +46,21 @@ func TestByteLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestByteLimitSQLPP: SQL++ results are counted document by document, and the response
+// body itself is capped, so one huge value cannot be read whole.
+func TestByteLimitSQLPP(t *testing.T) {
+	e, _ := newFakeSQLPP(t)
+	_, err := e.Query(context.Background(), "superhero", "MANY", Limits{MaxBytes: 200})
+	if !errors.Is(err, ErrByteLimit) || !strings.Contains(err.Error(), "200 bytes") {
+		t.Errorf("100 results over 200 bytes: %v, want ErrByteLimit", err)
+	}
+	if _, err := e.Query(context.Background(), "superhero", "MANY", Limits{}); err != nil {
+		t.Errorf("100 results under the default cap: %v", err)
+	}
+	huge := `{"results":[{"a":"` + strings.Repeat("x", 3<<20) + `"}]}`
+	cr := &cappedReader{r: strings.NewReader(huge), left: bodyCap(100), limit: 100}
+	if _, err := readSQLPPResponse(cr, 0, 100); !errors.Is(err, ErrByteLimit) {
+		t.Errorf("3 MB body with a 100-byte cap: %v, want ErrByteLimit from the body cap", err)
+	}
+}

@@ -10,7 +10,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -49,33 +48,6 @@ func (l Limits) byteCap() int64 {
 	}
 	return l.MaxBytes
 }
-
-// cellOverhead is what one value costs beyond its text or blob bytes (an interface value
-// in a row), counted so that a result of many small values is bounded too.
-const cellOverhead = 16
-
-// resultBytes is what one row value adds to a result's size: the length of a text or
-// blob, plus cellOverhead.
-func resultBytes(v any) int64 {
-	switch x := v.(type) {
-	case string:
-		return int64(len(x)) + cellOverhead
-	case []byte:
-		return int64(len(x)) + cellOverhead
-	}
-	return cellOverhead
-}
-
-// byteLimitError is ErrByteLimit with the cap that was exceeded.
-func byteLimitError(limit int64) error {
-	return fmt.Errorf("%w (%d bytes)", ErrByteLimit, limit)
-}
-
-// limitError is an error that also matches ErrRowLimit.
-type limitError struct{ msg string }
-
-func (e *limitError) Error() string        { return e.msg }
-func (e *limitError) Is(target error) bool { return target == ErrRowLimit }
 
 // Engine runs one read-only query against a database named by db (a file path for SQLite).
 type Engine interface {
