@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
@@ -52,7 +53,7 @@ type pricingFlag struct {
 func (p *pricingFlag) String() string { return p.path }
 
 func (p *pricingFlag) Set(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path)
 	if err != nil {
 		return fmt.Errorf("pricing: %w", err)
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // TestEvalHostilePredictions: predictions that are not UTF-8, a megabyte long, several
-// statements, or destructive get clear verdicts, never a panic, and leave the databases
-// byte-identical.
+// statements, destructive, or holding a NUL byte (which SQLite sees as empty SQL, and
+// which crashed go-sqlite3) get clear verdicts, never a panic or a crash, and leave the
+// databases byte-identical.
 func TestEvalHostilePredictions(t *testing.T) {
 	f := demoFiles(t)
 	before := checksums(t, f.DBRoot)
@@ -25,6 +26,8 @@ func TestEvalHostilePredictions(t *testing.T) {
 	lines[3] = "DROP TABLE books"
 	lines[4] = "ATTACH DATABASE 'evil.sqlite' AS evil"
 	lines[5] = "PRAGMA query_only = 0"
+	lines[6] = "\x00"
+	lines[7] = "\x00SELECT 1"
 	pred := filepath.Join(t.TempDir(), "hostile.txt")
 	if err := os.WriteFile(pred, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -45,9 +48,14 @@ func TestEvalHostilePredictions(t *testing.T) {
 		{record.Error, "modify the database"},
 		{record.Error, "modify the database"},
 		{record.Error, "modify the database"},
+		{record.Error, "NUL byte"},
+		{record.Error, "NUL byte"},
 	}
 	for i, w := range want {
 		r := recs[i]
+		if w.msg == "NUL byte" && r.ErrorCategory != record.SyntaxError {
+			t.Errorf("line %d: category %q, want syntax_error", i+1, r.ErrorCategory)
+		}
 		if r.Verdict != w.verdict || !strings.Contains(r.ErrorMessage, w.msg) {
 			t.Errorf("line %d: %s %q, want %s containing %q", i+1, r.Verdict, r.ErrorMessage, w.verdict, w.msg)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -86,6 +87,12 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 			if cfg.Resume && cfg.Out == "" {
 				return usagef("--resume needs the --out of the run to continue")
 			}
+			if err := checkEvalLimits(cfg.Timeout, cfg.MaxRows, cfg.Workers); err != nil {
+				return err
+			}
+			if cfg.MaxResultBytes <= 0 {
+				return usagef("--max-result-bytes must be positive (got %d): a zero or negative value would remove the limit", cfg.MaxResultBytes)
+			}
 			if err := cfg.Engines.check(); err != nil {
 				return err
 			}
@@ -110,9 +117,10 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")
 	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
-	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout")
-	f.IntVar(&cfg.Workers, "workers", runtime.NumCPU(), "questions judged in parallel")
-	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query; larger ones get error category row_limit")
+	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout (must be positive)")
+	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
+	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
+	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")

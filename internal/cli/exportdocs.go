@@ -34,6 +34,9 @@ first gold SQL run on SQLite.`,
 			if db == "" || out == "" {
 				return usagef("export-docs needs --db FILE and --out DIR")
 			}
+			if err := checkTimeout("--timeout", timeout); err != nil {
+				return err
+			}
 			if _, err := os.Stat(db); err != nil {
 				return fmt.Errorf("database %s: %w", db, err)
 			}

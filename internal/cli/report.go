@@ -29,6 +29,9 @@ With neither flag the Markdown summary is printed on stdout.`,
 		Example: `  nl2sqlbench report runs/spider-dev --html report.html --md summary.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkMaxRows("--max-rows", opt.Exec.MaxRows); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			run, err := report.LoadRun(ctx, args[0])
 			if err != nil {

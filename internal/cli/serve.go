@@ -34,6 +34,9 @@ framing).`,
 		Example: `  nl2sqlbench serve runs/ --addr 127.0.0.1:8080`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkMaxRows("--max-rows", opt.MaxRows); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			if fi, err := os.Stat(args[0]); err != nil || !fi.IsDir() {
 				return usagef("serve: %s is not a directory", args[0])

@@ -15,10 +15,15 @@ import (
 )
 
 // Cache is an append-only response cache: one JSON line per answered request, keyed by a
-// hash of the whole request (endpoint, model, messages, sampling parameters), each line
-// synced to disk before the answer is used. Reruns read their answers from it, so they
-// cost nothing and come out the same. A line torn by a crash is cut off when the cache
-// is opened.
+// hash of the whole request (endpoint, model, messages, sampling parameters). Reruns read
+// their answers from it, so they cost nothing and come out the same. A line torn by a
+// crash is cut off when the cache is opened.
+//
+// Answers to a question's requests are held back (pendingAnswers) and written only after
+// the question's records are: an answer whose handling failed, or crashed the process
+// (an LLM reply holding a NUL byte once did), is asked again on the next run instead of
+// being replayed, and failing, forever. The price is that a question interrupted or
+// failed midway pays again for the calls it had made.
 type Cache struct {
 	mu   sync.Mutex
 	f    *os.File
@@ -90,11 +95,22 @@ func (c *Cache) get(key string) (*ChatResponse, bool) {
 }
 
 func (c *Cache) put(key string, r *ChatResponse) error {
-	b, err := json.Marshal(cacheLine{Key: key, Response: r})
-	if err != nil {
-		return err
+	return c.putAll([]cacheLine{{Key: key, Response: r}})
+}
+
+// putAll appends lines to the file, synced once, then makes them visible.
+func (c *Cache) putAll(lines []cacheLine) error {
+	if len(lines) == 0 {
+		return nil
 	}
-	b = append(b, '\n')
+	var b []byte
+	for _, l := range lines {
+		lb, err := json.Marshal(l)
+		if err != nil {
+			return fmt.Errorf("encode cache line: %w", err)
+		}
+		b = append(append(b, lb...), '\n')
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, err := c.f.Write(b); err != nil {
@@ -103,8 +119,51 @@ func (c *Cache) put(key string, r *ChatResponse) error {
 	if err := c.f.Sync(); err != nil {
 		return fmt.Errorf("sync cache: %w", err)
 	}
-	c.m[key] = r
+	for _, l := range lines {
+		c.m[l.Key] = l.Response
+	}
 	return nil
+}
+
+// pendingAnswers are the answers one question received, not yet in the cache. Safe for
+// concurrent use.
+type pendingAnswers struct {
+	mu    sync.Mutex
+	lines []cacheLine
+}
+
+func (p *pendingAnswers) get(key string) (*ChatResponse, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		if l.Key == key {
+			return l.Response, true
+		}
+	}
+	return nil, false
+}
+
+func (p *pendingAnswers) add(key string, r *ChatResponse) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lines = append(p.lines, cacheLine{Key: key, Response: r})
+}
+
+// commit writes p's answers to the cache, once the question's records are written.
+func (c *Cache) commit(p *pendingAnswers) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := c.putAll(p.lines)
+	p.lines = nil
+	return err
+}
+
+type pendingKey struct{}
+
+// withPending makes cachedLLM hold the answers to requests made with ctx in p instead of
+// caching them at once.
+func withPending(ctx context.Context, p *pendingAnswers) context.Context {
+	return context.WithValue(ctx, pendingKey{}, p)
 }
 
 // cachedLLM answers from the cache when it can and records every new answer.
@@ -127,7 +186,12 @@ func requestKey(baseURL, model string, req ChatRequest) string {
 
 func (c *cachedLLM) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
 	key := requestKey(c.baseURL, c.model, req)
-	if r, ok := c.cache.get(key); ok {
+	p, _ := ctx.Value(pendingKey{}).(*pendingAnswers)
+	r, ok := c.cache.get(key)
+	if !ok && p != nil {
+		r, ok = p.get(key)
+	}
+	if ok {
 		c.cache.Hits.Add(1)
 		cp := *r
 		cp.Cached = true
@@ -136,6 +200,10 @@ func (c *cachedLLM) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, e
 	r, err := c.inner.Chat(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if p != nil {
+		p.add(key, r)
+		return r, nil
 	}
 	if err := c.cache.put(key, r); err != nil {
 		return nil, err

@@ -264,13 +264,18 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			for q := range work {
-				recs, err := r.question(ctx, ds, q)
+				// The question's answers reach the cache only after its records: see Cache.
+				pending := &pendingAnswers{}
+				recs, err := r.question(withPending(ctx, pending), ds, q)
 				skipped := errors.Is(err, errNoDatabase)
 				if skipped {
 					err = nil
 				}
 				if err == nil {
 					err = w.write(recs)
+					if err == nil {
+						err = cache.commit(pending)
+					}
 					if err != nil {
 						mu.Lock()
 						fatal = err

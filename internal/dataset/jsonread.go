@@ -7,16 +7,17 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // readText reads a question file and refuses bytes that are not UTF-8, naming the line:
 // a question or gold query with broken encoding would be judged on garbage.
 func readText(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read questions: %w", err)
 	}

@@ -3,7 +3,8 @@ package dbschema
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // tablesEntry is one element of a Spider/BIRD tables.json. The index-bearing fields are
@@ -24,7 +25,7 @@ type tablesEntry struct {
 // empty; and it cannot group a multi-column foreign key, so each pair becomes its own
 // one-column ForeignKey. The "*" column (table index -1) is skipped.
 func ReadTablesJSON(path string) (map[string]*Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read tables.json: %w", err)
 	}

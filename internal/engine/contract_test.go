@@ -184,6 +184,10 @@ func contractErrors(t *testing.T, tg contractTarget) {
 		{"SELECT nofunc(id) FROM t", record.NoSuchFunction},
 		{"SELECT FROM WHERE", record.SyntaxError},
 		{"SELECT id FROM t WHERE", record.SyntaxError},
+		// A NUL byte is refused by every engine, as Python's sqlite3 refuses it.
+		{"\x00", record.SyntaxError},
+		{"\x00SELECT 1", record.SyntaxError},
+		{"SELECT 1\x00; DROP TABLE t", record.SyntaxError},
 	}
 	for _, tc := range tests {
 		_, err := tg.eng.Query(context.Background(), tg.db, tc.query, engine.Limits{Timeout: 10 * time.Second})
@@ -257,6 +261,10 @@ func contractLimits(t *testing.T, tg contractTarget) {
 
 	if _, err := tg.eng.Query(context.Background(), tg.db, "SELECT id FROM t", engine.Limits{MaxRows: 5}); !errors.Is(err, engine.ErrRowLimit) {
 		t.Errorf("10 rows with MaxRows 5: %v, want ErrRowLimit", err)
+	}
+	// The byte cap is enforced while rows are read, and categorised as row_limit.
+	if _, err := tg.eng.Query(context.Background(), tg.db, "SELECT name, note FROM t", engine.Limits{MaxBytes: 100}); !errors.Is(err, engine.ErrByteLimit) || judge.Categorize(err) != record.RowLimit || !strings.Contains(err.Error(), "100 bytes") {
+		t.Errorf("10 rows over 100 bytes: %v, want ErrByteLimit naming 100 bytes, category row_limit", err)
 	}
 	// A pooled connection used by a timed-out query must serve the next one normally.
 	res, err := tg.eng.Query(context.Background(), tg.db, "SELECT COUNT(*) FROM t", engine.Limits{Timeout: 10 * time.Second})

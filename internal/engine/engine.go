@@ -29,6 +29,24 @@ type Result struct {
 type Limits struct {
 	Timeout time.Duration // 0 means no timeout beyond ctx
 	MaxRows int           // 0 means no cap; reading more rows than this fails with ErrRowLimit
+	// MaxBytes caps the bytes a result holds (see resultBytes); a larger one fails with
+	// ErrByteLimit while it is read. Unlike the others, 0 means DefaultMaxBytes, so that
+	// no caller is unbounded by forgetting it; a negative value means no cap.
+	MaxBytes int64
+}
+
+// DefaultMaxBytes is the byte cap of a result when Limits.MaxBytes is 0: 256 MiB.
+const DefaultMaxBytes int64 = 256 << 20
+
+// byteCap is the cap MaxBytes stands for; 0 when there is none.
+func (l Limits) byteCap() int64 {
+	switch {
+	case l.MaxBytes == 0:
+		return DefaultMaxBytes
+	case l.MaxBytes < 0:
+		return 0
+	}
+	return l.MaxBytes
 }
 
 // Engine runs one read-only query against a database named by db (a file path for SQLite).
@@ -48,12 +66,19 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 // Sentinel errors. Errors reported by the database itself are returned wrapped in
 // *DBError, with the engine's own message.
 var (
-	ErrTimeout            = errors.New("query timed out")
-	ErrRowLimit           = errors.New("result exceeds the row limit")
-	ErrNotReadOnly        = errors.New("statement would modify the database; refused")
-	ErrMultipleStatements = errors.New("several statements in one query; only one may be executed")
-	ErrEmptyQuery         = errors.New("empty query")
-	ErrNoDatabase         = errors.New("database file not found")
+	ErrTimeout  = errors.New("query timed out")
+	ErrRowLimit = errors.New("result exceeds the row limit")
+	// ErrByteLimit: the result's values exceed Limits.MaxBytes. It matches ErrRowLimit
+	// too (errors.Is), so a result too large in bytes is handled, and categorised
+	// (row_limit), like one with too many rows; its message says bytes.
+	ErrByteLimit          error = &limitError{msg: "result exceeds the byte limit"}
+	ErrNotReadOnly              = errors.New("statement would modify the database; refused")
+	ErrMultipleStatements       = errors.New("several statements in one query; only one may be executed")
+	ErrEmptyQuery               = errors.New("empty query")
+	// ErrNULByte: the query holds a NUL byte; refused before it reaches any engine (see
+	// prepare.go for why this is a syntax error and not an empty query).
+	ErrNULByte    = errors.New("query contains a NUL byte")
+	ErrNoDatabase = errors.New("database file not found")
 )
 
 // DBError is an error the database engine reported for a query (syntax errors, unknown

@@ -133,6 +133,9 @@ func firstKeyword(q string) string {
 // read-only transaction that is always rolled back, a server-side statement timeout and
 // context cancellation.
 func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
 	first, more := firstStatement(query)
 	if !more {
 		// Send the statement without its trailing semicolon; when the SQLite splitter
@@ -209,6 +212,7 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Lim
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	maxBytes, size := lim.byteCap(), int64(0)
 	for rows.Next() {
 		if lim.MaxRows > 0 && len(res.Rows) >= lim.MaxRows {
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, lim.MaxRows)
@@ -220,6 +224,9 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Lim
 		for i, v := range vals {
 			if row[i], err = s.d.normalise(types[i], v); err != nil {
 				return nil, fmt.Errorf("column %q: %w", res.Columns[i], err)
+			}
+			if size += resultBytes(row[i]); maxBytes > 0 && size > maxBytes {
+				return nil, byteLimitError(maxBytes)
 			}
 		}
 		res.Rows = append(res.Rows, row)

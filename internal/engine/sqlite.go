@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -127,6 +128,9 @@ func ReadOnlyDSN(path string) string { return SQLiteURI(path, "mode=ro&_query_on
 // The timeout interrupts SQLite itself (sqlite3_interrupt), so a runaway query stops
 // using CPU as soon as it expires.
 func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
 	first, more := firstStatement(query)
 	if more {
 		return nil, ErrMultipleStatements
@@ -153,7 +157,7 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
 		var qerr error
-		res, qerr = runRaw(qctx, c, first, lim.MaxRows)
+		res, qerr = runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
 		return qerr
 	})
 	if err != nil {
@@ -173,23 +177,35 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 // and (2) switch off go-sqlite3's conversion of DATE/DATETIME/TIMESTAMP and BOOLEAN columns
 // into time.Time and bool: the reference tools see the stored text and integers, and so
 // must we (a text that fails to parse as a date would otherwise become the zero time).
-func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int) (*Result, error) {
-	st, err := c.Prepare(query)
+//
+// maxBytes (0: none) bounds the result while it is read, twice: SQLite's own length limit
+// (SQLITE_LIMIT_LENGTH) stops a single value larger than the cap before SQLite allocates
+// it (SELECT zeroblob(999000000) never reaches Go memory), and the values' bytes are
+// added up row by row. The length limit also applies to values computed on the way
+// (a group_concat over the cap fails even if only its length is selected).
+func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int, maxBytes int64) (*Result, error) {
+	ss, err := prepareSQLite(c, query) // never a NULL statement: see prepare.go
 	if err != nil {
-		var se sqlite3.Error
-		if errors.As(err, &se) && se.Code == sqlite3.ErrAuth {
-			return nil, ErrNotReadOnly // denied by readOnlyAuthorizer
-		}
-		return nil, dbError(err)
+		return nil, err
 	}
-	defer st.Close()
-	ss := st.(*sqlite3.SQLiteStmt)
+	defer ss.Close()
 	if !ss.Readonly() {
 		return nil, ErrNotReadOnly
 	}
+	if maxBytes > 0 {
+		prev := c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, int(min(maxBytes, math.MaxInt32)))
+		defer c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, prev) // the connection is pooled
+	}
+	tooBig := func(err error) error {
+		var se sqlite3.Error
+		if errors.As(err, &se) && se.Code == sqlite3.ErrTooBig {
+			return byteLimitError(maxBytes)
+		}
+		return dbError(err)
+	}
 	drows, err := ss.QueryContext(ctx, nil)
 	if err != nil {
-		return nil, dbError(err)
+		return nil, tooBig(err)
 	}
 	defer drows.Close()
 	rows := drows.(*sqlite3.SQLiteRows)
@@ -203,12 +219,13 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 	// Rows are cut from shared slabs rather than allocated one by one: on a million-row
 	// result that saves a million allocations and their size-class slack.
 	var slab []any
+	var size int64
 	for {
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
 				return res, nil
 			}
-			return nil, dbError(err)
+			return nil, tooBig(err)
 		}
 		if maxRows > 0 && len(res.Rows) >= maxRows {
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
@@ -219,6 +236,10 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 		row := slab[len(slab) : len(slab)+len(dest) : len(slab)+len(dest)]
 		slab = slab[:len(slab)+len(dest)]
 		for i, v := range dest {
+			size += resultBytes(v) // before normalise copies it
+			if maxBytes > 0 && size > maxBytes {
+				return nil, byteLimitError(maxBytes)
+			}
 			row[i] = normalise(v)
 		}
 		res.Rows = append(res.Rows, row)

@@ -91,7 +91,8 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 	if t.RowID {
 		order = " ORDER BY _rowid_"
 	}
-	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name)+order, engine.Limits{})
+	// A whole table to export: no byte cap (the default is for predictions' results).
+	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name)+order, engine.Limits{MaxBytes: -1})
 	if err != nil {
 		return 0, fmt.Errorf("read: %w", err)
 	}

@@ -164,7 +164,9 @@ func loadTable(ctx context.Context, e *engine.SQLite, src string, d Dialect, dst
 	for _, c := range t.Columns {
 		sel = append(sel, quoteSQLite(c.Name))
 	}
-	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name), engine.Limits{})
+	// A whole table of a database we were asked to copy: no byte cap (the default is for
+	// predictions' results), whatever its size.
+	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name), engine.Limits{MaxBytes: -1})
 	if err != nil {
 		return 0, 0, fmt.Errorf("read: %w", err)
 	}

@@ -18,6 +18,8 @@ func Categorize(err error) record.ErrorCategory {
 		return record.Timeout
 	case errors.Is(err, engine.ErrRowLimit):
 		return record.RowLimit
+	case errors.Is(err, engine.ErrNULByte):
+		return record.SyntaxError // Python's sqlite3 refuses such a query: see engine/prepare.go
 	}
 	var dbe *engine.DBError
 	if !errors.As(err, &dbe) {

@@ -29,6 +29,7 @@ const (
 type Options struct {
 	Timeout   time.Duration // per query; 0 = none
 	MaxRows   int           // per result; 0 = no cap
+	MaxBytes  int64         // per result; 0 = engine.DefaultMaxBytes, negative = no cap
 	Workers   int           // questions judged at once; 0 = number of CPUs
 	Semantics Semantics     // decides the verdict; default Bird
 	// Progress, if set, is called after each question with the number done and the total.
@@ -99,7 +100,7 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows}
+	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows, MaxBytes: opt.MaxBytes}
 	pred := side{eng: eng, locate: opt.Locate} // a nil locate: the SQLite file
 	gold := pred
 	if opt.Gold != nil {

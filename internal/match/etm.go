@@ -82,14 +82,11 @@ func (d *ETMDB) Close() error { return d.db.Close() }
 // Schema returns the introspected schema.
 func (d *ETMDB) Schema() *dbschema.Schema { return d.schema }
 
-// prepares reports whether SQLite can prepare sql on this database.
+// prepares reports whether SQLite can prepare sql on this database. It goes through
+// engine.CheckPrepares, which go-sqlite3 cannot crash with SQL that prepares to no
+// statement (a NUL byte, "\r\r\v\r"): such SQL does not prepare, so matches nothing.
 func (d *ETMDB) prepares(ctx context.Context, q string) bool {
-	st, err := d.db.PrepareContext(ctx, q)
-	if err != nil {
-		return false
-	}
-	st.Close()
-	return true
+	return engine.CheckPrepares(ctx, d.db, q) == nil
 }
 
 // tableNonEmpty reports whether table has a row (cached; an error counts as empty, so

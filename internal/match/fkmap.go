@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // ErrTables is returned (wrapped) for a tables.json that cannot be read as Spider's.
@@ -27,7 +28,7 @@ type fkEntry struct {
 
 // ReadFKMaps reads a Spider tables.json into one FKMap per db_id.
 func ReadFKMaps(path string) (map[string]FKMap, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read foreign keys: %w", err)
 	}

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -18,7 +18,7 @@ import (
 // when the file holds no module nodes (another prediction format, flat records only, or a
 // file the prediction reader rejects, which it reports): there is no per-module usage.
 func ModuleUsage(path string) (usage map[string]map[string]record.Usage, ok bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("module usage: %w", err)
 	}

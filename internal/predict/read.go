@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // Read reads a prediction file, detecting its format (see Detect).
@@ -17,7 +18,7 @@ func Read(path string) (*Set, error) {
 // ReadFormat reads a prediction file in the given format: "bird", "spider" or
 // "records"; "" or "auto" detects it.
 func ReadFormat(path, format string) (*Set, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read predictions: %w", err)
 	}

@@ -317,6 +317,10 @@ func TestDrillDownResults(t *testing.T) {
 		{"larger than the read cap", "SELECT id FROM items", "more than 30 rows: not shown"},
 		{"engine error", "SELECT nope FROM items", "no such column: nope"},
 		{"empty prediction", "", "empty query"},
+		// SQL that SQLite prepares to no statement crashed go-sqlite3 (a segfault).
+		{"NUL byte", "\x00", "query contains a NUL byte"},
+		{"white space with a vertical tab", "\r\r\v\r", "empty query"},
+		{"larger than the byte cap", "SELECT zeroblob(999000000)", "larger than the byte limit: not shown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

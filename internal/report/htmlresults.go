@@ -105,7 +105,10 @@ func (x *executor) pair(ctx context.Context, dbID, gold, pred string) (g, p *Res
 func (x *executor) view(r *engine.Result, err error, other map[string]bool) *ResultView {
 	if err != nil {
 		note := "not executed: " + err.Error()
-		if errors.Is(err, engine.ErrRowLimit) {
+		switch {
+		case errors.Is(err, engine.ErrByteLimit):
+			note = "larger than the byte limit: not shown (" + err.Error() + ")"
+		case errors.Is(err, engine.ErrRowLimit):
 			note = fmt.Sprintf("more than %d rows: not shown", x.opt.MaxRows)
 		}
 		return &ResultView{Note: note}

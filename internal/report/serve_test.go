@@ -87,3 +87,20 @@ func TestServe(t *testing.T) {
 		t.Errorf("Content-Security-Policy %q", csp)
 	}
 }
+
+// TestServeNULPrediction: the dashboard re-executes a record whose pred_sql (and gold) is
+// a NUL byte, which crashed the server in go-sqlite3; the page says why nothing ran.
+func TestServeNULPrediction(t *testing.T) {
+	dir := fixtureRun(t)
+	root := filepath.Dir(dir)
+	writeRun(t, filepath.Join(root, "nul"), filepath.Join(root, "db"),
+		sys{"solo", []map[string]any{rec(0, "simple", "error", "\x00", "\x00")}})
+	srv := NewServer(root, ExecOptions{Rows: 3})
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	code, body := get(t, ts.URL+"/run/nul/q/0")
+	if code != 200 || !strings.Contains(body, "query contains a NUL byte") {
+		t.Errorf("GET /run/nul/q/0: %d, want 200 saying the query contains a NUL byte:\n%s", code, body)
+	}
+}

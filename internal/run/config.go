@@ -15,15 +15,17 @@ import (
 // Config is everything an evaluation needs to judge a run. Where its results are
 // written (the run directory, resuming) is the caller's business.
 type Config struct {
-	DatasetSpec  string // KIND:PATH
-	DBRoot       string
-	Tables       string
-	Preds        []string // [NAME=]FILE
-	Timeout      time.Duration
-	Workers      int
-	MaxRows      int
-	Semantics    string // bird, spider or "" (spider for Spider datasets, else bird)
-	AllowMissing bool
+	DatasetSpec string // KIND:PATH
+	DBRoot      string
+	Tables      string
+	Preds       []string // [NAME=]FILE
+	Timeout     time.Duration
+	Workers     int
+	MaxRows     int
+	// MaxResultBytes caps each result's bytes; 0: engine.DefaultMaxBytes.
+	MaxResultBytes int64
+	Semantics      string // bird, spider or "" (spider for Spider datasets, else bird)
+	AllowMissing   bool
 	// Efficiency timing (VES, R-VES): off unless VES is set; see timeCorrect.
 	VES           bool
 	Timing        string // official or robust

@@ -129,7 +129,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	}
 	defer closeAnnotators(anns)
 	prog := obs.Phase(Phase{Name: PhaseJudging})
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
 		Locate: locate, Gold: gold, Flex: cfg.Flex}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
