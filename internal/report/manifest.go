@@ -39,24 +39,27 @@ type Manifest struct {
 // ManifestSettings are the settings that shape verdicts and scores. Workers and budgets,
 // which change how long a run takes but not what it finds, are not among them.
 type ManifestSettings struct {
-	DatasetKind   string   `json:"dataset_kind"`
-	DBRoot        string   `json:"db_root"`
-	Semantics     string   `json:"semantics"`
-	TimeoutS      float64  `json:"timeout_s"`
-	MaxRows       int      `json:"max_rows"`
-	AllowMissing  bool     `json:"allow_missing"`
-	Engine        string   `json:"engine"`
-	GoldEngine    string   `json:"gold_engine"`
-	DBIDs         []string `json:"db_ids"`
-	Flex          bool     `json:"flex"`
-	ESMValues     bool     `json:"esm_values"`
-	ESMDistinct   bool     `json:"esm_distinct"`
-	ETMVerbose    bool     `json:"etm_verbose"`
-	PassK         []int    `json:"pass_k"`
-	VES           bool     `json:"ves"`
-	Timing        string   `json:"timing,omitempty"`         // with VES
-	VESIterations int      `json:"ves_iterations,omitempty"` // with VES
-	Pricing       string   `json:"pricing,omitempty"`        // where token prices came from
+	DatasetKind string  `json:"dataset_kind"`
+	DBRoot      string  `json:"db_root"`
+	Semantics   string  `json:"semantics"`
+	TimeoutS    float64 `json:"timeout_s"`
+	MaxRows     int     `json:"max_rows"`
+	// MaxResultBytes is the byte cap on each result; absent in manifests written before
+	// it existed.
+	MaxResultBytes int64    `json:"max_result_bytes,omitempty"`
+	AllowMissing   bool     `json:"allow_missing"`
+	Engine         string   `json:"engine"`
+	GoldEngine     string   `json:"gold_engine"`
+	DBIDs          []string `json:"db_ids"`
+	Flex           bool     `json:"flex"`
+	ESMValues      bool     `json:"esm_values"`
+	ESMDistinct    bool     `json:"esm_distinct"`
+	ETMVerbose     bool     `json:"etm_verbose"`
+	PassK          []int    `json:"pass_k"`
+	VES            bool     `json:"ves"`
+	Timing         string   `json:"timing,omitempty"`         // with VES
+	VESIterations  int      `json:"ves_iterations,omitempty"` // with VES
+	Pricing        string   `json:"pricing,omitempty"`        // where token prices came from
 }
 
 // FileDigest fingerprints one input file.

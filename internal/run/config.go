@@ -92,3 +92,11 @@ type StoppedError struct{ Err error }
 
 func (e *StoppedError) Error() string { return e.Err.Error() }
 func (e *StoppedError) Unwrap() error { return e.Err }
+
+// maxResultBytes is the byte cap in force.
+func (c Config) maxResultBytes() int64 {
+	if c.MaxResultBytes <= 0 {
+		return engine.DefaultMaxBytes
+	}
+	return c.MaxResultBytes
+}
