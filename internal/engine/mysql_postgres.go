@@ -156,12 +156,35 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if qctx.Err() != nil || errors.Is(err, ErrTimeout) {
+		if errors.Is(err, ErrTimeout) {
+			return nil, ErrTimeout // the server itself stopped the statement: it is there
+		}
+		if qctx.Err() != nil {
+			// The deadline passed on our side. A slow statement, or a server that no
+			// longer answers (at the connection, BEGIN or the statement): ask it.
+			if perr := s.probe(ctx, p); perr != nil {
+				return nil, s.redact(perr)
+			}
 			return nil, ErrTimeout
 		}
 		return nil, s.redact(err)
 	}
 	return res, nil
+}
+
+// probe pings the server after a statement ran out of time without the server saying
+// so; an error is a *FaultError.
+func (s *serverEngine) probe(ctx context.Context, p *sql.DB) error {
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := p.PingContext(pctx)
+	if err == nil || ctx.Err() != nil {
+		return nil
+	}
+	if f := s.d.dbError(err); errors.Is(f, ErrInfrastructure) {
+		return f
+	}
+	return &FaultError{Op: s.d.name() + " stopped answering", Err: fmt.Errorf("a query ran out of time, then a ping failed: %w", err)}
 }
 
 // redact keeps the DSN's password out of an error, whose message may reach a record:
@@ -170,6 +193,10 @@ func (s *serverEngine) redact(err error) error {
 	pw := dsnPassword(strings.ReplaceAll(s.tmpl, DBPlaceholder, "db"))
 	if pw == "" || !strings.Contains(err.Error(), pw) {
 		return err
+	}
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		return &FaultError{Op: fe.Op, Err: errors.New(strings.ReplaceAll(fe.Err.Error(), pw, "***"))}
 	}
 	msg := strings.ReplaceAll(err.Error(), pw, "***")
 	var dbe *DBError
