@@ -45,6 +45,13 @@ type Options struct {
 	Gold *Target
 	// Flex adds the NL2SQL++ flexible comparison (FlexCompare) to every judged record.
 	Flex bool
+	// FaultTries is how many times a query failing with an infrastructure fault is tried
+	// (0: DefaultFaultTries); FaultBackoff the wait before the first retry, doubled after
+	// each (0: DefaultFaultBackoff). See fault.go.
+	FaultTries   int
+	FaultBackoff time.Duration
+	// Warn, if set, hears each retry after a fault. It may be called concurrently.
+	Warn func(msg string)
 }
 
 // Locator names the database of db_id for one engine; ok is false when it has none.
@@ -82,8 +89,10 @@ type System struct {
 type Emit func(system int, rec *record.Record) error
 
 // Run judges every system's predictions on ds. It returns when all records have been
-// emitted, or with ctx's error once ctx is cancelled (records emitted so far are complete
-// and in order, so the run can resume from them).
+// emitted, or with ctx's error once ctx is cancelled, or with a *FaultError when a query
+// kept failing with an infrastructure fault (engine.ErrInfrastructure): that question
+// and those after it get no record. Records emitted so far are complete and in order,
+// so the run can resume from them.
 func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []System, opt Options, emit Emit) error {
 	n := len(ds.Questions)
 	for _, s := range systems {
@@ -130,6 +139,12 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
+	// A fault halts the run: questions not started yet are left alone, those in flight
+	// finish, and records are emitted up to the first question with a fault.
+	faults := make([]*FaultError, n)
+	halt := make(chan struct{})
+	var haltOnce sync.Once
+	retry := newRetryPolicy(opt)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -137,12 +152,26 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				select {
+				case <-halt:
+					close(done[i])
+					continue
+				default:
+				}
 				// The SQLite file is looked up once per question: the default locator
 				// of both sides, and what annotators read (schemas, ETM's checks)
 				// whichever engine ran the queries ("" when the dataset has none).
 				sqlitePath, _ := ds.DBPath(ds.Questions[i].DBID)
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath}
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath,
+					retry: retry, index: ds.Questions[i].Index}
 				recs := qj.judge(ds, i, systems)
+				if qj.fault != nil && ctx.Err() == nil {
+					q := &ds.Questions[i]
+					faults[i] = &FaultError{Index: q.Index, QuestionID: q.ID, Tries: qj.faultTries, Err: qj.fault}
+					haltOnce.Do(func() { close(halt) })
+					close(done[i])
+					continue
+				}
 				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], sqlitePath, recs); err != nil {
 					setErr(err)
 					cancel()
@@ -175,8 +204,16 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		case <-ctx.Done():
 			return workErr(ctx.Err())
 		}
+		if faults[i] != nil {
+			return workErr(faults[i])
+		}
 		if results[i] == nil {
-			return workErr(ctx.Err())
+			if err := ctx.Err(); err != nil {
+				return workErr(err)
+			}
+			// Not judged because a fault halted the run: one at an earlier question
+			// was returned above, so this is only a safeguard.
+			return fmt.Errorf("question %d: %w: not judged after an earlier fault", ds.Questions[i].Index, engine.ErrInfrastructure)
 		}
 		for s, rec := range results[i] {
 			if i < systems[s].From {
@@ -255,16 +292,21 @@ type questionJob struct {
 	goldCache  map[string]outcome
 	golds      []goldResult
 	sqlitePath string // the question's SQLite file; "" when it has none
+	index      int    // the question's index, for messages
+	retry      retryPolicy
+	fault      error // an infrastructure fault that outlasted its retries: no verdict
+	faultTries int
 }
 
 func (qj *questionJob) execOn(eng engine.Engine, db string, cache map[string]outcome, sql string) outcome {
 	if o, ok := cache[sql]; ok {
 		return o
 	}
-	t0 := time.Now()
-	res, err := eng.Query(qj.ctx, db, sql, qj.lim)
-	o := outcome{res: res, err: err, dur: time.Since(t0)}
-	cache[sql] = o
+	res, dur, err := qj.query(eng, db, sql)
+	o := outcome{res: res, err: err, dur: dur}
+	if qj.fault == nil {
+		cache[sql] = o
+	}
 	return o
 }
 
