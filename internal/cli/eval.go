@@ -138,9 +138,12 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	defer dir.Close()
 	res, err := benchrun.Eval(ctx, p, dir.resumed, dir, obs)
 	var stopped *benchrun.StoppedError
+	var fault *judge.FaultError
 	switch {
 	case errors.As(err, &stopped):
 		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, out, out)
+	case errors.As(err, &fault):
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server and rerun with --resume --out %s", err, out, out)
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, out)
 	case err != nil:
