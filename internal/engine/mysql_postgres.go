@@ -209,6 +209,9 @@ func (s *serverEngine) redact(err error) error {
 func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Limits) (*Result, error) {
 	tx, err := p.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
+		if err := s.d.dbError(err); errors.Is(err, ErrInfrastructure) {
+			return nil, err // says itself what failed
+		}
 		return nil, fmt.Errorf("connect to %s: %w", s.d.name(), s.d.dbError(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep, and the error says nothing useful

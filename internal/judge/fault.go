@@ -29,8 +29,13 @@ type FaultError struct {
 	Err        error
 }
 
+// Error reads "lost connection to postgres at question 41 (1234), after 3 tries: unexpected EOF".
 func (e *FaultError) Error() string {
-	return fmt.Sprintf("%v at question %d (%s), after %d tries", e.Err, e.Index, e.QuestionID, e.Tries)
+	op, cause := "infrastructure fault", e.Err
+	if fe := (*engine.FaultError)(nil); errors.As(e.Err, &fe) {
+		op, cause = fe.Op, fe.Err
+	}
+	return fmt.Sprintf("%s at question %d (%s), after %d tries: %v", op, e.Index, e.QuestionID, e.Tries, cause)
 }
 
 func (e *FaultError) Unwrap() error { return e.Err }

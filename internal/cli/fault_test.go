@@ -1,0 +1,181 @@
+package cli
+
+// eval --engine postgres while the server goes down: the run must stop with a non-zero
+// exit, write no verdict the fault caused, and --resume must then give the verdicts of
+// an uninterrupted run. The server is a private one (privatepg_test.go), so stopping it
+// disturbs nobody else's tests.
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
+)
+
+func TestEvalServerLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts, stops and restarts a PostgreSQL server")
+	}
+	bird := testutil.Shared(t, "data/bird")
+	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("skipping: %s not found", src)
+	}
+	pg := startPrivatePG(t)
+	t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", pg.dsn())
+	if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN", src); code != exitOK {
+		t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
+	}
+
+	// mini-dev's superhero questions (a dataset of their own: --resume wants records
+	// numbered from 0) with GPT-4's predictions, except that the question the server
+	// goes down at sleeps for a while, so the test knows where the run is when it stops
+	// the server.
+	questions, preds := superheroSubset(t, filepath.Join(bird, "mini_dev_postgresql.json"),
+		filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_gpt-4_postgresql.json"))
+	const at = 10 // the server goes down while question 10 runs
+	preds[strconv.Itoa(at)] = "SELECT 1 AS slept FROM pg_sleep(3)\t----- bird -----\tsuperhero"
+	predFile := filepath.Join(t.TempDir(), "pred.json")
+	writeJSON(t, predFile, preds)
+
+	eval := func(out string, extra ...string) (int, string) {
+		args := append([]string{"eval", "--dataset", "bird:" + questions,
+			"--db-root", filepath.Join(bird, "dev_databases"), "--tables", filepath.Join(bird, "dev_tables.json"),
+			"--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN",
+			"--workers", "1", "--timeout", "20s", "--pred", "gpt4=" + predFile, "--out", out}, extra...)
+		code, _, stderr := run(args...)
+		return code, stderr
+	}
+	clean := t.TempDir()
+	if code, stderr := eval(clean); code != exitOK {
+		t.Fatalf("uninterrupted eval: exit %d\n%s", code, stderr)
+	}
+	want := readRecordsFile(t, filepath.Join(clean, "gpt4", "records.jsonl"))
+
+	// Stop the server once the sleeping question is running; restart it only after the
+	// run gave up, so the retries (1 s, then 2 s) meet a server that is down.
+	out := t.TempDir()
+	recPath := filepath.Join(out, "gpt4", "records.jsonl")
+	stopped := make(chan error, 1)
+	go func() {
+		deadline := time.Now().Add(2 * time.Minute)
+		for countLines(recPath) < at && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(500 * time.Millisecond) // question `at`'s gold has run; its prediction sleeps
+		stopped <- pg.stop(t)
+	}()
+	code, stderr := eval(out)
+	if err := <-stopped; err != nil {
+		t.Fatalf("stop the server: %v", err)
+	}
+	t.Logf("interrupted eval: exit %d\n%s", code, stderr)
+	if code == exitOK {
+		t.Fatalf("eval exited 0 with the server down")
+	}
+	for _, w := range []string{"lost connection to postgres", "at question " + strconv.Itoa(at), "rerun with --resume"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr does not say %q", w)
+		}
+	}
+	got := readRecordsFile(t, recPath)
+	if len(got) != at {
+		t.Errorf("%d records written before the fault, want %d", len(got), at)
+	}
+	wrong := 0
+	for i, r := range got {
+		if w := want[i]; r.Index != w.Index || r.Verdict != w.Verdict || r.ErrorMessage != w.ErrorMessage {
+			wrong++
+			t.Errorf("record %d: %d %s %q, uninterrupted %d %s %q", i, r.Index, r.Verdict, r.ErrorMessage, w.Index, w.Verdict, w.ErrorMessage)
+		}
+	}
+	t.Logf("%d records kept before the fault, %d differ from the uninterrupted run", len(got), wrong)
+
+	if err := pg.start(t); err != nil {
+		t.Fatalf("restart the server: %v", err)
+	}
+	if code, stderr := eval(out, "--resume"); code != exitOK {
+		t.Fatalf("eval --resume: exit %d\n%s", code, stderr)
+	}
+	resumed := readRecordsFile(t, recPath)
+	if len(resumed) != len(want) {
+		t.Fatalf("%d records after --resume, want %d", len(resumed), len(want))
+	}
+	counts := map[record.Verdict]int{}
+	for i, r := range resumed {
+		counts[r.Verdict]++
+		if w := want[i]; r.Index != w.Index || r.Verdict != w.Verdict || r.ErrorCategory != w.ErrorCategory || r.ExBird != w.ExBird || r.ExSpider != w.ExSpider {
+			t.Errorf("resumed record %d: %d %s/%s, uninterrupted %d %s/%s", i, r.Index, r.Verdict, r.ErrorCategory, w.Index, w.Verdict, w.ErrorCategory)
+		}
+	}
+	t.Logf("after --resume: %d records, verdicts %v, identical to the uninterrupted run", len(resumed), counts)
+}
+
+// superheroSubset writes the superhero questions of a BIRD question file, and returns
+// that file and their predictions keyed by their position in it.
+func superheroSubset(t *testing.T, questions, predictions string) (string, map[string]string) {
+	t.Helper()
+	b, err := os.ReadFile(questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []json.RawMessage
+	if err := json.Unmarshal(b, &qs); err != nil {
+		t.Fatal(err)
+	}
+	b, err = os.ReadFile(predictions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]string{}
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	var sub []json.RawMessage
+	preds := map[string]string{}
+	for i, q := range qs {
+		var f struct {
+			DBID string `json:"db_id"`
+		}
+		if err := json.Unmarshal(q, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.DBID == "superhero" {
+			preds[strconv.Itoa(len(sub))] = all[strconv.Itoa(i)]
+			sub = append(sub, q)
+		}
+	}
+	if len(sub) < 20 {
+		t.Fatalf("%d superhero questions in %s", len(sub), questions)
+	}
+	path := filepath.Join(t.TempDir(), "superhero.json")
+	writeJSON(t, path, sub)
+	return path, preds
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countLines is the number of complete lines in path (0 when it does not exist yet).
+func countLines(path string) int {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || err != nil {
+		return 0
+	}
+	return strings.Count(string(b), "\n")
+}
