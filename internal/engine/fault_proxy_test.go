@@ -1,0 +1,158 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// TestServerConnectionCut runs the real drivers against the servers of .ci/servers.sh
+// through a loopback proxy that the test cuts, as a server that goes away (without
+// stopping the shared server other tests use): a statement whose connection is cut and a
+// query while nothing listens are infrastructure faults, never database errors or
+// timeouts; once the proxy is back the same engine runs queries again.
+func TestServerConnectionCut(t *testing.T) {
+	cases := []struct {
+		name, envVar string
+		hostPort     *regexp.Regexp // the DSN's host:port (group 1), replaced by the proxy's
+		wrap         string         // how the DSN writes it
+		open         func(dsn string) engine.Engine
+		db, sleep    string
+	}{
+		{"postgres", pgDSNVar, regexp.MustCompile(`@([^/@]+)/`), "@%s/", func(d string) engine.Engine { return engine.NewPostgres(d, 2) },
+			"public", "SELECT 1 FROM pg_sleep(5)"},
+		{"mysql", mysqlDSNVar, regexp.MustCompile(`tcp\(([^)]+)\)`), "tcp(%s)", func(d string) engine.Engine { return engine.NewMySQL(d, 2) },
+			"information_schema", "SELECT SLEEP(5)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dsn := serverDSN(t, tc.envVar)
+			m := tc.hostPort.FindStringSubmatch(dsn)
+			if m == nil {
+				t.Skipf("no host:port in the %s DSN", tc.name)
+			}
+			px := startProxy(t, m[1])
+			pdsn := tc.hostPort.ReplaceAllLiteralString(dsn, fmt.Sprintf(tc.wrap, px.addr()))
+			eng := tc.open(pdsn)
+			defer eng.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			lim := engine.Limits{Timeout: 20 * time.Second}
+			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
+				t.Fatalf("through the proxy: %v", err)
+			}
+
+			// Cut while a statement runs: the "unexpected EOF" that used to be charged
+			// to the system.
+			errc := make(chan error, 1)
+			go func() {
+				_, err := eng.Query(ctx, tc.db, tc.sleep, lim)
+				errc <- err
+			}()
+			time.Sleep(500 * time.Millisecond)
+			px.cut(true)
+			err := <-errc
+			checkFault(t, "statement cut", err)
+
+			// Nothing listening: every new connection is refused (the old gold_errors).
+			_, err = eng.Query(ctx, tc.db, "SELECT 1", lim)
+			checkFault(t, "server gone", err)
+
+			px.cut(false)
+			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
+				t.Errorf("after the proxy is back: %v", err)
+			}
+		})
+	}
+}
+
+func checkFault(t *testing.T, what string, err error) {
+	t.Helper()
+	var dbe *engine.DBError
+	switch {
+	case !errors.Is(err, engine.ErrInfrastructure):
+		t.Errorf("%s: err = %v, want ErrInfrastructure", what, err)
+	case errors.As(err, &dbe), errors.Is(err, engine.ErrTimeout):
+		t.Errorf("%s: %v is also a database error or a timeout", what, err)
+	default:
+		t.Logf("%s: %v", what, err)
+	}
+}
+
+// proxy forwards loopback connections to a server; cut(true) closes every connection
+// and refuses new ones until cut(false).
+type proxy struct {
+	l      net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  []net.Conn
+	wg     sync.WaitGroup
+}
+
+func startProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{l: l, target: target}
+	p.wg.Add(1)
+	go p.serve()
+	t.Cleanup(func() {
+		l.Close()
+		p.cut(true)
+		p.wg.Wait()
+	})
+	return p
+}
+
+func (p *proxy) addr() string { return p.l.Addr().String() }
+
+func (p *proxy) serve() {
+	defer p.wg.Done()
+	for {
+		c, err := p.l.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			c.Close() // as good as refused: the client reads EOF at once
+			continue
+		}
+		s, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		p.wg.Add(2)
+		go func() { defer p.wg.Done(); io.Copy(s, c); s.Close() }() //nolint:errcheck // ends with either side
+		go func() { defer p.wg.Done(); io.Copy(c, s); c.Close() }() //nolint:errcheck
+	}
+}
+
+func (p *proxy) cut(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.conns = nil
+	}
+}
