@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"regexp"
 	"sync"
@@ -70,6 +69,21 @@ func TestServerConnectionCut(t *testing.T) {
 			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
 				t.Errorf("after the proxy is back: %v", err)
 			}
+
+			// A server that stops answering: a short statement timeout passes on our
+			// side, the ping that follows gets no answer either.
+			if testing.Short() {
+				return
+			}
+			px.setFrozen(true)
+			_, err = eng.Query(ctx, tc.db, "SELECT 1", engine.Limits{Timeout: 300 * time.Millisecond})
+			checkFault(t, "server silent", err)
+			px.setFrozen(false)
+			px.cut(true) // drop the connections whose bytes the freeze swallowed
+			px.cut(false)
+			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
+				t.Errorf("after the server answers again: %v", err)
+			}
 		})
 	}
 }
@@ -88,14 +102,38 @@ func checkFault(t *testing.T, what string, err error) {
 }
 
 // proxy forwards loopback connections to a server; cut(true) closes every connection
-// and refuses new ones until cut(false).
+// and refuses new ones until cut(false); setFrozen(true) swallows every byte both ways
+// and lets new connections wait, as a server that stopped answering.
 type proxy struct {
 	l      net.Listener
 	target string
 	mu     sync.Mutex
 	down   bool
+	frozen bool
 	conns  []net.Conn
 	wg     sync.WaitGroup
+}
+
+func (p *proxy) setFrozen(f bool) { p.mu.Lock(); p.frozen = f; p.mu.Unlock() }
+
+func (p *proxy) isFrozen() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.frozen }
+
+// pump copies src to dst, dropping what arrives while the proxy is frozen.
+func (p *proxy) pump(dst, src net.Conn) {
+	defer p.wg.Done()
+	defer dst.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.isFrozen() {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func startProxy(t *testing.T, target string) *proxy {
@@ -125,10 +163,16 @@ func (p *proxy) serve() {
 			return
 		}
 		p.mu.Lock()
-		down := p.down
+		down, frozen := p.down, p.frozen
+		if frozen {
+			p.conns = append(p.conns, c) // accepted, never answered
+		}
 		p.mu.Unlock()
 		if down {
 			c.Close() // as good as refused: the client reads EOF at once
+			continue
+		}
+		if frozen {
 			continue
 		}
 		s, err := net.DialTimeout("tcp", p.target, 5*time.Second)
@@ -140,8 +184,8 @@ func (p *proxy) serve() {
 		p.conns = append(p.conns, c, s)
 		p.mu.Unlock()
 		p.wg.Add(2)
-		go func() { defer p.wg.Done(); io.Copy(s, c); s.Close() }() //nolint:errcheck // ends with either side
-		go func() { defer p.wg.Done(); io.Copy(c, s); c.Close() }() //nolint:errcheck
+		go p.pump(s, c)
+		go p.pump(c, s)
 	}
 }
 
