@@ -1,15 +1,17 @@
 package cli
 
-// eval --engine postgres while the server goes down: the run must stop with a non-zero
-// exit, write no verdict the fault caused, and --resume must then give the verdicts of
-// an uninterrupted run. The server is a private one (privatepg_test.go), so stopping it
-// disturbs nobody else's tests.
+// eval --engine postgres / mysql while the server goes down: the run must stop with a
+// non-zero exit, write no verdict the fault caused, and --resume must then give the
+// verdicts of an uninterrupted run. PostgreSQL is a private server (privatepg_test.go)
+// that the test really stops; MariaDB is the shared one behind a loopback proxy that the
+// test cuts. Neither disturbs other tests.
 
 import (
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,34 +23,67 @@ import (
 
 func TestEvalServerLost(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts, stops and restarts a PostgreSQL server")
+		t.Skip("stops and restarts database servers")
 	}
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("skipping: %s not found", src)
 	}
-	pg := startPrivatePG(t)
-	t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", pg.dsn())
-	if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN", src); code != exitOK {
-		t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
-	}
+	t.Run("postgres", func(t *testing.T) {
+		pg := startPrivatePG(t)
+		t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", pg.dsn())
+		if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN", src); code != exitOK {
+			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
+		}
+		evalLosingServer(t, bird, lostServer{engine: "postgres", questions: "mini_dev_postgresql.json", preds: "gpt-4_postgresql",
+			sleep: "SELECT 1 AS slept FROM pg_sleep(3)", down: func() error { return pg.stop(t) }, up: func() error { return pg.start(t) }})
+	})
+	t.Run("mysql", func(t *testing.T) {
+		tmpl := os.Getenv(defaultMySQLDSNEnv)
+		hostPort := regexp.MustCompile(`tcp\(([^)]+)\)`).FindStringSubmatch(tmpl)
+		if hostPort == nil {
+			t.Skipf("%s not set, or without tcp(host:port): no MySQL server (bash .ci/servers.sh starts one)", defaultMySQLDSNEnv)
+		}
+		// Its own database (superhero_fault), through a proxy the test cuts.
+		t.Setenv("NL2SQLBENCH_TEST_FAULT_LOAD_DSN", tmpl)
+		if code, out, stderr := run("load-db", "--engine", "mysql", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", "--db-id", "superhero_fault", src); code != exitOK {
+			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
+		}
+		px := testutil.StartProxy(t, hostPort[1])
+		proxied := strings.Replace(tmpl, hostPort[0], "tcp("+px.Addr()+")", 1)
+		t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", strings.ReplaceAll(proxied, "{db}", "{db}_fault"))
+		evalLosingServer(t, bird, lostServer{engine: "mysql", questions: "mini_dev_mysql.json", preds: "gpt-4_mysql",
+			sleep: "SELECT SLEEP(3) AS slept", down: func() error { px.Cut(true); return nil }, up: func() error { px.Cut(false); return nil }})
+	})
+}
 
-	// mini-dev's superhero questions (a dataset of their own: --resume wants records
-	// numbered from 0) with GPT-4's predictions, except that the question the server
-	// goes down at sleeps for a while, so the test knows where the run is when it stops
-	// the server.
-	questions, preds := superheroSubset(t, filepath.Join(bird, "mini_dev_postgresql.json"),
-		filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_gpt-4_postgresql.json"))
+// lostServer is a server a run loses: the engine, mini-dev's question file and GPT-4's
+// prediction stem for it, a statement that runs for 3 s, and how to take the server
+// down and bring it back.
+type lostServer struct {
+	engine, questions, preds, sleep string
+	down, up                        func() error
+}
+
+// evalLosingServer judges mini-dev's superhero questions on the server of
+// $NL2SQLBENCH_TEST_FAULT_DSN once without and once with the server going down, then
+// resumes the interrupted run.
+func evalLosingServer(t *testing.T, bird string, ls lostServer) {
+	// The superhero questions (a dataset of their own: --resume wants records numbered
+	// from 0) with GPT-4's predictions, except that the question the server goes down
+	// at sleeps, so the test knows where the run is when it takes the server down.
+	questions, preds := superheroSubset(t, filepath.Join(bird, ls.questions),
+		filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_"+ls.preds+".json"))
 	const at = 10 // the server goes down while question 10 runs
-	preds[strconv.Itoa(at)] = "SELECT 1 AS slept FROM pg_sleep(3)\t----- bird -----\tsuperhero"
+	preds[strconv.Itoa(at)] = ls.sleep + "\t----- bird -----\tsuperhero"
 	predFile := filepath.Join(t.TempDir(), "pred.json")
 	writeJSON(t, predFile, preds)
 
 	eval := func(out string, extra ...string) (int, string) {
 		args := append([]string{"eval", "--dataset", "bird:" + questions,
 			"--db-root", filepath.Join(bird, "dev_databases"), "--tables", filepath.Join(bird, "dev_tables.json"),
-			"--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN",
+			"--engine", ls.engine, "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN",
 			"--workers", "1", "--timeout", "20s", "--pred", "gpt4=" + predFile, "--out", out}, extra...)
 		code, _, stderr := run(args...)
 		return code, stderr
@@ -70,7 +105,7 @@ func TestEvalServerLost(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(500 * time.Millisecond) // question `at`'s gold has run; its prediction sleeps
-		stopped <- pg.stop(t)
+		stopped <- ls.down()
 	}()
 	code, stderr := eval(out)
 	if err := <-stopped; err != nil {
@@ -80,7 +115,7 @@ func TestEvalServerLost(t *testing.T) {
 	if code == exitOK {
 		t.Fatalf("eval exited 0 with the server down")
 	}
-	for _, w := range []string{"lost connection to postgres", "at question " + strconv.Itoa(at), "rerun with --resume"} {
+	for _, w := range []string{"lost connection to " + ls.engine, "at question " + strconv.Itoa(at), "rerun with --resume"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr does not say %q", w)
 		}
@@ -98,7 +133,7 @@ func TestEvalServerLost(t *testing.T) {
 	}
 	t.Logf("%d records kept before the fault, %d differ from the uninterrupted run", len(got), wrong)
 
-	if err := pg.start(t); err != nil {
+	if err := ls.up(); err != nil {
 		t.Fatalf("restart the server: %v", err)
 	}
 	if code, stderr := eval(out, "--resume"); code != exitOK {

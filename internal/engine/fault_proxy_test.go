@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // TestServerConnectionCut runs the real drivers against the servers of .ci/servers.sh
@@ -38,8 +37,8 @@ func TestServerConnectionCut(t *testing.T) {
 			if m == nil {
 				t.Skipf("no host:port in the %s DSN", tc.name)
 			}
-			px := startProxy(t, m[1])
-			pdsn := tc.hostPort.ReplaceAllLiteralString(dsn, fmt.Sprintf(tc.wrap, px.addr()))
+			px := testutil.StartProxy(t, m[1])
+			pdsn := tc.hostPort.ReplaceAllLiteralString(dsn, fmt.Sprintf(tc.wrap, px.Addr()))
 			eng := tc.open(pdsn)
 			defer eng.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -57,7 +56,7 @@ func TestServerConnectionCut(t *testing.T) {
 				errc <- err
 			}()
 			time.Sleep(500 * time.Millisecond)
-			px.cut(true)
+			px.Cut(true)
 			err := <-errc
 			checkFault(t, "statement cut", err)
 
@@ -65,7 +64,7 @@ func TestServerConnectionCut(t *testing.T) {
 			_, err = eng.Query(ctx, tc.db, "SELECT 1", lim)
 			checkFault(t, "server gone", err)
 
-			px.cut(false)
+			px.Cut(false)
 			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
 				t.Errorf("after the proxy is back: %v", err)
 			}
@@ -75,12 +74,12 @@ func TestServerConnectionCut(t *testing.T) {
 			if testing.Short() {
 				return
 			}
-			px.setFrozen(true)
+			px.SetFrozen(true)
 			_, err = eng.Query(ctx, tc.db, "SELECT 1", engine.Limits{Timeout: 300 * time.Millisecond})
 			checkFault(t, "server silent", err)
-			px.setFrozen(false)
-			px.cut(true) // drop the connections whose bytes the freeze swallowed
-			px.cut(false)
+			px.SetFrozen(false)
+			px.Cut(true) // drop the connections whose bytes the freeze swallowed
+			px.Cut(false)
 			if _, err := eng.Query(ctx, tc.db, "SELECT 1", lim); err != nil {
 				t.Errorf("after the server answers again: %v", err)
 			}
@@ -98,105 +97,5 @@ func checkFault(t *testing.T, what string, err error) {
 		t.Errorf("%s: %v is also a database error or a timeout", what, err)
 	default:
 		t.Logf("%s: %v", what, err)
-	}
-}
-
-// proxy forwards loopback connections to a server; cut(true) closes every connection
-// and refuses new ones until cut(false); setFrozen(true) swallows every byte both ways
-// and lets new connections wait, as a server that stopped answering.
-type proxy struct {
-	l      net.Listener
-	target string
-	mu     sync.Mutex
-	down   bool
-	frozen bool
-	conns  []net.Conn
-	wg     sync.WaitGroup
-}
-
-func (p *proxy) setFrozen(f bool) { p.mu.Lock(); p.frozen = f; p.mu.Unlock() }
-
-func (p *proxy) isFrozen() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.frozen }
-
-// pump copies src to dst, dropping what arrives while the proxy is frozen.
-func (p *proxy) pump(dst, src net.Conn) {
-	defer p.wg.Done()
-	defer dst.Close()
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 && !p.isFrozen() {
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func startProxy(t *testing.T, target string) *proxy {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{l: l, target: target}
-	p.wg.Add(1)
-	go p.serve()
-	t.Cleanup(func() {
-		l.Close()
-		p.cut(true)
-		p.wg.Wait()
-	})
-	return p
-}
-
-func (p *proxy) addr() string { return p.l.Addr().String() }
-
-func (p *proxy) serve() {
-	defer p.wg.Done()
-	for {
-		c, err := p.l.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		down, frozen := p.down, p.frozen
-		if frozen {
-			p.conns = append(p.conns, c) // accepted, never answered
-		}
-		p.mu.Unlock()
-		if down {
-			c.Close() // as good as refused: the client reads EOF at once
-			continue
-		}
-		if frozen {
-			continue
-		}
-		s, err := net.DialTimeout("tcp", p.target, 5*time.Second)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
-		p.wg.Add(2)
-		go p.pump(s, c)
-		go p.pump(c, s)
-	}
-}
-
-func (p *proxy) cut(down bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.down = down
-	if down {
-		for _, c := range p.conns {
-			c.Close()
-		}
-		p.conns = nil
 	}
 }
