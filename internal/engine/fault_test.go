@@ -95,6 +95,7 @@ func TestServerUnreachable(t *testing.T) {
 		{"postgres refused", NewPostgres("postgres://u:secretpw@"+closed+"/db?sslmode=disable", 1)},
 		{"mysql refused", NewMySQL("u:secretpw@tcp("+closed+")/{db}", 1)},
 		{"postgres silent", NewPostgres("postgres://u:secretpw@"+silent+"/db?sslmode=disable", 1)},
+		{"sqlpp refused", sqlppAt(t, "http://"+closed)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +111,15 @@ func TestServerUnreachable(t *testing.T) {
 			}
 		})
 	}
+}
+
+func sqlppAt(t *testing.T, endpoint string) Engine {
+	t.Helper()
+	e, err := NewSQLPP(endpoint, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // closedPort is a loopback address nobody listens on.
