@@ -99,3 +99,41 @@ func checkFault(t *testing.T, what string, err error) {
 		t.Logf("%s: %v", what, err)
 	}
 }
+
+// TestBusyPoolTimeout: a query that runs out of time waiting for a pool whose one
+// connection a slow statement holds (longer than the probe waits) is a timeout, not a
+// fault: the probe that tells the two apart uses a connection of its own.
+func TestBusyPoolTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds a connection for 6 s")
+	}
+	cases := []struct {
+		name, envVar, db, sleep string
+		open                    func(dsn string) engine.Engine
+	}{
+		{"postgres", pgDSNVar, "public", "SELECT 1 FROM pg_sleep(6)", func(d string) engine.Engine { return engine.NewPostgres(d, 1) }},
+		{"mysql", mysqlDSNVar, "information_schema", "SELECT SLEEP(6)", func(d string) engine.Engine { return engine.NewMySQL(d, 1) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eng := tc.open(serverDSN(t, tc.envVar))
+			defer eng.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := eng.Query(ctx, tc.db, tc.sleep, engine.Limits{Timeout: 10 * time.Second})
+				done <- err
+			}()
+			time.Sleep(300 * time.Millisecond)
+			_, err := eng.Query(ctx, tc.db, "SELECT 1", engine.Limits{Timeout: 300 * time.Millisecond})
+			if !errors.Is(err, engine.ErrTimeout) || errors.Is(err, engine.ErrInfrastructure) {
+				t.Errorf("waiting for the busy pool: err = %v, want ErrTimeout and no fault", err)
+			}
+			if err := <-done; err != nil {
+				t.Errorf("slow statement: %v", err)
+			}
+		})
+	}
+}

@@ -162,7 +162,7 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 		if qctx.Err() != nil {
 			// The deadline passed on our side. A slow statement, or a server that no
 			// longer answers (at the connection, BEGIN or the statement): ask it.
-			if perr := s.probe(ctx, p); perr != nil {
+			if perr := s.probe(ctx, db); perr != nil {
 				return nil, s.redact(perr)
 			}
 			return nil, ErrTimeout
@@ -172,19 +172,29 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 	return res, nil
 }
 
-// probe pings the server after a statement ran out of time without the server saying
-// so; an error is a *FaultError.
-func (s *serverEngine) probe(ctx context.Context, p *sql.DB) error {
+// probe pings the server of database db after a statement ran out of time without the
+// server saying so; an error is a *FaultError. The ping goes over a connection of its
+// own: the pool's may all be busy with slow statements, and waiting for one would make
+// a busy server look like a silent one.
+func (s *serverEngine) probe(ctx context.Context, db string) error {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	err := p.PingContext(pctx)
+	p, err := s.d.open(s.d.expandDSN(s.tmpl, db))
+	if err != nil {
+		return nil // the pool opened with the same DSN: cannot happen; and it says nothing about the server
+	}
+	defer p.Close()
+	err = p.PingContext(pctx)
 	if err == nil || ctx.Err() != nil {
 		return nil
 	}
 	if f := s.d.dbError(err); errors.Is(f, ErrInfrastructure) {
 		return f
 	}
-	return &FaultError{Op: s.d.name() + " stopped answering", Err: fmt.Errorf("a query ran out of time, then a ping failed: %w", err)}
+	if pctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return &FaultError{Op: s.d.name() + " stopped answering", Err: fmt.Errorf("a query ran out of time, then a ping got no answer: %w", err)}
+	}
+	return nil // the server answered, if with an error: it is there, the statement was slow
 }
 
 // redact keeps the DSN's password out of an error, whose message may reach a record:
