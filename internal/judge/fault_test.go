@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -136,3 +138,56 @@ var ignoreTimes = cmp.Transformer("noTime", func(r *record.Record) record.Record
 	c.ExecMillis = 0
 	return c
 })
+
+// vanishingEngine removes a file the first time it runs a given query.
+type vanishingEngine struct {
+	engine.Engine
+	trigger, victim string
+	once            sync.Once
+}
+
+func (v *vanishingEngine) Query(ctx context.Context, db, q string, lim engine.Limits) (*engine.Result, error) {
+	if q == v.trigger {
+		v.once.Do(func() { os.Remove(v.victim) })
+	}
+	return v.Engine.Query(ctx, db, q, lim)
+}
+
+// TestRunDatabaseVanishes: a database file that was there when the run started and is
+// gone when its question comes is a fault that stops the run, not a skipped question.
+func TestRunDatabaseVanishes(t *testing.T) {
+	ds := testDataset(t)
+	src := filepath.Join(ds.DBRoot, "shop", "shop.sqlite")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(ds.DBRoot, "shop2", "shop2.sqlite")
+	if err := os.MkdirAll(filepath.Dir(victim), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds.Questions = []dataset.Question{
+		{Index: 0, ID: "a", DBID: "shop", Gold: []string{"SELECT count(*) FROM item"}},
+		{Index: 1, ID: "b", DBID: "shop2", Gold: []string{"SELECT count(*) FROM item"}},
+		{Index: 2, ID: "c", DBID: "shop", Gold: []string{"SELECT 1"}},
+	}
+	sqlite := engine.NewSQLite()
+	defer sqlite.Close()
+	eng := &vanishingEngine{Engine: sqlite, trigger: "SELECT count(*) FROM item /* 0 */", victim: victim}
+	var got []*record.Record
+	err = Run(context.Background(), eng, ds, []System{{Name: "x", Preds: preds("SELECT count(*) FROM item /* 0 */", "SELECT 3", "SELECT 1")}},
+		Options{Workers: 1, FaultBackoff: time.Millisecond}, func(_ int, r *record.Record) error {
+			got = append(got, r)
+			return nil
+		})
+	var fe *FaultError
+	if !errors.As(err, &fe) || fe.Index != 1 || !errors.Is(err, engine.ErrNoDatabase) {
+		t.Fatalf("err = %v, want a *FaultError at question 1 wrapping ErrNoDatabase", err)
+	}
+	if len(got) != 1 || got[0].Verdict != record.Correct {
+		t.Errorf("records %+v, want only question 0's (correct)", got)
+	}
+}

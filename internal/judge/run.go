@@ -31,6 +31,17 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	for _, s := range systems {
 		start = min(start, max(s.From, 0))
 	}
+	// Each database's SQLite file is looked up once, when the run starts: the default
+	// locator of both sides, and what annotators read (schemas, ETM's checks) whichever
+	// engine ran the queries ("" when the dataset has none). A question on a database
+	// the dataset lacks is skipped; a file that goes away during the run is a fault
+	// (the engine cannot open it), not a reason to skip the questions after it.
+	sqlitePaths := map[string]string{}
+	for _, q := range ds.Questions[start:] {
+		if _, ok := sqlitePaths[q.DBID]; !ok {
+			sqlitePaths[q.DBID], _ = ds.DBPath(q.DBID)
+		}
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -85,10 +96,7 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 					continue
 				default:
 				}
-				// The SQLite file is looked up once per question: the default locator
-				// of both sides, and what annotators read (schemas, ETM's checks)
-				// whichever engine ran the queries ("" when the dataset has none).
-				sqlitePath, _ := ds.DBPath(ds.Questions[i].DBID)
+				sqlitePath := sqlitePaths[ds.Questions[i].DBID]
 				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath,
 					retry: retry, index: ds.Questions[i].Index}
 				recs := qj.judge(ds, i, systems)
