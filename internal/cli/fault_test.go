@@ -94,23 +94,53 @@ func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 	}
 	want := readRecordsFile(t, filepath.Join(clean, "gpt4", "records.jsonl"))
 
-	// Stop the server once the sleeping question is running; restart it only after the
-	// run gave up, so the retries (1 s, then 2 s) meet a server that is down.
+	// evalWhile runs eval into out and, once the sleeping question is running, calls
+	// action in the background.
+	evalWhile := func(out string, action func() error) (int, string) {
+		recPath := filepath.Join(out, "gpt4", "records.jsonl")
+		acted := make(chan error, 1)
+		go func() {
+			deadline := time.Now().Add(2 * time.Minute)
+			for countLines(recPath) < at && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			time.Sleep(500 * time.Millisecond) // question `at`'s gold has run; its prediction sleeps
+			acted <- action()
+		}()
+		code, stderr := eval(out)
+		if err := <-acted; err != nil {
+			t.Fatalf("take the server down: %v", err)
+		}
+		return code, stderr
+	}
+
+	// A blip: the server goes down and comes straight back; a retry finds it and the
+	// run ends as if nothing happened.
+	blip := t.TempDir()
+	code, stderr := evalWhile(blip, func() error {
+		if err := ls.down(); err != nil {
+			return err
+		}
+		return ls.up()
+	})
+	t.Logf("eval with a blip: exit %d\n%s", code, stderr)
+	switch {
+	case code == exitOK:
+		if !strings.Contains(stderr, "trying again") {
+			t.Errorf("no retry warning on stderr")
+		}
+		sameVerdicts(t, "after a blip", readRecordsFile(t, filepath.Join(blip, "gpt4", "records.jsonl")), want)
+	case strings.Contains(stderr, "rerun with --resume"):
+		t.Logf("the server took longer to come back than the retries wait: stopped as for a lost server")
+	default:
+		t.Fatalf("eval with a blip: exit %d", code)
+	}
+
+	// Down for good: restart the server only after the run gave up, so the retries
+	// (1 s, then 2 s) meet a server that is down.
 	out := t.TempDir()
 	recPath := filepath.Join(out, "gpt4", "records.jsonl")
-	stopped := make(chan error, 1)
-	go func() {
-		deadline := time.Now().Add(2 * time.Minute)
-		for countLines(recPath) < at && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(500 * time.Millisecond) // question `at`'s gold has run; its prediction sleeps
-		stopped <- ls.down()
-	}()
-	code, stderr := eval(out)
-	if err := <-stopped; err != nil {
-		t.Fatalf("stop the server: %v", err)
-	}
+	code, stderr = evalWhile(out, ls.down)
 	t.Logf("interrupted eval: exit %d\n%s", code, stderr)
 	if code == exitOK {
 		t.Fatalf("eval exited 0 with the server down")
@@ -139,18 +169,23 @@ func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 	if code, stderr := eval(out, "--resume"); code != exitOK {
 		t.Fatalf("eval --resume: exit %d\n%s", code, stderr)
 	}
-	resumed := readRecordsFile(t, recPath)
-	if len(resumed) != len(want) {
-		t.Fatalf("%d records after --resume, want %d", len(resumed), len(want))
+	sameVerdicts(t, "after --resume", readRecordsFile(t, recPath), want)
+}
+
+// sameVerdicts checks a run's records against an uninterrupted run's.
+func sameVerdicts(t *testing.T, what string, got, want []record.Record) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d records, want %d", what, len(got), len(want))
 	}
 	counts := map[record.Verdict]int{}
-	for i, r := range resumed {
+	for i, r := range got {
 		counts[r.Verdict]++
 		if w := want[i]; r.Index != w.Index || r.Verdict != w.Verdict || r.ErrorCategory != w.ErrorCategory || r.ExBird != w.ExBird || r.ExSpider != w.ExSpider {
-			t.Errorf("resumed record %d: %d %s/%s, uninterrupted %d %s/%s", i, r.Index, r.Verdict, r.ErrorCategory, w.Index, w.Verdict, w.ErrorCategory)
+			t.Errorf("%s: record %d: %d %s/%s, uninterrupted %d %s/%s", what, i, r.Index, r.Verdict, r.ErrorCategory, w.Index, w.Verdict, w.ErrorCategory)
 		}
 	}
-	t.Logf("after --resume: %d records, verdicts %v, identical to the uninterrupted run", len(resumed), counts)
+	t.Logf("%s: %d records, verdicts %v, identical to the uninterrupted run", what, len(got), counts)
 }
 
 // superheroSubset writes the superhero questions of a BIRD question file, and returns
