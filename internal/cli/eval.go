@@ -222,9 +222,12 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, wr
 		kept += " (the earlier run in " + od.Out + " is untouched)"
 	}
 	var stopped *benchrun.StoppedError
+	var fault *judge.FaultError
 	switch {
 	case errors.As(err, &stopped):
 		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, kept, od.Work)
+	case errors.As(err, &fault):
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server and rerun with --resume --out %s", err, kept, od.Work)
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
 	case err != nil:

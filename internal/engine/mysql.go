@@ -43,7 +43,21 @@ const (
 
 func (*mysqlDialect) name() string { return "mysql" }
 
-func (*mysqlDialect) open(dsn string) (*sql.DB, error) { return sql.Open("mysql", dsn) }
+// open builds the pool with a dial timeout (connectTimeout) unless the DSN sets one.
+func (*mysqlDialect) open(dsn string) (*sql.DB, error) {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = connectTimeout
+	}
+	c, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
+}
 
 func (*mysqlDialect) expandDSN(tmpl, db string) string {
 	return strings.ReplaceAll(tmpl, DBPlaceholder, url.PathEscape(db))
@@ -120,6 +134,9 @@ var mysqlCategories = map[uint16]ErrorClass{
 func (*mysqlDialect) dbError(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
+	}
+	if mysqlFault(err) {
+		return serverFault("mysql", err)
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {

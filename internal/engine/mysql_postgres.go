@@ -159,12 +159,45 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if qctx.Err() != nil || errors.Is(err, ErrTimeout) {
+		if errors.Is(err, ErrTimeout) {
+			return nil, ErrTimeout // the server itself stopped the statement: it is there
+		}
+		if qctx.Err() != nil {
+			// The deadline passed on our side. A slow statement, or a server that no
+			// longer answers (at the connection, BEGIN or the statement): ask it.
+			if perr := s.probe(ctx, db); perr != nil {
+				return nil, s.redact(perr)
+			}
 			return nil, ErrTimeout
 		}
 		return nil, s.redact(err)
 	}
 	return res, nil
+}
+
+// probe pings the server of database db after a statement ran out of time without the
+// server saying so; an error is a *FaultError. The ping goes over a connection of its
+// own: the pool's may all be busy with slow statements, and waiting for one would make
+// a busy server look like a silent one.
+func (s *serverEngine) probe(ctx context.Context, db string) error {
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	p, err := s.d.open(s.d.expandDSN(s.tmpl, db))
+	if err != nil {
+		return nil // the pool opened with the same DSN: cannot happen; and it says nothing about the server
+	}
+	defer p.Close()
+	err = p.PingContext(pctx)
+	if err == nil || ctx.Err() != nil {
+		return nil
+	}
+	if f := s.d.dbError(err); errors.Is(f, ErrInfrastructure) {
+		return f
+	}
+	if pctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return &FaultError{Op: s.d.name() + " stopped answering", Err: fmt.Errorf("a query ran out of time, then a ping got no answer: %w", err)}
+	}
+	return nil // the server answered, if with an error: it is there, the statement was slow
 }
 
 // redact keeps the DSN's password out of an error, whose message may reach a record:
@@ -173,6 +206,10 @@ func (s *serverEngine) redact(err error) error {
 	pw := dsnPassword(strings.ReplaceAll(s.tmpl, DBPlaceholder, "db"))
 	if pw == "" || !strings.Contains(err.Error(), pw) {
 		return err
+	}
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		return &FaultError{Op: fe.Op, Err: errors.New(strings.ReplaceAll(fe.Err.Error(), pw, "***"))}
 	}
 	msg := strings.ReplaceAll(err.Error(), pw, "***")
 	var dbe *DBError
@@ -185,6 +222,9 @@ func (s *serverEngine) redact(err error) error {
 func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Limits) (*Result, error) {
 	tx, err := p.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
+		if err := s.d.dbError(err); errors.Is(err, ErrInfrastructure) {
+			return nil, err // says itself what failed
+		}
 		return nil, fmt.Errorf("connect to %s: %w", s.d.name(), s.d.dbError(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep, and the error says nothing useful

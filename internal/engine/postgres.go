@@ -44,6 +44,9 @@ func (pgDialect) open(dsn string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = connectTimeout
+	}
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 2 * time.Second}
 	}
@@ -81,6 +84,9 @@ var pgCategories = map[string]ErrorClass{
 func (pgDialect) dbError(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
+	}
+	if pgFault(err) {
+		return serverFault("postgres", err)
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

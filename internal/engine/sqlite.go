@@ -97,7 +97,9 @@ func (s *SQLite) open(path string) (*sql.DB, error) {
 	}
 	st, err := os.Stat(path)
 	if err != nil || st.IsDir() {
-		return nil, fmt.Errorf("%w: %s", ErrNoDatabase, path)
+		// A fault, not a query error: callers locate the file before they query it, so
+		// it went away (or became unreadable) since.
+		return nil, &FaultError{Op: "cannot open sqlite database", Err: fmt.Errorf("%w: %s", ErrNoDatabase, path)}
 	}
 	db, err := sql.Open(driverName, ReadOnlyDSN(path))
 	if err != nil {
@@ -278,8 +280,12 @@ func dbError(err error) error {
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
-		if se.Code == sqlite3.ErrInterrupt {
+		switch se.Code {
+		case sqlite3.ErrInterrupt:
 			return context.DeadlineExceeded
+		case sqlite3.ErrCantOpen, sqlite3.ErrIoErr:
+			// The file vanished or became unreadable while the run used it.
+			return &FaultError{Op: "cannot read sqlite database", Err: err}
 		}
 		return &DBError{Message: err.Error(), Class: sqliteClass(err.Error())}
 	}

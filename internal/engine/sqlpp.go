@@ -99,11 +99,17 @@ func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any
 		if qctx.Err() != nil {
 			return nil, ErrTimeout
 		}
+		if netFault(err) {
+			return nil, &FaultError{Op: "cannot reach the sql++ query service", Err: err}
+		}
 		return nil, fmt.Errorf("sql++ query service: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
 		return nil, fmt.Errorf("sql++ query service: %s (check the username and password)", resp.Status)
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return nil, &FaultError{Op: "sql++ query service unavailable", Err: errors.New(resp.Status)}
 	}
 	rbody := io.Reader(resp.Body)
 	maxBytes := lim.byteCap()
@@ -117,6 +123,9 @@ func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any
 		}
 		if qctx.Err() != nil {
 			return nil, ErrTimeout
+		}
+		if netFault(err) { // the response was cut short
+			return nil, &FaultError{Op: "lost connection to the sql++ query service", Err: err}
 		}
 		return nil, err
 	}

@@ -15,76 +15,11 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
-// Semantics names the execution-match semantics that decides a record's verdict. Both
-// ex_bird and ex_spider are always computed; this only picks which one is "correct".
-type Semantics string
-
-// The two semantics.
-const (
-	Bird   Semantics = "bird"
-	Spider Semantics = "spider"
-)
-
-// Options control a run.
-type Options struct {
-	Timeout   time.Duration // per query; 0 = none
-	MaxRows   int           // per result; 0 = no cap
-	MaxBytes  int64         // per result; 0 = engine.DefaultMaxBytes, negative = no cap
-	Workers   int           // questions judged at once; 0 = number of CPUs
-	Semantics Semantics     // decides the verdict; default Bird
-	// Progress, if set, is called after each question with the number done and the total.
-	Progress func(done, total int)
-	// Annotators add fields to each judged record (structural match, schema metrics...).
-	// They run in the worker goroutines, in order, before the record is emitted.
-	Annotators []Annotator
-	// Locate names a question's database for the engine Run is given: nil means the
-	// dataset's SQLite file (Dataset.DBPath); a server engine locates by db_id. A
-	// question whose database cannot be located is skipped.
-	Locate Locator
-	// Gold, when set, runs the gold SQL somewhere else than the predictions: the NL2SQL++
-	// benchmark takes gold results from SQLite and runs SQL++ predictions on Couchbase.
-	Gold *Target
-	// Flex adds the NL2SQL++ flexible comparison (FlexCompare) to every judged record.
-	Flex bool
-}
-
-// Locator names the database of db_id for one engine; ok is false when it has none.
-type Locator func(dbID string) (db string, ok bool)
-
-// Target is an engine and how it names each question's database.
-type Target struct {
-	Engine engine.Engine
-	Locate Locator // nil: the dataset's SQLite file
-}
-
-// ByDBID locates a question's database by its db_id, as server engines (PostgreSQL,
-// MySQL, SQL++) name them.
-func ByDBID(dbID string) (string, bool) { return dbID, dbID != "" }
-
-// Annotator adds to a record after the judge has given its verdict. dbPath is the
-// question's database file ("" when the database is missing, as for skipped records).
-// Annotators are called concurrently for different questions and must be safe for that.
-// An error aborts the run.
-type Annotator interface {
-	Annotate(ctx context.Context, q *dataset.Question, dbPath string, rec *record.Record) error
-}
-
-// System is one system's predictions, aligned with the dataset's questions.
-type System struct {
-	Name  string
-	Preds []*predict.Prediction // Preds[i] answers question i; nil means no prediction
-	// From lets an interrupted run resume: records for questions before From were
-	// already written and are not emitted again.
-	From int
-}
-
-// Emit receives each record, per system in dataset order. It is called from one
-// goroutine at a time.
-type Emit func(system int, rec *record.Record) error
-
 // Run judges every system's predictions on ds. It returns when all records have been
-// emitted, or with ctx's error once ctx is cancelled (records emitted so far are complete
-// and in order, so the run can resume from them).
+// emitted, or with ctx's error once ctx is cancelled, or with a *FaultError when a query
+// kept failing with an infrastructure fault (engine.ErrInfrastructure): that question
+// and those after it get no record. Records emitted so far are complete and in order,
+// so the run can resume from them.
 func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []System, opt Options, emit Emit) error {
 	n := len(ds.Questions)
 	for _, s := range systems {
@@ -95,6 +30,17 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	start := n
 	for _, s := range systems {
 		start = min(start, max(s.From, 0))
+	}
+	// Each database's SQLite file is looked up once, when the run starts: the default
+	// locator of both sides, and what annotators read (schemas, ETM's checks) whichever
+	// engine ran the queries ("" when the dataset has none). A question on a database
+	// the dataset lacks is skipped; a file that goes away during the run is a fault
+	// (the engine cannot open it), not a reason to skip the questions after it.
+	sqlitePaths := map[string]string{}
+	for _, q := range ds.Questions[start:] {
+		if _, ok := sqlitePaths[q.DBID]; !ok {
+			sqlitePaths[q.DBID], _ = ds.DBPath(q.DBID)
+		}
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -131,6 +77,12 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
+	// A fault halts the run: questions not started yet are left alone, those in flight
+	// finish, and records are emitted up to the first question with a fault.
+	faults := make([]*FaultError, n)
+	halt := make(chan struct{})
+	var haltOnce sync.Once
+	retry := newRetryPolicy(opt)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -138,12 +90,23 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				// The SQLite file is looked up once per question: the default locator
-				// of both sides, and what annotators read (schemas, ETM's checks)
-				// whichever engine ran the queries ("" when the dataset has none).
-				sqlitePath, _ := ds.DBPath(ds.Questions[i].DBID)
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath}
+				select {
+				case <-halt:
+					close(done[i])
+					continue
+				default:
+				}
+				sqlitePath := sqlitePaths[ds.Questions[i].DBID]
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath,
+					retry: retry, index: ds.Questions[i].Index}
 				recs := qj.judge(ds, i, systems)
+				if qj.fault != nil && ctx.Err() == nil {
+					q := &ds.Questions[i]
+					faults[i] = &FaultError{Index: q.Index, QuestionID: q.ID, Tries: qj.faultTries, Err: qj.fault}
+					haltOnce.Do(func() { close(halt) })
+					close(done[i])
+					continue
+				}
 				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], sqlitePath, recs); err != nil {
 					setErr(err)
 					cancel()
@@ -176,8 +139,16 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 		case <-ctx.Done():
 			return workErr(ctx.Err())
 		}
+		if faults[i] != nil {
+			return workErr(faults[i])
+		}
 		if results[i] == nil {
-			return workErr(ctx.Err())
+			if err := ctx.Err(); err != nil {
+				return workErr(err)
+			}
+			// Not judged because a fault halted the run: one at an earlier question
+			// was returned above, so this is only a safeguard.
+			return fmt.Errorf("question %d: %w: not judged after an earlier fault", ds.Questions[i].Index, engine.ErrInfrastructure)
 		}
 		for s, rec := range results[i] {
 			if i < systems[s].From {
@@ -256,16 +227,21 @@ type questionJob struct {
 	goldCache  map[string]outcome
 	golds      []goldResult
 	sqlitePath string // the question's SQLite file; "" when it has none
+	index      int    // the question's index, for messages
+	retry      retryPolicy
+	fault      error // an infrastructure fault that outlasted its retries: no verdict
+	faultTries int
 }
 
 func (qj *questionJob) execOn(eng engine.Engine, db string, cache map[string]outcome, sql string) outcome {
 	if o, ok := cache[sql]; ok {
 		return o
 	}
-	t0 := time.Now()
-	res, err := eng.Query(qj.ctx, db, sql, qj.lim)
-	o := outcome{res: res, err: err, dur: time.Since(t0)}
-	cache[sql] = o
+	res, dur, err := qj.query(eng, db, sql)
+	o := outcome{res: res, err: err, dur: dur}
+	if qj.fault == nil {
+		cache[sql] = o
+	}
 	return o
 }
 

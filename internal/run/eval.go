@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -85,7 +86,10 @@ type SystemResult struct {
 // an interrupted run already has (nil: none); judging continues after them, and every
 // new record goes to sink. Resumed records that are not the dataset's first questions
 // are refused (ErrResumeMismatch). When ctx ends while judging, the error is a
-// *StoppedError. The summary carries p.Manifest.
+// *StoppedError; when the database kept failing (a lost connection, a server that
+// stopped answering, a database that cannot be opened), a *judge.FaultError: the records
+// before its question are complete, and neither it nor any later question got a record.
+// The summary carries p.Manifest.
 func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, obs Observer) (*Result, error) {
 	obs = orQuiet(obs)
 	cfg, ds := p.Config, p.Dataset
@@ -130,7 +134,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	defer closeAnnotators(anns)
 	prog := obs.Phase(Phase{Name: PhaseJudging})
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
-		Locate: locate, Gold: gold, Flex: cfg.Flex}
+		Locate: locate, Gold: gold, Flex: cfg.Flex, Warn: serialWarn(obs)}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]
@@ -167,4 +171,15 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		res.Summary.Warnings = append(res.Summary.Warnings, overBudget)
 	}
 	return res, nil
+}
+
+// serialWarn passes the judge's retry warnings, which come from its workers, to obs one
+// at a time.
+func serialWarn(obs Observer) func(string) {
+	var mu sync.Mutex
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		obs.Warn(msg)
+	}
 }
