@@ -33,6 +33,8 @@ func TestDetect(t *testing.T) {
 		{"one flat record of strings", `{"question_id": "1", "db_id": "d", "PREDICTED_SQL": "x"}`, FormatRecords},
 		{"one node", `{"node_type": "candidate_generation", "question": "q", "SQL": "x", "token_cost": 3}`, FormatRecords},
 		{"object with number values", `{"a": 1}`, FormatRecords},
+		{"index keys with a number value", `{"0": "x", "1": 1}`, FormatBIRD},
+		{"index keys, then more JSON", "{\"0\": \"x\"}\n{\"1\": \"y\"}\n", FormatBIRD},
 		{"spider text", "SELECT 1\nSELECT 2\n", FormatSpider},
 		{"empty file", "", FormatSpider},
 	}
@@ -63,6 +65,8 @@ func TestReadErrors(t *testing.T) {
 			[]string{":3:", `key "q1"`}},
 		{"bird negative key", "{\"-1\": \"a\"}", "bird", ErrMalformed, []string{`key "-1"`}},
 		{"bird non-string value", "{\n\"0\": \"a\",\n\"1\": 5\n}", "bird", ErrMalformed, []string{":3:", `key "1"`}},
+		{"bird non-string value detected", "{\n\"0\": \"a\",\n\"1\": [\"b\"]\n}", "", ErrMalformed, []string{":3:", `key "1"`}},
+		{"bird followed by a second object", "{\"0\": \"a\"}\n{\"1\": \"b\"}\n", "", ErrMalformed, []string{":2:", "after the JSON object"}},
 		{"bird not an object", "[\"a\"]", "bird", ErrMalformed, []string{":1:"}},
 		{"bird broken json", "{\n\"0\": \"a\",\n\"1\" \"b\"\n}", "", ErrMalformed, []string{":3:"}},
 		{"bird truncated", "{\n\"0\": \"a\",\n\"1\": \"b", "", ErrMalformed, []string{":3:", "unexpected end"}},
