@@ -10,10 +10,14 @@ import (
 )
 
 // emptyAfterTrivia reports whether SQLite would see no statement in q: nothing but
-// white space (SQLite's, which includes \v and \f), NUL bytes and comments.
+// white space (SQLite's, which includes \v and \f) and comments before the first NUL
+// byte (SQLite reads the text as a C string and stops there).
 func emptyAfterTrivia(q string) bool {
+	if i := strings.IndexByte(q, 0); i >= 0 {
+		q = q[:i]
+	}
 	for {
-		q = strings.TrimLeft(q, " \t\n\v\f\r\x00")
+		q = strings.TrimLeft(q, " \t\n\v\f\r")
 		switch {
 		case q == "":
 			return true
