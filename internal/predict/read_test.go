@@ -91,6 +91,8 @@ func TestReadErrors(t *testing.T) {
 			[]string{":1:", "total_tokens", "integer"}},
 		{"records bad sql type", "{\"question_id\": 4, \"PREDICTED_SQL\": {\"a\": 1}}\n", "", ErrMalformed,
 			[]string{":1:", "PREDICTED_SQL"}},
+		{"records duplicate key", "{\"question_id\": 4, \"PREDICTED_SQL\": \"x\"}\n{\"question_id\": 5, \"PREDICTED_SQL\": \"x\", \"PREDICTED_SQL\": \"y\"}\n", "", ErrMalformed,
+			[]string{":2:", `key "PREDICTED_SQL" appears twice`}},
 		{"records bad question_id", "{\"question_id\": true, \"PREDICTED_SQL\": \"x\"}\n", "", ErrMalformed,
 			[]string{":1:", "question_id"}},
 		{"unknown format", "x", "csv", ErrUnknownFormat, []string{`"csv"`}},
