@@ -90,6 +90,7 @@ func predCases() []hostileCase {
 	add("records bad line", "bad.jsonl", "{\"question_id\": \"q0\", \"PREDICTED_SQL\": \"SELECT 1\"}\n{\"question_id\": \n", 1, ":2:")
 	add("records unknown id", "unk.jsonl", strings.Replace(validRecords, "q1", "q9", 1), 1, ":2:", `"q9"`)
 	add("records duplicate id", "dupid.jsonl", strings.Replace(validRecords, "q1", "q0", 1), 1, ":2:", `"q0"`)
+	add("records duplicate key", "dupkey.jsonl", strings.Replace(validRecords, "}\n", ", \"PREDICTED_SQL\": \"DROP TABLE t\"}\n", 1), 1, ":1:", `key "PREDICTED_SQL"`)
 	add("records wrong sql type", "type.jsonl", strings.Replace(validRecords, "\"SELECT name FROM t\"", "5", 1), 1, ":2:")
 	add("records db_id mismatch", "recdb.jsonl", strings.Replace(validRecords, "\"shop\"", "\"zoo\"", 1), 1, ":1:", "zoo")
 	add("records NaN usage", "nanuse.jsonl", strings.Replace(validRecords, "}\n", ", \"token_cost\": NaN}\n", 1), 1, ":1:")
@@ -134,6 +135,7 @@ func badQuestionFiles(valid string) []struct {
 		{"gold missing", one(`"db_id": "shop"`), []string{":2:", "gold SQL"}},
 		{"gold empty", one(`"db_id": "shop", "SQL": " ", "query": "", "gold": "  "`), []string{":2:", "gold SQL"}},
 		{"gold number", one(`"db_id": "shop", "SQL": 1, "query": 1, "gold": 1`), []string{":2:"}},
+		{"duplicate key", one(`"db_id": "shop", "SQL": "SELECT 1", "query": "SELECT 1", "gold": "SELECT 1", "db_id": "zoo"`), []string{":2:", `key "db_id" appears twice`}},
 		{"question object", one(`"db_id": "shop", "SQL": "SELECT 1", "query": "SELECT 1", "gold": "SELECT 1", "question": {}`), []string{":2:", `key "question"`}},
 		{"truncated in string", valid[:len(valid)/3], []string{lineOf(valid[:len(valid)/3])}},
 		{"truncated late", valid[:len(valid)-4], []string{lineOf(valid[:len(valid)-4])}},
@@ -168,6 +170,7 @@ func questionCases() []hostileCase {
 		"non-UTF-8":       {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\"}\n{\"db_id\": \"shop\", \"gold\": \"SELECT '\xc3\x28'\"}\n", []string{":2:", "UTF-8"}},
 		"CRLF bad line":   {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\"}\r\n{oops}\r\n", []string{":2:"}},
 		"deep nesting":    {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\", \"x\": " + deep(20000) + "}\n", []string{":1:"}},
+		"duplicate gold":  {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\", \"gold\": \"SELECT 2\"}\n", []string{":1:", `key "gold" appears twice`}},
 		"wrong id type":   {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\", \"question_id\": true}\n", []string{":1:", "question_id"}},
 		"evidence number": {"{\"db_id\": \"shop\", \"gold\": \"SELECT 1\", \"evidence\": 5}\n", []string{":1:", `key "evidence"`}},
 	}
