@@ -86,6 +86,11 @@ func predCases() []hostileCase {
 	add("spider empty file", "zero.txt", "", 1, "0 lines")
 	add("spider only newline", "nl.txt", "\n", 1, "1 line")
 	add("spider db_id mismatch", "dbm.txt", "SELECT 1\tzoo\nSELECT 2\tshop\n", 1, ":1:", "zoo")
+	// SQL that SQLite sees as empty once it stops at the NUL: judged as an error
+	// verdict (exit 0) once the known crash is fixed (hostileKnownFailures).
+	add("NUL prediction", "nul.txt", "\x00\nSELECT name FROM t\n", 0)
+	add("NUL then DLE", "nuldle.txt", "SELECT 1\n\x00\x10\n", 0)
+	add("vertical tab comment", "vt.json", "{\"0\": \"-- c\\n\\u000b\", \"1\": \"SELECT 1\"}", 0)
 	add("records not objects", "arr.json", "[1, \"x\", null]", 1, ":1:")
 	add("records bad line", "bad.jsonl", "{\"question_id\": \"q0\", \"PREDICTED_SQL\": \"SELECT 1\"}\n{\"question_id\": \n", 1, ":2:")
 	add("records unknown id", "unk.jsonl", strings.Replace(validRecords, "q1", "q9", 1), 1, ":2:", `"q9"`)
@@ -177,6 +182,9 @@ func questionCases() []hostileCase {
 	for name, j := range jsonl {
 		cs = append(cs, hostileCase{name: "jsonl/" + name, role: "jsonl", file: "q.jsonl", data: []byte(j.data), code: 1, where: j.where})
 	}
+	// Gold SQL that SQLite sees as empty: a gold_error once the known crash is fixed.
+	cs = append(cs, hostileCase{name: "jsonl/gold is a NUL byte", role: "jsonl", file: "q.jsonl",
+		data: []byte("{\"db_id\": \"shop\", \"gold\": \"\\u0000\"}\n"), code: 0, where: []string{"gold_error"}})
 	gold := map[string]struct {
 		data  string
 		where []string

@@ -91,8 +91,18 @@ func (fx *hostileFixture) args(tb testing.TB, c hostileCase) (args []string, fil
 	return nil, ""
 }
 
-// hostileKnownFailures are cases that do not yet get the wanted answer, with why.
-var hostileKnownFailures = map[string]string{}
+// hostileKnownFailures are cases that do not yet get the wanted answer, with why. Only
+// the known empty-statement crash belongs here: it kills the process (SIGSEGV in cgo),
+// so it cannot run in-process until it is fixed.
+var hostileKnownFailures = map[string]string{
+	"pred/NUL prediction":       emptyStatementCrash,
+	"pred/NUL then DLE":         emptyStatementCrash,
+	"jsonl/gold is a NUL byte":  emptyStatementCrash,
+	"pred/vertical tab comment": emptyStatementCrash,
+}
+
+const emptyStatementCrash = "known crash (issue 13, being fixed separately): SQL that SQLite sees as empty " +
+	"(a NUL byte, \"\\r\\r\\v\\r\", \"-- c\\n\\v\") makes SQLite return no statement and go-sqlite3 dereference it"
 
 // TestEvalHostileInputs runs `eval` on each malformed input of hostileCases and checks
 // that it exits with the wanted code (1 or 2: never a panic, which would fail the whole
@@ -110,6 +120,13 @@ func TestEvalHostileInputs(t *testing.T) {
 			t.Fatalf("case %q twice", c.name)
 		}
 		seen[c.name] = true
+	}
+	for name := range hostileKnownFailures {
+		if !seen[name] {
+			t.Errorf("known failure %q names no case", name)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if why, ok := hostileKnownFailures[c.name]; ok {
 				t.Skip(why)
