@@ -31,7 +31,7 @@ var fuzzSQLSeeds = []string{
 }
 
 // runGuarded runs fn and fails t if it has not returned within fuzzSlow.
-func runGuarded(t *testing.T, what, sql string, fn func()) {
+func runGuarded(t testing.TB, what, sql string, fn func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
