@@ -113,7 +113,37 @@ func toObject(path string, raw json.RawMessage, line, index int) (object, error)
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return object{}, fmt.Errorf("%s:%d: question %d is not a JSON object: %w", path, line, index, ErrMalformed)
 	}
+	if key, dup := duplicateKey(raw); dup {
+		// encoding/json keeps the last of two equal keys: which gold SQL or db_id was
+		// meant cannot be told, so refuse.
+		return object{}, fmt.Errorf("%s:%d: question %d: key %q appears twice: %w", path, line, index, key, ErrMalformed)
+	}
 	return object{fields: fields, line: line}, nil
+}
+
+// duplicateKey returns the first top-level key of the JSON object raw that repeats.
+func duplicateKey(raw json.RawMessage) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return key, true
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 func syntaxError(path string, data []byte, err error) error {

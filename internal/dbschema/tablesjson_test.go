@@ -86,8 +86,10 @@ func TestReadTablesJSONErrors(t *testing.T) {
 		content string
 		want    []string // substrings the error must hold (besides the file name)
 	}{
-		{"not json", `{"db_id":`, nil},
-		{"not a list", `{"db_id": "x"}`, nil},
+		{"not json", `{"db_id":`, []string{":1:"}},
+		{"not a list", `{"db_id": "x"}`, []string{":1:"}},
+		{"syntax error on line 3", "[\n{\"db_id\": \"a\"},\n{\"db_id\" \"b\"}\n]", []string{":3:"}},
+		{"truncated after line 2", "[\n{\"db_id\": \"a\"},\n", []string{":2:"}},
 		{"no db_id", `[{"table_names_original": []}]`, []string{"entry 0"}},
 		{"duplicate db_id", `[{"db_id": "a"}, {"db_id": "a"}]`, []string{`"a"`, "entry 1"}},
 		{"bad column table index", entry(`"column_names_original": [[-1, "*"], [0, "a"], [3, "b"]]`),

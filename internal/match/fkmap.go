@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,13 +35,21 @@ func ReadFKMaps(path string) (map[string]FKMap, error) {
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrTables, path, err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrTables, path, jsonErrorLine(data, err), err)
 	}
 	out := make(map[string]FKMap, len(entries))
 	for i, raw := range entries {
 		var e fkEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil, fmt.Errorf("%w: %s: entry %d: %w", ErrTables, path, i, err)
+		}
+		// The same checks as dbschema.ReadTablesJSON, so that one tables.json is not
+		// refused for hardness and accepted for exact set match.
+		if e.DBID == "" {
+			return nil, fmt.Errorf("%w: %s: entry %d has no db_id", ErrTables, path, i)
+		}
+		if _, dup := out[e.DBID]; dup {
+			return nil, fmt.Errorf("%w: %s: db_id %q appears twice (entry %d)", ErrTables, path, e.DBID, i)
 		}
 		m, err := e.fkMap()
 		if err != nil {
@@ -70,8 +79,10 @@ func (e *fkEntry) fkMap() (FKMap, error) {
 			return nil, fmt.Errorf("column %d: name: %w", i, err)
 		}
 		switch {
-		case t < 0:
+		case t == -1:
 			ids[i] = "__all__"
+		case t < 0:
+			return nil, fmt.Errorf("column %d: table index %d out of range", i, t)
 		case t < len(e.Tables):
 			ids[i] = "__" + strings.ToLower(e.Tables[t]) + "." + strings.ToLower(name) + "__"
 		default:
@@ -110,4 +121,21 @@ func (e *fkEntry) fkMap() (FKMap, error) {
 		}
 	}
 	return m, nil
+}
+
+// jsonErrorLine is the 1-based line of data a JSON decoding error points at: the offset
+// of a syntax or type error, never past the last line with content.
+func jsonErrorLine(data []byte, err error) int {
+	end := len(bytes.TrimRight(data, " \t\r\n"))
+	off := end
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = int(syn.Offset)
+	case errors.As(err, &typ):
+		off = int(typ.Offset)
+	}
+	off = max(0, min(off, end)) // a truncated file's error is at its end, past the last newline
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

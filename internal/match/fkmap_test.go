@@ -1,8 +1,10 @@
 package match
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,12 +51,19 @@ func TestReadFKMapsErrors(t *testing.T) {
 		"bad column":         `[{"db_id": "d", "table_names_original": ["t"], "column_names_original": [["x", "y"]], "foreign_keys": []}]`,
 		"table out of range": `[{"db_id": "d", "table_names_original": ["t"], "column_names_original": [[3, "y"]], "foreign_keys": []}]`,
 		"key out of range":   `[{"db_id": "d", "table_names_original": ["t"], "column_names_original": [[0, "y"]], "foreign_keys": [[0, 9]]}]`,
+		// Refused by dbschema.ReadTablesJSON too: one tables.json, one verdict.
+		"table index -9": `[{"db_id": "d", "table_names_original": ["t"], "column_names_original": [[-9, "y"]], "foreign_keys": []}]`,
+		"no db_id":       `[{"table_names_original": ["t"], "column_names_original": [], "foreign_keys": []}]`,
+		"db_id twice":    `[{"db_id": "d", "table_names_original": []}, {"db_id": "d", "table_names_original": []}]`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := ReadFKMaps(writeTables(t, content)); err == nil {
-				t.Fatal("no error")
+			if _, err := ReadFKMaps(writeTables(t, content)); !errors.Is(err, ErrTables) {
+				t.Fatalf("error %v, want one wrapping ErrTables", err)
 			}
 		})
+	}
+	if _, err := ReadFKMaps(writeTables(t, "[\n{\"db_id\": \"a\"},\n{\"db_id\" \"b\"}\n]")); err == nil || !strings.Contains(err.Error(), "tables.json:3:") {
+		t.Errorf("syntax error on line 3: %v, want it to name tables.json:3", err)
 	}
 	if _, err := ReadFKMaps(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("missing file: no error")

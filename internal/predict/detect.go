@@ -10,7 +10,8 @@ import (
 var recordFields = []string{"node_type", "PREDICTED_SQL", "question_id", "db_id", "question"}
 
 // Detect names the format of a prediction file's content (path is only for messages):
-//   - one JSON object whose values are all strings (or null): "bird";
+//   - one JSON object whose values are all strings (or null), or a first object whose
+//     keys are all question indexes ("0", "1", ...): "bird";
 //   - a JSON array, or a stream of JSON objects (JSONL): "records";
 //   - anything else: "spider" (one SQL per line).
 //
@@ -34,9 +35,6 @@ func Detect(path string, data []byte) (string, error) {
 	if err := dec.Decode(&first); err != nil {
 		return "", jsonError(path, data, start, err)
 	}
-	if skipSpace(data, start+dec.InputOffset()) < int64(len(data)) {
-		return FormatRecords, nil // several values: JSONL
-	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(first, &obj); err != nil {
 		return "", jsonError(path, data, start, err)
@@ -46,12 +44,32 @@ func Detect(path string, data []byte) (string, error) {
 			return FormatRecords, nil
 		}
 	}
+	if birdKeys(obj) {
+		// Keys that are all question indexes make a BIRD file even when a value is not
+		// a string or more data follows: the BIRD reader then names the faulty key or
+		// line, where the records reader could only say that a record has no
+		// question_id.
+		return FormatBIRD, nil
+	}
+	if skipSpace(data, start+dec.InputOffset()) < int64(len(data)) {
+		return FormatRecords, nil // several values: JSONL
+	}
 	for _, v := range obj {
 		if !isStringOrNull(v) {
 			return FormatRecords, nil
 		}
 	}
 	return FormatBIRD, nil
+}
+
+// birdKeys reports whether obj has keys and every one is a question index.
+func birdKeys(obj map[string]json.RawMessage) bool {
+	for k := range obj {
+		if _, ok := parseIndex(k); !ok {
+			return false
+		}
+	}
+	return len(obj) > 0
 }
 
 func isStringOrNull(v json.RawMessage) bool {

@@ -50,6 +50,11 @@ func readRecords(path string, data []byte) (*Set, error) {
 		if err := json.Unmarshal(o.raw, &r); err != nil {
 			return nil, fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
 		}
+		if key, dup := duplicateKey(o.raw); dup {
+			// encoding/json keeps the last of two equal keys; which SQL was meant
+			// cannot be told.
+			return nil, fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, o.line, key, ErrMalformed)
+		}
 		id := string(r.QuestionID)
 		var gk string
 		switch {

@@ -71,7 +71,16 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s skipped (database missing under %s); excluded from every score", c.Skipped, plural(c.Skipped), ds.DBRoot))
 	}
 	if c := sum.Systems[0].Overall.Counts; c.GoldError > 0 {
-		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s gold SQL that failed to run (verdict gold_error); excluded from every score", c.GoldError, hasHave(c.GoldError)))
+		w := fmt.Sprintf("%d question%s gold SQL that failed to run (verdict gold_error); excluded from every score", c.GoldError, hasHave(c.GoldError))
+		// Name the first, so that a database that is not one (a zero-byte or truncated
+		// file) is found without opening records.jsonl.
+		for _, r := range systems[0].Records {
+			if r.Verdict == record.GoldError {
+				w += fmt.Sprintf("; first: question %s, database %s under %s: %s", r.QuestionID, r.DBID, ds.DBRoot, r.ErrorMessage)
+				break
+			}
+		}
+		sum.Warnings = append(sum.Warnings, w)
 	}
 	return sum
 }
