@@ -184,7 +184,7 @@ func questionCases() []hostileCase {
 	}
 	// Gold SQL that SQLite sees as empty: a gold_error once the known crash is fixed.
 	cs = append(cs, hostileCase{name: "jsonl/gold is a NUL byte", role: "jsonl", file: "q.jsonl",
-		data: []byte("{\"db_id\": \"shop\", \"gold\": \"\\u0000\"}\n"), code: 0, where: []string{"gold_error"}})
+		data: []byte("{\"db_id\": \"shop\", \"gold\": \"\\u0000\"}\n{\"db_id\": \"shop\", \"gold\": \"SELECT 1\"}\n"), code: 0, where: []string{"gold_error"}})
 	gold := map[string]struct {
 		data  string
 		where []string

@@ -91,18 +91,10 @@ func (fx *hostileFixture) args(tb testing.TB, c hostileCase) (args []string, fil
 	return nil, ""
 }
 
-// hostileKnownFailures are cases that do not yet get the wanted answer, with why. Only
-// the known empty-statement crash belongs here: it kills the process (SIGSEGV in cgo),
-// so it cannot run in-process until it is fixed.
-var hostileKnownFailures = map[string]string{
-	"pred/NUL prediction":       emptyStatementCrash,
-	"pred/NUL then DLE":         emptyStatementCrash,
-	"jsonl/gold is a NUL byte":  emptyStatementCrash,
-	"pred/vertical tab comment": emptyStatementCrash,
-}
-
-const emptyStatementCrash = "known crash (issue 13, being fixed separately): SQL that SQLite sees as empty " +
-	"(a NUL byte, \"\\r\\r\\v\\r\", \"-- c\\n\\v\") makes SQLite return no statement and go-sqlite3 dereference it"
+// hostileKnownFailures are cases that do not yet get the wanted answer, with why. The
+// empty-statement crash (a NUL byte, "\r\r\v\r", "-- c\n\v") that used to be here is
+// fixed: those cases now run.
+var hostileKnownFailures = map[string]string{}
 
 // TestEvalHostileInputs runs `eval` on each malformed input of hostileCases and checks
 // that it exits with the wanted code (1 or 2: never a panic, which would fail the whole
