@@ -79,6 +79,8 @@ func TestReadErrors(t *testing.T) {
 			[]string{":1:", `"ranking"`}},
 		{"records duplicate flat", "{\"question_id\": 1, \"PREDICTED_SQL\": \"a\"}\n{\"question_id\": 2, \"PREDICTED_SQL\": \"b\"}\n{\"question_id\": 1.0, \"PREDICTED_SQL\": \"c\"}\n",
 			"", ErrDuplicate, []string{":3:", `question_id "1"`, "line 1"}},
+		{"records two revisions", "{\"question_id\": 1, \"node_type\": \"candidate_generation\", \"SQL\": \"a\"}\n{\"question_id\": 1, \"node_type\": \"query_revision\", \"SQL\": \"b\"}\n{\"question_id\": 1, \"node_type\": \"revision\", \"SQL\": \"c\"}\n",
+			"", ErrDuplicate, []string{":3:", `question_id "1"`, "query_revision", "line 2"}},
 		{"records mixed keys", "{\"question_id\": 1, \"PREDICTED_SQL\": \"a\"}\n{\"question\": \"q\", \"node_type\": \"candidate_generation\", \"SQL\": \"b\"}\n",
 			"", ErrMalformed, []string{":2:", "line 1"}},
 		{"records no key", "{\"node_type\": \"candidate_generation\", \"SQL\": \"b\"}\n", "", ErrMalformed,

@@ -30,10 +30,13 @@ import (
 
 // group collects the objects of one question.
 type group struct {
-	pred      Prediction
-	flatLine  int // line of its flat record, 0 if none
-	revision  *string
-	predicted *string
+	pred     Prediction
+	flatLine int // line of its flat record, 0 if none
+	// revisionLine is the line of its query_revision node, 0 if none: a question has one
+	// revised query, so a second node is refused rather than silently winning.
+	revisionLine int
+	revision     *string
+	predicted    *string
 }
 
 // readRecords reads NL2SQLBench records (see the comment above).
@@ -127,6 +130,10 @@ func (g *group) add(r *ModuleOutput, line int) error {
 	case module == NodeCandidateGeneration:
 		p.Candidates = append(p.Candidates, r.SQL.Queries...)
 	case module == NodeQueryRevision:
+		if g.revisionLine > 0 {
+			return fmt.Errorf("%s has a second query_revision node (first at line %d); a question has one revised query: %w", g.name(), g.revisionLine, ErrDuplicate)
+		}
+		g.revisionLine = line
 		if len(r.SQL.Queries) > 0 {
 			g.revision = &r.SQL.Queries[0]
 		}
