@@ -75,7 +75,7 @@ func (s *structural) overBudget() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("structural match not computed within its budget of %s (--timeout) for %s: left absent, out of those rates",
+	return fmt.Sprintf("structural match not computed within its budget of %s (--timeout) for %s: left absent, so they lower the metric's coverage (n/a under 90%%)",
 		s.budget, strings.Join(parts, " and "))
 }
 
