@@ -35,7 +35,6 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		HashedDBs: cfg.HashDBs,
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
-	m.Executable = executableSum()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Version != "" {
 			m.Version = bi.Main.Version
@@ -50,6 +49,11 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 				m.Modified = s.Value == "true"
 			}
 		}
+	}
+	if m.Revision == "" || m.Modified {
+		// Only when the revision does not pin the source: hashing the binary (80 MB)
+		// costs about a quarter of a second on every run.
+		m.Executable = executableSum()
 	}
 	m.Settings = manifestSettings(cfg, p)
 	var err error
