@@ -24,11 +24,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trials=${1:-20}
+case $trials in '' | *[!0-9]* | 0) echo "usage: scripts/kill_resume.sh [N]   (N > 0 trials, default 20)" >&2; exit 2 ;; esac
 shared=../shared/data/spider
 [ -d "$shared" ] || { echo "kill_resume: $shared not found" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "kill_resume: python3 not found" >&2; exit 1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+keep= # set when a trial fails: its run directory is kept for inspection
+trap '[ -n "$keep" ] && echo "kept $tmp for inspection" >&2 || rm -rf "$tmp"' EXIT
 bin=$tmp/nl2sqlbench
 go build -o "$bin" ./cmd/nl2sqlbench
 
@@ -100,7 +102,7 @@ for t in $(seq 1 "$trials"); do
 		if [ "$at2" = done ]; then
 			outcome+="; resume finished before a kill at ${delay2}s"
 		else
-			outcome+="; resume killed at ${delay2}s with $at2"
+			outcome+="; resume killed at ${delay2}s with $at2 records"
 		fi
 	fi
 	how=$(resume "$d")
@@ -161,7 +163,12 @@ PY
 )
 	read -r l dd x sd note <<<"$counts"
 	lost=$((lost + l)) dup=$((dup + dd)) differ=$((differ + x)) sums=$((sums + sd))
-	[ -n "$note" ] && outcome+="; $note"
+	if [ -n "$note" ]; then
+		outcome+="; $note (run in $d)"
+		keep=1
+	else
+		rm -rf "$d" "$d.log"
+	fi
 	printf 'trial %2d: %s; lost %d, duplicated %d, differing %d\n' "$t" "$outcome" "$l" "$dd" "$x"
 done
 echo "first kills before manifest.json (resumed afresh): $fresh; resumes refused (rerun fresh): $refused; summaries differing: $sums"
