@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-
 // FuzzSQLiteQuery: any statement, run through the read-only guard and executed on a small
 // database, returns a result or an error and never panics, and the database directory is
 // byte for byte the same afterwards (no write, no journal, no file created by ATTACH or
