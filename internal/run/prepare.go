@@ -41,6 +41,9 @@ type System struct {
 // matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
+	if !buildPinned() {
+		go executableSum() // the manifest's; hashed while the dataset and predictions load
+	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
 	if err != nil {
 		return nil, err
