@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"io"
 	"math"
 	"strconv"
@@ -116,7 +117,7 @@ func toObject(path string, raw json.RawMessage, line, index int) (object, error)
 	if topLevelKeys(raw) <= len(fields) {
 		return object{fields: fields, line: line}, nil // no key repeats: the map kept them all
 	}
-	if key, dup := duplicateKey(raw); dup {
+	if key, dup := jsonscan.DuplicateKey(raw); dup {
 		// encoding/json keeps the last of two equal keys: which gold SQL or db_id was
 		// meant cannot be told, so refuse.
 		return object{}, fmt.Errorf("%s:%d: question %d: key %q appears twice: %w", path, line, index, key, ErrMalformed)
@@ -156,31 +157,6 @@ func topLevelKeys(raw []byte) int {
 		}
 	}
 	return n
-}
-
-// duplicateKey returns the first top-level key of the JSON object raw that repeats.
-func duplicateKey(raw json.RawMessage) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // the opening brace
-		return "", false
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return key, true
-		}
-		seen[key] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
-		}
-	}
-	return "", false
 }
 
 func syntaxError(path string, data []byte, err error) error {

@@ -1,10 +1,9 @@
 package dbschema
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
@@ -33,7 +32,7 @@ func ReadTablesJSON(path string) (map[string]*Schema, error) {
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %w", ErrBadTablesJSON, path, errorLine(data, err), err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrBadTablesJSON, path, jsonscan.ErrorLine(data, err), err)
 	}
 	out := make(map[string]*Schema, len(raw))
 	for i, r := range raw {
@@ -137,21 +136,4 @@ func (e *tablesEntry) schema() (*Schema, error) {
 		})
 	}
 	return s, nil
-}
-
-// errorLine is the 1-based line of data a JSON decoding error points at: the offset of a
-// syntax or type error, never past the last line with content.
-func errorLine(data []byte, err error) int {
-	end := len(bytes.TrimRight(data, " \t\r\n"))
-	off := end
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		off = int(syn.Offset)
-	case errors.As(err, &typ):
-		off = int(typ.Offset)
-	}
-	off = max(0, min(off, end)) // a truncated file's error is at its end, past the last newline
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

@@ -1,10 +1,10 @@
 package match
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"slices"
 	"strings"
 
@@ -35,7 +35,7 @@ func ReadFKMaps(path string) (map[string]FKMap, error) {
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(data, &entries); err != nil {
-		return nil, fmt.Errorf("%w: %s:%d: %w", ErrTables, path, jsonErrorLine(data, err), err)
+		return nil, fmt.Errorf("%w: %s:%d: %w", ErrTables, path, jsonscan.ErrorLine(data, err), err)
 	}
 	out := make(map[string]FKMap, len(entries))
 	for i, raw := range entries {
@@ -121,21 +121,4 @@ func (e *fkEntry) fkMap() (FKMap, error) {
 		}
 	}
 	return m, nil
-}
-
-// jsonErrorLine is the 1-based line of data a JSON decoding error points at: the offset
-// of a syntax or type error, never past the last line with content.
-func jsonErrorLine(data []byte, err error) int {
-	end := len(bytes.TrimRight(data, " \t\r\n"))
-	off := end
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		off = int(syn.Offset)
-	case errors.As(err, &typ):
-		off = int(typ.Offset)
-	}
-	off = max(0, min(off, end)) // a truncated file's error is at its end, past the last newline
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }

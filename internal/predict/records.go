@@ -3,6 +3,7 @@ package predict
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"strings"
 )
 
@@ -53,7 +54,7 @@ func readRecords(path string, data []byte) (*Set, error) {
 		if err := json.Unmarshal(o.raw, &r); err != nil {
 			return nil, fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
 		}
-		if key, dup := duplicateKey(o.raw); dup {
+		if key, dup := jsonscan.DuplicateKey(o.raw); dup {
 			// encoding/json keeps the last of two equal keys; which SQL was meant
 			// cannot be told.
 			return nil, fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, o.line, key, ErrMalformed)
