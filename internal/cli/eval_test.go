@@ -61,17 +61,7 @@ func TestEvalBadInput(t *testing.T) {
 		{"resume and force", []string{"eval", "--dataset", ds, "--pred", f.Systems["baseline"], "--resume", "--force", "--out", t.TempDir()}, exitUsage, []string{"--resume", "--force"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := run(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr %q does not mention %q", stderr, s)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkExit(t, tt.args, tt.code, tt.contains...) })
 	}
 }
 
@@ -159,4 +149,19 @@ func stripTimes(b []byte) string {
 		out = append(out, string(s))
 	}
 	return strings.Join(out, "\n")
+}
+
+// checkExit runs the command line args and checks its exit code and that stderr mentions
+// each of contains.
+func checkExit(t *testing.T, args []string, code int, contains ...string) {
+	t.Helper()
+	got, _, stderr := run(args...)
+	if got != code {
+		t.Errorf("exit %d, want %d; stderr: %s", got, code, stderr)
+	}
+	for _, s := range contains {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr %q does not mention %q", stderr, s)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 )
@@ -47,16 +46,6 @@ func TestLimitsAndInputs(t *testing.T) {
 		{"dataset FIFO", []string{"eval", "--dataset", "bird:" + fifo, "--pred", "S=" + f.Systems["baseline"]}, exitError, []string{"not a regular file", "a named pipe"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := run(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr %q does not mention %q", stderr, s)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkExit(t, tt.args, tt.code, tt.contains...) })
 	}
 }

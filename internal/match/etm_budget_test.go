@@ -3,28 +3,13 @@ package match
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 	"testing"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
-
-// inList is SELECT name FROM t1 WHERE age IN (0, ..., n-1).
-func inList(n int) string {
-	var b strings.Builder
-	b.WriteString("SELECT name FROM t1 WHERE age IN (")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(i))
-	}
-	b.WriteString(")")
-	return b.String()
-}
 
 // TestETMLongInList: rule 18 turns an IN list into an OR of as many comparisons, which
 // P5 sorts; that is n log n, not quadratic, so 180,000 values (prediction and gold)
@@ -34,7 +19,7 @@ func TestETMLongInList(t *testing.T) {
 		t.Skip("builds a 180,000-value IN list")
 	}
 	d := etmTestDB(t)
-	q := inList(180_000)
+	q := testutil.InList("t1", "age", 180_000)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()

@@ -4,27 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
-
-// longInList is SELECT ... WHERE id IN (0, 1, ..., n-1).
-func longInList(n int) string {
-	var b strings.Builder
-	b.WriteString("SELECT name FROM t WHERE id IN (")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(i))
-	}
-	b.WriteString(")")
-	return b.String()
-}
 
 // budgetDataset writes one question whose gold and prediction are sql, on a one-table
 // database, and returns the run's configuration.
@@ -67,7 +53,7 @@ func TestStructuralBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 180,000-value IN list")
 	}
-	long := longInList(180_000)
+	long := testutil.InList("t", "id", 180_000)
 	tests := []struct {
 		name       string
 		sql        string
