@@ -65,7 +65,9 @@ func chartSolvedBy(s *RunSummary) Chart {
 		}
 		row := BarRow{Label: a.Difficulty, Note: fmt.Sprintf("n=%d", a.Questions)}
 		for k, cnt := range a.Correct {
-			row.Segments = append(row.Segments, Segment{Label: fmt.Sprintf("%d systems", k), Value: float64(cnt) / float64(a.Questions), Color: solvedColor(k, n)})
+			// the bar's width is the share; its label the count summary.json holds
+			row.Segments = append(row.Segments, Segment{Label: fmt.Sprintf("%d systems", k), Value: float64(cnt) / float64(a.Questions), Color: solvedColor(k, n),
+				Text: fmt.Sprint(cnt)})
 		}
 		rows = append(rows, row)
 	}
