@@ -28,16 +28,16 @@ type QuestionView struct {
 
 // AnswerView is one system's answer to one question.
 type AnswerView struct {
-	SysIdx         int
-	System         string
-	Verdict        string
-	ErrorCategory  string
-	ErrorMessage   string
-	SQL            string // formatted
-	Facts          []Fact // the drill-down's labelled values (htmlfacts.go)
-	Candidates     []record.Candidate
-	Result         *ResultView
-	Disagree       bool
+	SysIdx        int
+	System        string
+	Verdict       string
+	ErrorCategory string
+	ErrorMessage  string
+	SQL           string // formatted
+	Facts         []Fact // the drill-down's labelled values (htmlfacts.go)
+	Candidates    []record.Candidate
+	Result        *ResultView
+	Disagree      bool
 }
 
 // questions joins the systems' records by dataset index.
