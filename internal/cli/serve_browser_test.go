@@ -155,13 +155,16 @@ func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action
 }
 
 // artifactDir is where the browser test keeps its screenshots for a person (and CI) to
-// look at: $NL2SQLBENCH_ARTIFACTS, default ci-artifacts/screenshots under the repository
-// root (gitignored).
+// look at: $NL2SQLBENCH_ARTIFACTS (a relative path is under the repository root), default
+// ci-artifacts/screenshots under the repository root (gitignored).
 func artifactDir(t *testing.T) string {
 	t.Helper()
 	d := os.Getenv("NL2SQLBENCH_ARTIFACTS")
 	if d == "" {
-		d = filepath.Join(testutil.RepoRoot(t), "ci-artifacts", "screenshots")
+		d = filepath.Join("ci-artifacts", "screenshots")
+	}
+	if !filepath.IsAbs(d) { // go test runs in the package directory: relative to the repository instead
+		d = filepath.Join(testutil.RepoRoot(t), d)
 	}
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		t.Fatalf("screenshot directory: %v", err)
