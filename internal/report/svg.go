@@ -94,7 +94,7 @@ func legend(b *svgBuf, x, y, right int, items []Segment) {
 
 // StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
 func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
-	const labelW, barW, rowH = 150, 270, 22
+	const labelW, barW, rowH = 170, 250, 22
 	width := labelW + barW + 60
 	top := 30 + legendLineH*(legendLines(labelW, width, keys)-1)
 	h := top + 10 + rowH*len(rows)
@@ -131,7 +131,7 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 // GroupedBars draws, per row, one thin horizontal bar per series. Values are scaled to max
 // (1 for rates); format prints each value.
 func GroupedBars(title string, rows []string, series []string, values [][]float64, max float64, format func(float64) string) template.HTML {
-	const labelW, barW, barH = 140, 270, 12
+	const labelW, barW, barH = 150, 260, 12
 	groupH := barH*len(series) + 8
 	var keys []Segment
 	for i, s := range series {
