@@ -22,8 +22,9 @@ func newServeCmd(e *env) *cobra.Command {
 		Short: "Browse run directories in a local dashboard",
 		Long: `Serve a local dashboard over DIR: a run directory, or a directory holding run directories
 (every directory with a summary.json, up to 4 levels down). Each run shows the HTML report's
-scores, charts and question list with filters; a question opens its drill-down (results
-re-executed read-only); "compare" lists the questions one system gets right and another wrong.
+scores, charts and question list with filters (/run/RUN/?system=NAME shows one system's
+questions); a question opens its drill-down (results re-executed read-only); "compare" lists the
+questions one system gets right and another wrong, starting with the run's first two systems.
 
 The dashboard binds to 127.0.0.1 by default: it shows your data and runs queries on your
 databases, so binding to another address prints a warning. It answers only requests

@@ -13,7 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // findChromium returns a Chromium binary: $NL2SQLBENCH_CHROME, else the first of the usual
@@ -99,6 +103,16 @@ func browser(t *testing.T, exe string) (context.Context, func() []string) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("start chromium %s: %v", exe, err)
 	}
+	// Every page records its Content-Security-Policy violations (checkFits reads them),
+	// besides the console messages the browser logs for them.
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__csp = []; document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " blocked " + (e.blockedURI || "inline")));`})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("install the CSP listener: %v", err)
+	}
 	var mu sync.Mutex
 	var problems []string
 	msgs := chromedp.Console(ctx)
@@ -140,30 +154,83 @@ func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action
 	t.Logf("%s: %s", what, time.Since(start).Round(time.Millisecond))
 }
 
-// screenshot saves the whole page (or, with a name starting "view-", the viewport) as PNG.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// artifactDir is where the browser test keeps its screenshots for a person (and CI) to
+// look at: $NL2SQLBENCH_ARTIFACTS (a relative path is under the repository root), default
+// ci-artifacts/screenshots under the repository root (gitignored).
+func artifactDir(t *testing.T) string {
 	t.Helper()
-	shot := chromedp.FullScreenshot(100)
-	if strings.HasPrefix(name, "view-") {
-		shot = chromedp.CaptureScreenshot()
+	d := os.Getenv("NL2SQLBENCH_ARTIFACTS")
+	if d == "" {
+		d = filepath.Join("ci-artifacts", "screenshots")
 	}
-	png, err := chromedp.Run(ctx, shot)
+	if !filepath.IsAbs(d) { // go test runs in the package directory: relative to the repository instead
+		d = filepath.Join(testutil.RepoRoot(t), d)
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatalf("screenshot directory: %v", err)
+	}
+	return d
+}
+
+// screenshot saves the whole page as PNG in dir.
+func screenshot(t *testing.T, ctx context.Context, dir, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	dirs := []string{t.TempDir()}
-	if d := os.Getenv("NL2SQLBENCH_SCREENSHOTS"); d != "" {
-		dirs = append(dirs, d) // keep them for a person to look at
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, name)
-		if err := os.WriteFile(p, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot: %s (%d bytes)", p, len(png))
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if len(png) < 10_000 {
 		t.Errorf("screenshot %s is only %d bytes: the page looks empty", name, len(png))
+	}
+}
+
+// overflowJS lists what sticks out of the viewport on the right: the document itself when
+// it scrolls sideways, and every visible element whose right edge passes the viewport
+// unless an ancestor scrolls it (overflow-x auto or scroll: a table in its own box).
+const overflowJS = `(() => {
+  const vw = window.innerWidth, out = [];
+  if (document.documentElement.scrollWidth > vw)
+    out.push("document is " + document.documentElement.scrollWidth + "px wide");
+  const scrolled = e => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll") return true;
+    }
+    return false;
+  };
+  const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+    (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\s+/).join(".") : "");
+  for (const e of document.body.querySelectorAll("*")) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= vw + 1 || scrolled(e)) continue;
+    out.push(name(e) + " ends at " + Math.round(r.right) + "px" + (e.parentElement ? " in " + name(e.parentElement) : ""));
+    if (out.length >= 10) break;
+  }
+  // Text that runs out of its element (a long word that does not wrap).
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walk.nextNode(); n && out.length < 20; n = walk.nextNode()) {
+    if (!n.textContent.trim() || scrolled(n)) continue;
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 1)
+      out.push("text " + JSON.stringify(n.textContent.trim().slice(0, 40)) + " ends at " + Math.round(r.right) + "px in " + name(n.parentElement));
+  }
+  return out;
+})()`
+
+// checkFits fails when anything on the page is wider than the viewport.
+func checkFits(t *testing.T, ctx context.Context, page string, width int64) {
+	t.Helper()
+	if csp := eval[[]string](t, ctx, `window.__csp || []`); len(csp) > 0 {
+		t.Errorf("%s at %dpx: Content-Security-Policy violations: %s", page, width, strings.Join(csp, "; "))
+	}
+	if over := eval[[]string](t, ctx, overflowJS); len(over) > 0 {
+		t.Errorf("%s at %dpx: wider than the viewport:\n  %s", page, width, strings.Join(over, "\n  "))
 	}
 }
 
@@ -176,9 +243,11 @@ func setFilter(id, value string) string {
 }
 
 // TestBrowserDashboardAndReport drives headless Chromium against `serve` on the demo run and
-// against the HTML report file: pages load without console errors, the charts are there,
-// a filter narrows the question list, clicking a question opens its drill-down, and a
-// hostile prediction renders as text.
+// against the HTML report file: pages load without console errors or CSP violations, the
+// charts are there, a filter narrows the question list, clicking a question opens its
+// drill-down, a hostile prediction renders as text, and every page fits a 1400px desktop
+// and a 390px phone (nothing wider than the viewport except inside a box that scrolls).
+// Screenshots of every page at both widths go to artifactDir.
 func TestBrowserDashboardAndReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -191,6 +260,8 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	runDir := filepath.Join(root, "runs", "demo")
 	runCLI(t, "demo", "--cache", filepath.Join(root, "cache"), "--out", runDir)
 	writeHostileRun(t, runDir, filepath.Join(root, "runs", "hostile"))
+	reportFile := filepath.Join(root, "report.html")
+	runCLI(t, "report", runDir, "--html", reportFile)
 
 	base := startServe(t, filepath.Join(root, "runs"))
 	ctx, problems := browser(t, exe)
@@ -202,7 +273,6 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	}
 	do(t, ctx, "open the demo run", chromedp.Navigate(base+"run/demo/"), chromedp.WaitVisible(chromedp.ID("qlist")))
 	checkRunPage(t, ctx)
-	screenshot(t, ctx, "dashboard.png")
 
 	// Clicking a question opens its drill-down page.
 	do(t, ctx, "click a question", chromedp.Click(chromedp.CSS(".q:not([hidden]) a.qlink")), chromedp.WaitVisible(chromedp.CSS(".drill")))
@@ -212,12 +282,22 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll(".drill table.result").length`); n < 2 {
 		t.Errorf("drill-down shows %d result tables, want the gold's and the predictions'", n)
 	}
-	screenshot(t, ctx, "drilldown.png")
+	checkDrillLabels(t, ctx)
 
 	// Comparing two systems lists the questions one gets right and the other wrong.
 	do(t, ctx, "compare", chromedp.Navigate(base+"run/demo/compare?a=reviser&b=baseline"), chromedp.WaitVisible(chromedp.ID("a-only")))
 	if n := eval[int](t, ctx, `document.querySelectorAll(".q").length`); n == 0 {
 		t.Error("compare reviser/baseline lists no question; the demo's reviser fixes several")
+	}
+	// Without a choice, compare starts with two different systems.
+	do(t, ctx, "compare by default", chromedp.Navigate(base+"run/demo/compare"), chromedp.WaitVisible(chromedp.ID("a-only")))
+	if a, b := eval[string](t, ctx, `document.getElementById("cmp-a").value`), eval[string](t, ctx, `document.getElementById("cmp-b").value`); a == b {
+		t.Errorf("compare starts with A = B = %q", a)
+	}
+	// A system's questions: the run page with its system filter chosen.
+	do(t, ctx, "a system's questions", chromedp.Navigate(base+"run/demo/?system=reviser"), chromedp.WaitVisible(chromedp.ID("qlist")))
+	if v := eval[string](t, ctx, `document.getElementById("f-sys").value`); v != "1" {
+		t.Errorf("?system=reviser selects system filter %q, want reviser's index 1", v)
 	}
 
 	// A hostile prediction is shown as text and runs nothing.
@@ -227,11 +307,8 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	checkHostile(t, ctx, hostileQuestion)
 
 	// The self-contained report file.
-	reportFile := filepath.Join(root, "report.html")
-	runCLI(t, "report", runDir, "--html", reportFile)
 	do(t, ctx, "open the report file", chromedp.Navigate("file://"+reportFile), chromedp.WaitVisible(chromedp.ID("qlist")))
 	checkRunPage(t, ctx)
-	screenshot(t, ctx, "view-report-top.png")
 	do(t, ctx, "open a question", chromedp.Click(chromedp.CSS(".q:not([hidden]) > summary")))
 	if !eval[bool](t, ctx, `document.querySelector(".q:not([hidden])").open`) {
 		t.Error("clicking a question in the report did not open its drill-down")
@@ -239,9 +316,7 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	if n := eval[float64](t, ctx, `document.querySelector(".q:not([hidden]) .drill").getBoundingClientRect().height`); n < 100 {
 		t.Errorf("the opened drill-down is %.0fpx high: it does not show", n)
 	}
-	screenshot(t, ctx, "report.png")
-	do(t, ctx, "scroll to the question", chromedp.ScrollIntoView(chromedp.CSS(".q[open]")))
-	screenshot(t, ctx, "view-report-question.png")
+	checkDrillLabels(t, ctx)
 
 	hostileReport := filepath.Join(root, "hostile.html")
 	runCLI(t, "report", filepath.Join(root, "runs", "hostile"), "--html", hostileReport)
@@ -250,8 +325,55 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	checkHostile(t, ctx, hostileSQL[8:60])
 	checkHostile(t, ctx, hostileQuestion)
 
+	checkLayouts(t, ctx, base, reportFile)
+
 	if p := problems(); len(p) > 0 {
-		t.Errorf("console errors or warnings:\n%s", strings.Join(p, "\n"))
+		t.Errorf("console errors, warnings or CSP violations:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// checkLayouts opens every page at a desktop and a phone width, checks that nothing is
+// wider than the viewport and keeps a screenshot of each.
+func checkLayouts(t *testing.T, ctx context.Context, base, reportFile string) {
+	t.Helper()
+	shots := artifactDir(t)
+	// openAll opens every drill-down of the report, so that each is checked; the
+	// screenshot then shows the first one open.
+	const openAll = `(() => { document.querySelectorAll(".q").forEach(q => q.open = true); return true })()`
+	const openFirst = `(() => { document.querySelectorAll(".q").forEach((q, i) => q.open = i === 0); return true })()`
+	pages := []struct{ name, url, wait string }{
+		{"index", base, "h1"},
+		{"run", base + "run/demo/", "#qlist"},
+		{"system-questions", base + "run/demo/?system=sampler-5", "#qlist"},
+		{"question", base + "run/demo/q/5", ".drill"},
+		{"compare", base + "run/demo/compare", "#a-only"},
+		{"report", "file://" + reportFile, "#qlist"},
+	}
+	for _, w := range []int64{1400, 390} {
+		do(t, ctx, fmt.Sprintf("viewport %dpx", w), chromedp.EmulateViewport(w, 900))
+		for _, p := range pages {
+			do(t, ctx, fmt.Sprintf("open %s at %dpx", p.name, w), chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.CSS(p.wait)))
+			if p.name == "report" {
+				eval[bool](t, ctx, openAll)
+				checkFits(t, ctx, "report, every question open", w)
+				eval[bool](t, ctx, openFirst)
+			}
+			checkFits(t, ctx, p.name, w)
+			screenshot(t, ctx, shots, fmt.Sprintf("%s-%d.png", p.name, w))
+		}
+	}
+	t.Logf("screenshots of %d pages at 1400 and 390px: %s", len(pages), shots)
+}
+
+// checkDrillLabels checks that the drill-down shows its per-question values as a labelled
+// table (a label cell beside its value cell), not raw keys and JSON.
+func checkDrillLabels(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if n := eval[int](t, ctx, `document.querySelectorAll(".drill table.kv th").length`); n == 0 {
+		t.Error("the drill-down has no labelled table of values")
+	}
+	if eval[bool](t, ctx, `Array.from(document.querySelectorAll(".drill table.kv td")).some(td => /[{}"]/.test(td.textContent))`) {
+		t.Error("the drill-down's values table shows raw JSON")
 	}
 }
 

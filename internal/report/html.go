@@ -56,6 +56,7 @@ type Page struct {
 	ModuleTables []ScoreTable
 	Charts       []Chart
 	Systems      []string
+	SystemFilter int // the system filter's initial choice (index into Systems); -1: any
 	Difficulties []string
 	DBs          []string
 	HasETM       bool
@@ -72,7 +73,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
 		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Charts: Charts(run),
-		Systems: systemNames(run), Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
+		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
 	}

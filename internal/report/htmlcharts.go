@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -198,7 +199,7 @@ func chartEfficiency(s *RunSummary) Chart {
 		title = "Soft-F1, VES and R-VES per system"
 	}
 	return registryBars(s, "efficiency", title, []string{"soft_f1", "ves", "rves"},
-		"The run has no Soft-F1 or VES.", "Scores x 100 over judged questions, as in the score table (VES can exceed 100).", nil)
+		"The run has no Soft-F1 or VES.", "Scores in % over judged questions, on the same scale as EX and the score table (VES can exceed 100%).", nil)
 }
 
 func chartSchema(s *RunSummary) Chart {
@@ -208,7 +209,36 @@ func chartSchema(s *RunSummary) Chart {
 	}
 	return registryBars(s, "schema", "Schema selection precision / recall / F1", ids,
 		"Records carry no schema-selection scores.",
-		"Mean of per-question scores (macro) over the judged questions where each is defined; the predicted schema is the system's reported selection, or the schema its SQL uses.", nil)
+		"Mean of per-question scores (macro) over the judged questions where each is defined. "+schemaSources(s), nil)
+}
+
+// schemaSources says, per system, where its predicted schemas came from, as summary.json's
+// schema-selection section counts them: the selection the system reported, or the
+// tables and columns its SQL reads.
+func schemaSources(s *RunSummary) string {
+	if s.Modules == nil {
+		return ""
+	}
+	var parts []string
+	for _, sm := range s.Modules.Systems {
+		ss := sm.SchemaSelection
+		if ss == nil || len(ss.Source) == 0 {
+			continue
+		}
+		rep, sql := ss.Source["reported"], ss.Source["pred_sql"]
+		switch {
+		case rep > 0 && sql == 0:
+			parts = append(parts, fmt.Sprintf("%s: the selection it reported (%d questions)", sm.System, rep))
+		case sql > 0 && rep == 0:
+			parts = append(parts, fmt.Sprintf("%s: read from its SQL, it reported no selection (%d questions)", sm.System, sql))
+		default:
+			parts = append(parts, fmt.Sprintf("%s: the selection it reported (%d questions), else read from its SQL (%d)", sm.System, rep, sql))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Predicted schema of " + strings.Join(parts, "; ") + "."
 }
 
 // chartPassAtK draws the registry's Pass@k for the systems that reported several
@@ -227,6 +257,9 @@ func chartPassAtK(s *RunSummary) Chart {
 	}
 	var lines []Line
 	for si, sys := range s.Systems {
+		if !multiCandidate(s, sys.System) {
+			continue // its Pass@k is its EX: a flat line that says nothing (the table reads n/a)
+		}
 		l := Line{Label: sys.System, Color: sysColor(si)}
 		for j, d := range defs {
 			if v := metricValue(s, sys.System, d.ID, "all"); !math.IsNaN(v) {
@@ -242,4 +275,18 @@ func chartPassAtK(s *RunSummary) Chart {
 	}
 	return Chart{ID: id, Title: title, SVG: LineChart(title, "k (candidates)", ks, lines),
 		Caption: "Share of judged questions with a correct SQL among the first k candidates; a question with fewer than k candidates uses all it has. Systems with one candidate per question are not drawn."}
+}
+
+// multiCandidate reports whether summary.json counts a question with several candidates
+// for the system; a run without the modules section leaves the registry to decide.
+func multiCandidate(s *RunSummary, system string) bool {
+	if s.Modules == nil {
+		return true
+	}
+	for _, sm := range s.Modules.Systems {
+		if sm.System == system {
+			return sm.CandidateGeneration.MultiCandidate > 0
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -27,20 +28,16 @@ type QuestionView struct {
 
 // AnswerView is one system's answer to one question.
 type AnswerView struct {
-	SysIdx         int
-	System         string
-	Verdict        string
-	ErrorCategory  string
-	ErrorMessage   string
-	SQL            string // formatted
-	Metrics        []KV   // every metric verdict the record carries
-	ETMRules       []string
-	SelectedSchema string
-	PredSchema     string
-	Candidates     []record.Candidate
-	Extra          []KV
-	Result         *ResultView
-	Disagree       bool
+	SysIdx        int
+	System        string
+	Verdict       string
+	ErrorCategory string
+	ErrorMessage  string
+	SQL           string // formatted
+	Facts         []Fact // the drill-down's labelled values (htmlfacts.go)
+	Candidates    []record.Candidate
+	Result        *ResultView
+	Disagree      bool
 }
 
 // questions joins the systems' records by dataset index.
@@ -95,43 +92,13 @@ func drillMetrics(ks []int) []metrics.Metric {
 
 func answer(si int, system string, r *record.Record, perQuestion []metrics.Metric) AnswerView {
 	a := AnswerView{SysIdx: si, System: system, Verdict: string(r.Verdict), ErrorCategory: string(r.ErrorCategory),
-		ErrorMessage: r.ErrorMessage, SQL: FormatSQL(r.PredSQL), Candidates: r.Candidates, ETMRules: r.ETMRules}
-	a.Metrics = append(a.Metrics, KV{"verdict", string(r.Verdict)})
-	if r.Judged() { // a skipped or gold_error question has no EX: it must never read as wrong
-		a.Metrics = append(a.Metrics, KV{"EX (bird)", fmt.Sprint(r.ExBird)}, KV{"EX (spider)", fmt.Sprint(r.ExSpider)})
-	}
-	if r.ESM != nil {
-		a.Metrics = append(a.Metrics, KV{"ESM", fmt.Sprint(*r.ESM)})
-	}
+		ErrorMessage: r.ErrorMessage, SQL: FormatSQL(r.PredSQL), Candidates: r.Candidates,
+		Facts: answerFacts(system, r, perQuestion)}
 	if r.ETM != nil {
-		a.Metrics = append(a.Metrics, KV{"ETM", fmt.Sprint(*r.ETM)})
 		a.Disagree = r.Judged() && (*r.ETM == 1) != (r.Verdict == record.Correct)
-	}
-	if r.FlexVerdict != "" {
-		a.Metrics = append(a.Metrics, KV{"Flex", r.FlexVerdict})
-	}
-	if r.Judged() {
-		for i := range perQuestion {
-			m := &perQuestion[i]
-			if m.Usable != nil && len(r.Candidates) < 2 {
-				continue // Pass@k of a single candidate is its verdict
-			}
-			if v, ok := m.Value(system, r); ok {
-				a.Extra = append(a.Extra, KV{m.Label, m.Unit.Format(v)})
-			}
-		}
-	}
-	if len(r.SelectedSchema) > 0 {
-		a.SelectedSchema = schemaText(r.SelectedSchema)
-	}
-	if r.PredSchema != nil {
-		a.PredSchema = schemaText(r.PredSchema)
 	}
 	return a
 }
-
-// KV is one key and its value as text.
-type KV struct{ Key, Value string }
 
 // schemaText prints a schema as "table(col, col); table(...)" with tables sorted.
 func schemaText(m map[string][]string) string {
@@ -193,4 +160,14 @@ func loadEvidence(ctx context.Context, run *Run) (map[int]string, string) {
 		}
 	}
 	return out, ""
+}
+
+// Label names the question in the list and on its page: its position in the dataset
+// and, when the dataset gives one that says more, its question_id ("#5 lib-006"; a
+// Spider question, whose id is its position, reads "#0").
+func (q QuestionView) Label() string {
+	if q.ID == "" || q.ID == strconv.Itoa(q.Index) {
+		return fmt.Sprintf("#%d", q.Index)
+	}
+	return fmt.Sprintf("#%d %s", q.Index, q.ID)
 }

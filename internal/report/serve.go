@@ -164,6 +164,17 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		httpError(w, err)
 		return
 	}
+	// ?system=NAME shows that system's questions: the page with its filter chosen.
+	if name := r.URL.Query().Get("system"); name != "" {
+		i := indexOf(p.Systems, name)
+		if i < 0 {
+			http.Error(w, "unknown system", http.StatusBadRequest)
+			return
+		}
+		c := *p
+		c.SystemFilter = i
+		p = &c
+	}
 	s.render(w, "page", p)
 }
 
@@ -192,7 +203,7 @@ func (s *Server) questionPage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		q.Gold = &ResultView{Note: "result tables not shown: the databases are not available (" + run.Summary.Dataset.DBRoot + " not found)"}
 	}
-	s.render(w, "qpage", map[string]any{"Title": fmt.Sprintf("#%d %s · %s", q.Index, q.ID, p.Title), "Base": p.Base, "Home": p.Home, "Question": q})
+	s.render(w, "qpage", map[string]any{"Title": q.Label() + " · " + p.Title, "Base": p.Base, "Home": p.Home, "Question": q})
 }
 
 // comparePage lists the questions one system gets right and the other does not.
@@ -203,6 +214,9 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, b := r.URL.Query().Get("a"), r.URL.Query().Get("b")
+	if a == "" && b == "" && len(p.Systems) >= 2 {
+		a, b = p.Systems[0], p.Systems[1] // start with two different systems, never A = B
+	}
 	data := map[string]any{"Title": "Compare two systems · " + p.Title, "Base": p.Base, "Home": p.Home, "Systems": p.Systems, "A": "", "B": ""}
 	if a != "" && b != "" {
 		ai, bi := indexOf(p.Systems, a), indexOf(p.Systems, b)

@@ -50,13 +50,27 @@ func svgOpen(b *svgBuf, w, h int, title string) {
 	b.f(`<title>%s</title>`, esc(title))
 }
 
-// legendEnd is where a legend starting at x ends.
-func legendEnd(x int, items []Segment) int {
+// textWidth over-estimates the width of a 12px sans-serif label, so that a legend or a
+// label never runs past the chart's edge whatever font the reader has.
+func textWidth(s string) int { return 8 * len([]rune(s)) }
+
+// legendItemWidth is one legend entry: its box, its label and the gap to the next.
+func legendItemWidth(it Segment) int { return 16 + textWidth(it.Label) + 12 }
+
+// legendLines is how many lines a legend needs between x and right.
+func legendLines(x, right int, items []Segment) int {
+	lines, cx := 1, x
 	for _, it := range items {
-		x += 24 + 7*len([]rune(it.Label))
+		if w := legendItemWidth(it); cx+w > right && cx > x {
+			lines, cx = lines+1, x
+		}
+		cx += legendItemWidth(it)
 	}
-	return x
+	return lines
 }
+
+// legendLineH is the height of one legend line.
+const legendLineH = 18
 
 // rowLabel draws a right-aligned row label ending at x, shortened to fit the label
 // column (the full text in its tooltip).
@@ -64,24 +78,31 @@ func rowLabel(b *svgBuf, x, y int, label string) {
 	b.f(`<text x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, x, y, esc(label), esc(shorten(label, (x-4)/7)))
 }
 
-// legend draws coloured boxes with labels in one line at y.
-func legend(b *svgBuf, x, y int, items []Segment) {
+// legend draws coloured boxes with labels from x, the first line's baseline at y,
+// starting a new line rather than passing right (see legendLines).
+func legend(b *svgBuf, x, y, right int, items []Segment) {
+	cx := x
 	for _, it := range items {
-		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y-10, it.Color)
-		b.f(`<text x="%d" y="%d">%s</text>`, x+16, y, esc(it.Label))
-		x += 24 + 7*len(it.Label)
+		if w := legendItemWidth(it); cx+w > right && cx > x {
+			cx, y = x, y+legendLineH
+		}
+		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, cx, y-10, it.Color)
+		b.f(`<text x="%d" y="%d">%s</text>`, cx+16, y, esc(it.Label))
+		cx += legendItemWidth(it)
 	}
 }
 
 // StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
 func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
-	const labelW, barW, rowH = 170, 380, 22
-	h := 40 + rowH*len(rows)
+	const labelW, barW, rowH = 170, 250, 22
+	width := labelW + barW + 60
+	top := 30 + legendLineH*(legendLines(labelW, width, keys)-1)
+	h := top + 10 + rowH*len(rows)
 	var b svgBuf
-	svgOpen(&b, max(labelW+barW+90, legendEnd(labelW, keys)+10), h, title)
-	legend(&b, labelW, 16, keys)
+	svgOpen(&b, width, h, title)
+	legend(&b, labelW, 16, width, keys)
 	for i, r := range rows {
-		y := 30 + i*rowH
+		y := top + i*rowH
 		rowLabel(&b, labelW-6, y+14, r.Label)
 		x := float64(labelW)
 		for _, s := range r.Segments {
@@ -110,21 +131,23 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 // GroupedBars draws, per row, one thin horizontal bar per series. Values are scaled to max
 // (1 for rates); format prints each value.
 func GroupedBars(title string, rows []string, series []string, values [][]float64, max float64, format func(float64) string) template.HTML {
-	const labelW, barW, barH = 170, 360, 12
+	const labelW, barW, barH = 150, 260, 12
 	groupH := barH*len(series) + 8
-	h := 34 + groupH*len(rows)
-	var b svgBuf
 	var keys []Segment
 	for i, s := range series {
 		keys = append(keys, Segment{Label: s, Color: palette[i%len(palette)]})
 	}
-	svgOpen(&b, maxInt(labelW+barW+80, legendEnd(labelW, keys)+10), h, title)
-	legend(&b, labelW, 16, keys)
+	width := labelW + barW + 60
+	top := 28 + legendLineH*(legendLines(labelW, width, keys)-1)
+	h := top + 6 + groupH*len(rows)
+	var b svgBuf
+	svgOpen(&b, width, h, title)
+	legend(&b, labelW, 16, width, keys)
 	if max <= 0 {
 		max = 1
 	}
 	for i, r := range rows {
-		y0 := 28 + i*groupH
+		y0 := top + i*groupH
 		rowLabel(&b, labelW-6, y0+groupH/2+3, r)
 		for j := range series {
 			v := values[i][j]
@@ -151,9 +174,9 @@ type Line struct {
 
 // LineChart draws series over numeric x (labelled at xs) with y in [0, 1] as percentages.
 func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
-	const left, top, w, h = 50, 30, 420, 200
+	const left, top, w, h = 44, 30, 300, 200
 	var b svgBuf
-	svgOpen(&b, left+w+160, top+h+44, title)
+	svgOpen(&b, left+w+150, top+h+44, title)
 	xmin, xmax := xs[0], xs[len(xs)-1]
 	if xmax == xmin {
 		xmax = xmin + 1
@@ -246,9 +269,9 @@ func (p Point) xText() string {
 // Scatter draws points with y in [0, 1] against x (from 0), and joins the frontier points
 // (indexes into pts, in x order) with a line.
 func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
-	const left, top, w, h = 50, 20, 420, 200
+	const left, top, w, h = 44, 20, 300, 200
 	var b svgBuf
-	svgOpen(&b, left+w+160, top+h+44, title)
+	svgOpen(&b, left+w+150, top+h+44, title)
 	xmax := 0.0
 	for _, p := range pts {
 		xmax = math.Max(xmax, p.X)
@@ -311,8 +334,6 @@ func compact(x float64) string {
 		return fmt.Sprintf("%.3g", x)
 	}
 }
-
-func maxInt(a, b int) int { return max(a, b) }
 
 func shorten(s string, n int) string {
 	r := []rune(s)
