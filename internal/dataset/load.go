@@ -41,6 +41,9 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider or jsonl)", spec, ErrUnknownKind, kind)
 	}
 	if err != nil {
+		if hint := hintFor(strings.ToLower(kind), path); hint != "" {
+			return nil, fmt.Errorf("load %s dataset: %s (read as %s: %w)", strings.ToLower(kind), hint, strings.ToLower(kind), err)
+		}
 		return nil, fmt.Errorf("load %s dataset: %w", strings.ToLower(kind), err)
 	}
 	if opt.DBRoot != "" {
