@@ -11,7 +11,7 @@ import (
 func TestDetectWrongFormats(t *testing.T) {
 	tests := []struct {
 		name, content, want string
-		err             error
+		err                 error
 	}{
 		{"csv header", "question_id,sql\n0,SELECT 1\n", "", ErrWrongFormat},
 		{"csv header quoted", "\"id\",\"prediction\"\n", "", ErrWrongFormat},
