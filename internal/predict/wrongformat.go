@@ -26,7 +26,10 @@ var csvColumns = map[string]bool{
 }
 
 var (
-	csvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_ ]*$`)
+	csvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// sqlStart is a line that starts like a SQL statement: never a table header, even
+	// when its select list reads "a,id,b".
+	sqlStart = regexp.MustCompile(`(?i)^(\(|select\b|with\b|values\b|insert\b|update\b|delete\b|pragma\b|explain\b)`)
 	// csvRow is a first line that starts with a number (perhaps quoted) and a comma: a
 	// question number column. No SQL statement starts that way.
 	csvRow = regexp.MustCompile(`^"?[0-9]+"?\s*,`)
@@ -45,7 +48,7 @@ var (
 // escaped can only be guessed, and a wrong guess is a silently wrong score.
 func sniffText(path string, data []byte) error {
 	line, n := firstLine(data)
-	if line == "" {
+	if line == "" || sqlStart.MatchString(line) {
 		return nil
 	}
 	what := ""
