@@ -19,11 +19,14 @@ import (
 // exactMatch is these ten scores all 1 plus equal FROM tables; TestPartialAgreesWithESM
 // holds the two together.
 
-// partial scores every component of the prediction p against the gold g.
+// partial scores every component of the prediction p against the gold g; components
+// neither query has are left out (record.PartialScore).
 func partial(p, g *normSQL) map[string]record.PartialScore {
 	out := make(map[string]record.PartialScore, len(record.PartialComponents))
 	set := func(name string, label, pred, cnt int) {
-		out[name] = record.PartialScore{Score: scoreOf(cnt, pred, label), LabelTotal: label, PredTotal: pred}
+		if ps := (record.PartialScore{Score: scoreOf(cnt, pred, label), LabelTotal: label, PredTotal: pred}); !ps.Trivial() {
+			out[name] = ps
+		}
 	}
 	set("select", len(g.sel), len(p.sel), common(p.sel, g.sel))
 	set("select(no AGG)", len(g.sel), len(p.sel), common(p.selVal, g.selVal))

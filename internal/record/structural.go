@@ -15,7 +15,8 @@ type Structural struct {
 	// ("P0".."P8", "1".."26") that fired on the prediction or the gold query.
 	ETM *int `json:"etm,omitempty"`
 	// ESMPartial is Spider's partial-match breakdown of the ESM comparison, by component
-	// (PartialComponents), present whenever ESM is.
+	// (PartialComponents), present whenever ESM is; a component neither query has is
+	// left out (see PartialScore).
 	ESMPartial map[string]PartialScore `json:"esm_partial,omitempty"`
 	ETMRules   []string                `json:"etm_rules,omitempty"`
 }
