@@ -212,6 +212,9 @@ func TestEvalBIRDGoldSQL(t *testing.T) {
 			}
 		}
 	}
+	// BIRD's directory given as spider: names bird:.
+	checkExit(t, []string{"eval", "--dataset", "spider:" + root, "--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")},
+		1, "BIRD questions", "use --dataset bird:")
 	// A question JSON that does not belong to the .sql is refused, naming both files.
 	checkExit(t, []string{"eval", "--dataset", "bird:" + gold, "--diff-json", filepath.Join(root, "dev.json"),
 		"--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")}, 1, "dev.json", "mini_dev_sqlite_gold.sql")

@@ -22,8 +22,13 @@ type shape struct {
 // the file looks like what kind reads (its own error then says what is wrong). Only
 // the failure path pays for it.
 func hintFor(kind, path string) string {
-	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+	if fi, err := os.Stat(path); err != nil {
 		return ""
+	} else if fi.IsDir() {
+		// A directory names its dev.json (BIRD's and Spider's layout alike).
+		if path, err = questionFile(path, "dev.json"); err != nil {
+			return ""
+		}
 	}
 	data, err := inputfile.Read(path)
 	if err != nil {
