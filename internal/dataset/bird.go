@@ -9,6 +9,7 @@ import (
 // loadBIRD reads a BIRD question file: a JSON array of objects with question_id, db_id,
 // question, evidence, SQL and difficulty. PATH is such a file (dev.json,
 // mini_dev_sqlite.json, mini_dev_postgresql.json ...) or a directory holding dev.json.
+// PATH may also be BIRD's gold .sql, with the question JSON for difficulty (bird_gold.go).
 //
 // Databases are looked for under the file's directory (see DBCandidates). The tables
 // file, which BIRD does not need, defaults to <stem>_tables.json, else dev_tables.json,
@@ -25,12 +26,9 @@ func loadBIRD(path string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	objs, err := arrayObjects(file, data)
-	if err != nil {
-		return nil, err
-	}
 	dir := filepath.Dir(file)
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	stem = strings.TrimSuffix(stem, "_gold") // a gold .sql shares its JSON's tables file
 	tables, err := tablesFile(opt,
 		filepath.Join(dir, stem+"_tables.json"), filepath.Join(dir, "dev_tables.json"), filepath.Join(dir, "tables.json"))
 	if err != nil {
@@ -39,6 +37,16 @@ func loadBIRD(path string, opt Options) (*Dataset, error) {
 	d := &Dataset{Kind: KindBIRD, Path: file, DBRoot: dir, Tables: tables}
 	if opt.DBRoot != "" {
 		d.DBRoot = opt.DBRoot
+	}
+	if isGoldText(data) {
+		if err := birdGold(d, data, opt); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	objs, err := arrayObjects(file, data)
+	if err != nil {
+		return nil, err
 	}
 	seen := map[string]int{} // question_id -> line
 	for i, o := range objs {

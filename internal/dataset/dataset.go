@@ -21,10 +21,13 @@ type Question struct {
 
 // Dataset is a loaded benchmark.
 type Dataset struct {
-	Kind      string // "bird", "spider" or "jsonl"
-	Path      string // the question file that was read
-	DBRoot    string // where databases are looked up
-	Tables    string // tables.json path, if any
+	Kind   string // "bird", "spider" or "jsonl"
+	Path   string // the question file that was read
+	DBRoot string // where databases are looked up
+	Tables string // tables.json path, if any
+	// DiffJSON is the question JSON that gave a BIRD gold .sql its question ids and
+	// difficulties (bird_gold.go), "" otherwise.
+	DiffJSON  string
 	Questions []Question
 	// Warnings are problems that did not stop loading (a difficulty that could not be
 	// derived, a repeated question_id in BIRD data, ...). Callers should show them.
@@ -35,6 +38,9 @@ type Dataset struct {
 type Options struct {
 	DBRoot string // --db-root
 	Tables string // --tables
+	// DiffJSON is the question JSON giving a BIRD gold .sql its difficulties (--diff-json,
+	// BIRD's --diff_json_path); "" looks beside the .sql (DiffJSONFor).
+	DiffJSON string
 }
 
 // Unknown is the difficulty of a question whose difficulty is not given or cannot be

@@ -41,7 +41,15 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider or jsonl)", spec, ErrUnknownKind, kind)
 	}
 	if err != nil {
+		if hint := hintFor(strings.ToLower(kind), path); hint != "" {
+			return nil, fmt.Errorf("load %s dataset: %s (read as %s: %w)", strings.ToLower(kind), hint, strings.ToLower(kind), err)
+		}
 		return nil, fmt.Errorf("load %s dataset: %w", strings.ToLower(kind), err)
+	}
+	if opt.DiffJSON != "" && d.DiffJSON == "" {
+		// Ignoring it would let a user believe difficulties came from it.
+		return nil, fmt.Errorf("load %s dataset: --diff-json %s applies only to BIRD's gold .sql (--dataset bird:FILE_gold.sql); %s has its own difficulty: %w",
+			strings.ToLower(kind), opt.DiffJSON, path, ErrBadSpec)
 	}
 	if opt.DBRoot != "" {
 		if fi, err := os.Stat(opt.DBRoot); err != nil || !fi.IsDir() {

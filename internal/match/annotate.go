@@ -82,51 +82,59 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 		}
 		return nil // an unreadable database: the judge has already reported it
 	}
-	done := make(chan *int, 1)
+	done := make(chan esmResult, 1)
 	go func() { done <- a.esm(ctx, q, rec.PredSQL, s, fk) }()
 	select {
-	case verdict := <-done:
-		rec.ESM = verdict
+	case res := <-done:
+		rec.ESM, rec.ESMPartial = res.verdict, res.partial
 		return nil
 	case <-ctx.Done():
 		select {
-		case verdict := <-done: // finished as the deadline passed
-			rec.ESM = verdict
+		case res := <-done: // finished as the deadline passed
+			rec.ESM, rec.ESMPartial = res.verdict, res.partial
 			return nil
 		default:
 		}
 		if err := budgetErr(ctx); !errors.Is(err, ErrOverBudget) {
 			return err
 		}
-		rec.ESM = nil
+		rec.ESM, rec.ESMPartial = nil, nil
 		a.overBudget.Add(1)
 		return nil
 	}
 }
 
-// esm is the verdict of predSQL against any of q's gold queries (nil: not computed). It
-// gives up between parses once ctx is done (its caller has then stopped waiting).
-func (a *Annotator) esm(ctx context.Context, q *dataset.Question, predSQL string, s *spidersql.Schema, fk FKMap) *int {
+// esmResult is one record's ESM verdict and its partial-match breakdown.
+type esmResult struct {
+	verdict *int
+	partial map[string]record.PartialScore
+}
+
+// esm is the verdict of predSQL against any of q's gold queries (nil: not computed), with
+// the partial-match breakdown against the gold that matched, else the first gold that
+// parsed. It gives up between parses once ctx is done (its caller has then stopped
+// waiting).
+func (a *Annotator) esm(ctx context.Context, q *dataset.Question, predSQL string, s *spidersql.Schema, fk FKMap) esmResult {
 	pred := PredText(predSQL)
-	var verdict *int
+	var res esmResult
 	for i, text := range q.Gold {
 		g, err := a.gold(goldKey{q.Index, i}, text, s, fk)
 		if ctx.Err() != nil {
-			return nil
+			return esmResult{}
 		}
 		if err != nil {
 			continue
 		}
-		v := 0
-		if g.Match(pred, s, fk, a.opt) {
-			v = 1
+		ok, part := g.MatchPartial(pred, s, fk, a.opt)
+		if res.verdict == nil || ok {
+			v := boolInt(ok)
+			res = esmResult{verdict: &v, partial: part}
 		}
-		verdict = &v
-		if v == 1 {
+		if ok {
 			break
 		}
 	}
-	return verdict
+	return res
 }
 
 func (a *Annotator) fkMap(db string) (FKMap, error) {

@@ -121,19 +121,9 @@ next:
 }
 
 // groupNoHaving is eval_group: GROUP BY columns as a bag, compared by column name only
-// (the table part of the id is cut off).
+// (the table part of the id is cut off, colNames).
 func groupNoHaving(p, g *normSQL) bool {
-	strip := func(ids []string) []string {
-		out := make([]string, len(ids))
-		for i, id := range ids {
-			if _, after, ok := strings.Cut(id, "."); ok {
-				id = after
-			}
-			out[i] = id
-		}
-		return out
-	}
-	return sameBag(strip(p.group), strip(g.group))
+	return sameBag(colNames(p.group), colNames(g.group))
 }
 
 // groupWithHaving is eval_having: both with or both without GROUP BY; when both have

@@ -59,7 +59,9 @@ var (
 // normSQL is one query after the reference's rebuild, in comparable form.
 type normSQL struct {
 	sel      []string // select items (agg, val_unit)
+	selVal   []string // the select items' val_units alone (select(no AGG))
 	where    []string // WHERE condition units
+	whereVal []string // the WHERE units' val_units alone (where(no OP))
 	conjs    uint8    // set of WHERE conjunctions
 	group    []string // GROUP BY column ids, in order
 	having   string   // the HAVING condition, in order
@@ -111,9 +113,11 @@ func (r *rebuilder) norm(q *spidersql.SQL) *normSQL {
 	n := &normSQL{}
 	for _, it := range q.Select.Items {
 		n.sel = append(n.sel, r.key(func() { r.selItem(it, true) }))
+		n.selVal = append(n.selVal, r.key(func() { r.valUnit(it.Val, true) }))
 	}
 	for _, cu := range q.Where.Units() {
 		n.where = append(n.where, r.key(func() { r.condUnit(cu, true, drop) }))
+		n.whereVal = append(n.whereVal, r.key(func() { r.valUnit(cu.Val, true) }))
 	}
 	for _, c := range q.Where.Conjs() {
 		switch c {

@@ -12,8 +12,12 @@ var recordFields = []string{"node_type", "PREDICTED_SQL", "question_id", "db_id"
 // Detect names the format of a prediction file's content (path is only for messages):
 //   - one JSON object whose values are all strings (or null), or a first object whose
 //     keys are all question indexes ("0", "1", ...): "bird";
-//   - a JSON array, or a stream of JSON objects (JSONL): "records";
+//   - a JSON array of strings: "list" (element i answers question i);
+//   - another JSON array, or a stream of JSON objects (JSONL): "records";
 //   - anything else: "spider" (one SQL per line).
+//
+// Files that are no prediction format are refused with ErrWrongFormat and a hint: a
+// CSV/TSV table, a Spider or BIRD question file (wrongformat.go).
 //
 // Content that starts with '{' or '[' but is not valid JSON is an error naming the
 // line, not Spider text: no SQL starts with a brace, and a broken BIRD file read as
@@ -25,9 +29,12 @@ func Detect(path string, data []byte) (string, error) {
 	}
 	switch data[start] {
 	case '[':
-		return FormatRecords, nil
+		return sniffArray(path, data, start)
 	case '{':
 	default:
+		if err := sniffText(path, data); err != nil {
+			return "", err
+		}
 		return FormatSpider, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data[start:]))

@@ -32,17 +32,21 @@ func FuzzRead(f *testing.F) {
 		"{\"a\": NaN}",
 		"{{{{[[[[",
 		"{\"0\": \"\xff\xfe\"}",
+		"[\"SELECT 1\", null, \"SELECT 2\"]",
+		"[\"SELECT 1\", 2]",
+		"question_id,sql\n0,SELECT 1\n",
+		"[{\"db_id\": \"d\", \"question\": \"q\", \"query\": \"SELECT 1\"}]",
 	} {
 		f.Add([]byte(seed))
 	}
-	sentinels := []error{ErrMalformed, ErrUnknownFormat, ErrDuplicate}
+	sentinels := []error{ErrMalformed, ErrUnknownFormat, ErrDuplicate, ErrWrongFormat}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "pred.txt")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []string{"", FormatBIRD, FormatSpider, FormatRecords} {
+		for _, format := range []string{"", FormatBIRD, FormatSpider, FormatRecords, FormatList} {
 			set, err := ReadFormat(path, format)
 			if err != nil {
 				if set != nil {

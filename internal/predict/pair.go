@@ -26,7 +26,7 @@ func Pair(set *Set, qs []QuestionRef, opt PairOptions) ([]*Prediction, error) {
 	p := &pairer{set: set, qs: qs, opt: opt, out: make([]*Prediction, len(qs)), from: make([]int, len(qs))}
 	var err error
 	switch set.Format {
-	case FormatSpider:
+	case FormatSpider, FormatList:
 		err = p.byPosition(true)
 	case FormatBIRD:
 		err = p.byPosition(false)
@@ -71,8 +71,11 @@ func (p *pairer) joined() error {
 	return errors.Join(errs...)
 }
 
-// byPosition pairs BIRD keys or Spider lines with question indexes.
+// byPosition pairs BIRD keys, Spider lines or SQL-list elements with question indexes.
 func (p *pairer) byPosition(spider bool) error {
+	if p.set.Format == FormatSpider {
+		p.dropTrailingBlanks()
+	}
 	byIndex := make(map[int]int, len(p.qs))
 	for i, q := range p.qs {
 		if _, dup := byIndex[q.Index]; dup {
@@ -84,8 +87,11 @@ func (p *pairer) byPosition(spider bool) error {
 	countBad := (n < m && !p.opt.AllowMissing) || (n > m && !p.opt.IgnoreExtra)
 	if spider && countBad {
 		// One clear message beats a thousand "line k answers nothing" ones.
-		return &PairError{Path: p.set.Path, Err: ErrCountMismatch,
-			Msg: fmt.Sprintf("%d lines for %d questions (line i answers question i, so they must agree)", n, m)}
+		msg := fmt.Sprintf("%d lines for %d questions (line i answers question i, so they must agree)", n, m)
+		if p.set.Format == FormatList {
+			msg = fmt.Sprintf("%d SQL strings for %d questions (element i answers question i, so they must agree)", n, m)
+		}
+		return &PairError{Path: p.set.Path, Err: ErrCountMismatch, Msg: msg}
 	}
 	if countBad {
 		p.fail(0, "", ErrCountMismatch, "%d predictions for %d questions", n, m)

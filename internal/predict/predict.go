@@ -42,7 +42,7 @@ type Prediction struct {
 // Set is one prediction file, read.
 type Set struct {
 	Path   string
-	Format string // "bird", "spider" or "records"
+	Format string // "bird", "spider", "list" or "records"
 	Items  []Prediction
 }
 

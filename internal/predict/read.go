@@ -15,7 +15,7 @@ func Read(path string) (*Set, error) {
 	return ReadFormat(path, "")
 }
 
-// ReadFormat reads a prediction file in the given format: "bird", "spider" or
+// ReadFormat reads a prediction file in the given format: "bird", "spider", "list" or
 // "records"; "" or "auto" detects it.
 func ReadFormat(path, format string) (*Set, error) {
 	data, err := inputfile.Read(path)
@@ -36,8 +36,10 @@ func ReadFormat(path, format string) (*Set, error) {
 		return readSpider(path, data), nil
 	case FormatRecords:
 		return readRecords(path, data)
+	case FormatList:
+		return readList(path, data)
 	}
-	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider or records)", path, ErrUnknownFormat, format)
+	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider, list or records)", path, ErrUnknownFormat, format)
 }
 
 // lineCounter turns byte offsets into 1-based line numbers. Offsets asked for are

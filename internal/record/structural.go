@@ -13,6 +13,10 @@ type Structural struct {
 	// ETM is Enhanced Tree Matching (internal/match, etm.go), 0/1, absent when not
 	// computed (database missing, gold query unusable); ETMRules lists the Table 5 rules
 	// ("P0".."P8", "1".."26") that fired on the prediction or the gold query.
-	ETM      *int     `json:"etm,omitempty"`
-	ETMRules []string `json:"etm_rules,omitempty"`
+	ETM *int `json:"etm,omitempty"`
+	// ESMPartial is Spider's partial-match breakdown of the ESM comparison, by component
+	// (PartialComponents), present whenever ESM is; a component neither query has is
+	// left out (see PartialScore).
+	ESMPartial map[string]PartialScore `json:"esm_partial,omitempty"`
+	ETMRules   []string                `json:"etm_rules,omitempty"`
 }

@@ -26,9 +26,11 @@ type Manifest struct {
 	SQLiteVersion string    `json:"sqlite_version"`
 	StartedAt     time.Time `json:"started_at"`
 
-	Settings    ManifestSettings `json:"settings"`
-	Dataset     FileDigest       `json:"dataset"`
-	Tables      *FileDigest      `json:"tables,omitempty"` // the dataset's tables.json, if any
+	Settings ManifestSettings `json:"settings"`
+	Dataset  FileDigest       `json:"dataset"`
+	Tables   *FileDigest      `json:"tables,omitempty"` // the dataset's tables.json, if any
+	// DiffJSON is the question JSON that gave a BIRD gold .sql dataset its difficulties.
+	DiffJSON    *FileDigest      `json:"diff_json,omitempty"`
 	Predictions []PredictionFile `json:"predictions"`
 	// Databases are the databases of the judged questions, by db_id: size and
 	// modification time always, their sha256 only with eval --hash-dbs (HashedDBs).

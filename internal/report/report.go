@@ -33,6 +33,7 @@ type RunSummary struct {
 	ExecEfficiency []metrics.ExecEfficiencySummary `json:"exec_efficiency,omitempty"` // Soft-F1, VES, R-VES (table_efficiency.go)
 	Structural     *match.Summary                  `json:"structural,omitempty"`      // ESM (table_structural.go)
 	ETM            *match.ETMSummary               `json:"etm,omitempty"`             // ETM and EX/ETM disagreements (table_etm.go)
+	ESMPartial     []metrics.PartialSummary        `json:"esm_partial,omitempty"`     // Spider's partial-match breakdown (table_partial.go)
 	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),

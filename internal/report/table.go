@@ -11,7 +11,8 @@ import (
 
 // WriteTable prints the run's scores for a terminal: the headline table (every headline
 // metric of the registry), the same metrics per difficulty, the error categories, then
-// the sections the run has (modules, ETM disagreements, flex verdicts).
+// the sections the run has (modules, ETM disagreements, Spider's partial match, flex
+// verdicts).
 func WriteTable(w io.Writer, s *RunSummary) error {
 	ew := &errWriter{w: w}
 	writeScores(ew, s)
@@ -23,7 +24,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 	if err := WriteModulesTable(w, s); err != nil {
 		return err
 	}
-	return firstErr(writeETM(w, s), writeFlexTable(w, s))
+	return firstErr(writeETM(w, s), WritePartialTable(w, s), writeFlexTable(w, s))
 }
 
 func writeScores(w io.Writer, s *RunSummary) {

@@ -18,6 +18,7 @@ type Config struct {
 	DatasetSpec string // KIND:PATH
 	DBRoot      string
 	Tables      string
+	DiffJSON    string   // BIRD question JSON giving a gold .sql dataset its difficulties
 	Preds       []string // [NAME=]FILE
 	Timeout     time.Duration
 	Workers     int

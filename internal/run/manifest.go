@@ -67,6 +67,13 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		}
 		m.Tables = &t
 	}
+	if ds.DiffJSON != "" {
+		t, err := digestFile(ctx, ds.DiffJSON)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: difficulty file: %w", err)
+		}
+		m.DiffJSON = &t
+	}
 	for i, s := range p.Systems {
 		_, path := splitPredSpec(cfg.Preds[i])
 		d, err := digestFile(ctx, path)

@@ -65,6 +65,11 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			sum.Flex = append(sum.Flex, f)
 		}
 	}
+	for _, s := range systems {
+		if p, ok := metrics.SummarizePartial(s.Name, s.Records); ok {
+			sum.ESMPartial = append(sum.ESMPartial, p)
+		}
+	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 
 	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {

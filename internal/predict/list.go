@@ -1,0 +1,77 @@
+package predict
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// FormatList is a JSON array of SQL strings: element i answers question i, as line i of
+// a Spider text file does. It is what many scripts dump with json.dump(list_of_sql).
+const FormatList = "list"
+
+// readList reads a JSON array of SQL strings. A null element is an empty prediction (as
+// in BIRD files); anything else that is not a string is an error naming its line and
+// element, since guessing what a number or object meant would mis-score silently.
+func readList(path string, data []byte) (*Set, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	lc := newLineCounter(data)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonError(path, data, 0, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, fmt.Errorf("%s:%d: a SQL list must be one JSON array of strings: %w",
+			path, lc.at(dec.InputOffset()), ErrMalformed)
+	}
+	set := &Set{Path: path, Format: FormatList}
+	for i := 0; dec.More(); i++ {
+		line := lc.at(skipSpace(data, dec.InputOffset()))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonError(path, data, 0, err)
+		}
+		var sql *string
+		if err := json.Unmarshal(raw, &sql); err != nil {
+			return nil, fmt.Errorf("%s:%d: element %d: a SQL list holds only strings (or null), got %s: %w",
+				path, line, i, jsonKind(raw), ErrMalformed)
+		}
+		p := Prediction{Key: strconv.Itoa(i), Line: line}
+		if sql != nil {
+			p.SQL = *sql
+		}
+		set.Items = append(set.Items, p)
+	}
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return nil, jsonError(path, data, 0, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON array: %w",
+			path, lc.at(skipSpace(data, dec.InputOffset())), ErrMalformed)
+	}
+	return set, nil
+}
+
+// jsonKind names the kind of a JSON value for messages.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}

@@ -1,0 +1,156 @@
+package predict
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ErrWrongFormat is a file that is no prediction format at all (CSV, a question file):
+// read as Spider text it would score 0% on syntax errors without a word.
+var ErrWrongFormat = errors.New("not a prediction file")
+
+// Accepted lists the prediction formats, for messages that refuse a file.
+const Accepted = `Spider text (one SQL per line, line i answers question i, optionally "SQL<TAB>db_id"), ` +
+	`BIRD JSON ({"0": "SQL\t----- bird -----\tdb_id", ...}), a JSON list of SQL strings (["SELECT ...", ...]) ` +
+	`or NL2SQLBench records (JSON array or JSONL with question_id and PREDICTED_SQL)`
+
+// csvColumns are header names that say a first line is a table header, not SQL.
+var csvColumns = map[string]bool{
+	"sql": true, "query": true, "pred": true, "prediction": true, "predicted_sql": true, "pred_sql": true,
+	"predicted": true, "generated_sql": true, "sql_query": true, "output": true, "answer": true,
+	"question_id": true, "id": true, "idx": true, "index": true, "db_id": true, "question": true,
+}
+
+var (
+	csvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// sqlStart is a line that starts like a SQL statement: never a table header, even
+	// when its select list reads "a,id,b".
+	sqlStart = regexp.MustCompile(`(?i)^(\(|select\b|with\b|values\b|insert\b|update\b|delete\b|pragma\b|explain\b)`)
+	// csvRow is a first line that starts with a number (perhaps quoted) and a comma: a
+	// question number column. No SQL statement starts that way.
+	csvRow = regexp.MustCompile(`^"?[0-9]+"?\s*,`)
+	// csvQuoted is a first line that starts with a quoted field followed by a comma or
+	// ends one: CSV quoting. No SQL statement starts with a double quote.
+	csvQuoted = regexp.MustCompile(`^"[^"]*("")?.*",|^".*"$`)
+)
+
+// sniffText refuses text that Detect would take for Spider predictions but that is a
+// CSV (or TSV) table: a header naming SQL or id columns, a first field that is a
+// question number, or CSV quoting. Only the first non-blank line is looked at; a Spider
+// prediction line starts with SQL, never with these.
+//
+// CSV is refused rather than read: which column holds the SQL, whether the id column is
+// a 0-based index or BIRD's question_id, and how a SQL with commas and quotes was
+// escaped can only be guessed, and a wrong guess is a silently wrong score.
+func sniffText(path string, data []byte) error {
+	line, n := firstLine(data)
+	if line == "" || sqlStart.MatchString(line) {
+		return nil
+	}
+	what := ""
+	for _, sep := range []string{",", "\t"} {
+		if isHeader(line, sep) {
+			what = fmt.Sprintf("a table header %q", abbrev(line))
+			break
+		}
+	}
+	if what == "" && (csvRow.MatchString(line) || csvQuoted.MatchString(line)) {
+		what = fmt.Sprintf("comma-separated fields %q", abbrev(line))
+	}
+	if what == "" {
+		return nil
+	}
+	return fmt.Errorf("%s:%d: this looks like a CSV/TSV table (%s), which nl2sqlbench does not read: "+
+		"write the SQL column as Spider text, one SQL per line in question order; accepted formats: %s: %w",
+		path, n, what, Accepted, ErrWrongFormat)
+}
+
+// isHeader reports whether line is sep-separated column names, at least two, one of
+// them a name that SQL prediction tables use.
+func isHeader(line, sep string) bool {
+	fields := strings.Split(line, sep)
+	if len(fields) < 2 {
+		return false
+	}
+	known := false
+	for _, f := range fields {
+		f = strings.Trim(strings.TrimSpace(f), `"'`)
+		if !csvName.MatchString(f) {
+			return false
+		}
+		known = known || csvColumns[strings.ToLower(f)]
+	}
+	return known
+}
+
+// firstLine returns the first non-blank line, trimmed, and its 1-based number.
+func firstLine(data []byte) (string, int) {
+	n := 0
+	for len(data) > 0 {
+		n++
+		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
+		if s := strings.TrimSpace(string(raw)); s != "" {
+			return s, n
+		}
+		data = rest
+	}
+	return "", 0
+}
+
+func abbrev(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "..."
+	}
+	return s
+}
+
+// sniffArray looks at a JSON array's first element: a string makes a SQL list; a
+// question of Spider's or BIRD's question files is refused with the flag it belongs to.
+func sniffArray(path string, data []byte, start int64) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data[start:]))
+	if _, err := dec.Token(); err != nil {
+		return "", jsonError(path, data, start, err)
+	}
+	if !dec.More() {
+		return FormatRecords, nil
+	}
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return FormatRecords, nil // the records reader names the line
+	}
+	if isStringOrNull(first) {
+		return FormatList, nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(first, &obj) != nil {
+		return FormatRecords, nil
+	}
+	has := func(keys ...string) bool {
+		for _, k := range keys {
+			if _, ok := obj[k]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	if has("PREDICTED_SQL") || has("node_type") {
+		return FormatRecords, nil
+	}
+	kind, name := "", ""
+	switch {
+	case has("query", "question", "db_id"):
+		kind, name = "spider", "Spider"
+	case has("SQL", "evidence", "difficulty", "db_id"):
+		kind, name = "bird", "BIRD"
+	}
+	if kind == "" {
+		return FormatRecords, nil
+	}
+	return "", fmt.Errorf("%s: this is a %s question file (its questions carry the gold SQL), not predictions: "+
+		"give it as --dataset %s:%s and the system's output as --pred; accepted prediction formats: %s: %w",
+		path, name, kind, path, Accepted, ErrWrongFormat)
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+)
+
+// WritePartialTable prints Spider evaluation.py's partial-match breakdown from
+// summary.json's esm_partial section: for each system, the exact-match rate and each
+// component's accuracy, recall and F1 per difficulty and overall, in % (the script
+// prints fractions). It prints nothing when the run computed no ESM.
+func WritePartialTable(w io.Writer, s *RunSummary) error {
+	if len(s.ESMPartial) == 0 {
+		return nil
+	}
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "\nSpider partial match (%%, as evaluation.py --etype match; acc over questions whose prediction has the component, rec over those whose gold has it)\n")
+	for _, sys := range s.ESMPartial {
+		groups := append(append([]metrics.PartialGroup{}, sys.ByDifficulty...), sys.Overall)
+		tw := newTab(ew)
+		fmt.Fprintf(tw, "%s\t", sys.System)
+		for _, g := range groups {
+			fmt.Fprintf(tw, "%s\t", g.Name)
+		}
+		fmt.Fprintf(tw, "\n count\t")
+		for _, g := range groups {
+			fmt.Fprintf(tw, "%d\t", g.Count)
+		}
+		fmt.Fprintf(tw, "\n exact match\t")
+		for _, g := range groups {
+			fmt.Fprintf(tw, "%.2f\t", 100*g.ExactRate)
+		}
+		fmt.Fprintf(tw, "\n")
+		for _, part := range []struct {
+			name string
+			val  func(metrics.PartialComponent) float64
+		}{
+			{"acc", func(c metrics.PartialComponent) float64 { return c.Acc }},
+			{"rec", func(c metrics.PartialComponent) float64 { return c.Rec }},
+			{"f1", func(c metrics.PartialComponent) float64 { return c.F1 }},
+		} {
+			for i, comp := range sys.Overall.Components {
+				fmt.Fprintf(tw, " %s %s\t", comp.Name, part.name)
+				for _, g := range groups {
+					fmt.Fprintf(tw, "%.2f\t", 100*part.val(g.Components[i]))
+				}
+				fmt.Fprintf(tw, "\n")
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return ew.err
+}
