@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/pandascsv"
 )
 
@@ -113,3 +114,22 @@ func TestSpider2MissingVariant(t *testing.T) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// TestResultCSV: a query result goes through pandas' to_csv and read_csv as in
+// evaluate.py's SQL mode.
+func TestResultCSV(t *testing.T) {
+	res := &engine.Result{Columns: []string{"n", "x", "s"}, Rows: [][]any{{int64(1), 1.5, "a,b"}, {nil, 2.0, ""}, {int64(3), nil, `q"q`}}}
+	got := string(ResultCSV(res))
+	want := "n,x,s\n1.0,1.5,\"a,b\"\n,2.0,\n3.0,,\"q\"\"q\"\n"
+	if got != want {
+		t.Errorf("ResultCSV:\n%s\nwant\n%s", got, want)
+	}
+	one := &engine.Result{Columns: []string{"v"}, Rows: [][]any{{int64(1)}, {nil}}}
+	f := frame(t, string(ResultCSV(one)))
+	if f.Rows != 2 {
+		t.Errorf("a one-column NULL row is written \"\" and kept: %d rows", f.Rows)
+	}
+	if s := ExtractSpider2SQL("text\n```sql\nSELECT 1\n```\nmore"); s != "SELECT 1" {
+		t.Errorf("ExtractSpider2SQL: %q", s)
+	}
+}

@@ -19,6 +19,7 @@ package pandascsv
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
@@ -81,6 +82,8 @@ var (
 	// ErrTokenize: a row with more fields than the first rows, or a quote left open
 	// (pandas' ParserError).
 	ErrTokenize = errors.New("error tokenizing data")
+	// ErrEncoding: the file is not valid UTF-8 (pandas' UnicodeDecodeError).
+	ErrEncoding = errors.New("not valid UTF-8")
 )
 
 // ReadFile reads and parses the CSV file at path (a regular file, at most
@@ -99,6 +102,9 @@ func ReadFile(path string) (*Frame, error) {
 
 // Parse reads CSV text as pandas.read_csv(io.StringIO(text)) does.
 func Parse(data []byte) (*Frame, error) {
+	if !utf8.Valid(data) {
+		return nil, ErrEncoding // pandas decodes UTF-8 strictly and raises
+	}
 	recs, err := tokenize(data)
 	if err != nil {
 		return nil, err
