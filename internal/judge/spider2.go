@@ -245,14 +245,16 @@ func officialPrep(v []pandascsv.Value, ignoreOrder bool, q spider2Quirks) []pand
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
+	// Python's sort is stable: ties keep their order (the index breaks them here, as
+	// pdqsort is faster than a stable sort).
+	slices.SortFunc(idx, func(a, b int) int {
 		if c := strings.Compare(keys[a], keys[b]); c != 0 {
 			return c
 		}
 		na, nb := isPyNumber(out[a]), isPyNumber(out[b])
 		switch {
 		case na == nb:
-			return 0
+			return a - b
 		case nb: // False sorts before True
 			return -1
 		}

@@ -43,13 +43,18 @@ func spider2Strict(t *dataset.Spider2Task, pred *pandascsv.Frame, golds []Spider
 		return Spider2Result{Error: "no gold result file"}
 	}
 	unknown := false
+	// The prediction's columns, sorted once for every variant.
+	sortedPred := make([][]pandascsv.Value, len(pred.Columns))
+	for j := range pred.Columns {
+		sortedPred[j] = sortedCopy(pred.Columns[j].Values, !t.IgnoreOrder)
+	}
 	for i, g := range golds {
 		if g.Frame == nil {
 			unknown = true
 			continue
 		}
 		cols := strictCols(t.ConditionCols, i)
-		if strictTable(pred, g.Frame, cols, !t.IgnoreOrder, o) {
+		if strictTable(pred, sortedPred, g.Frame, cols, !t.IgnoreOrder, o) {
 			return Spider2Result{Score: 1, Variant: g.File.Name}
 		}
 	}
@@ -93,7 +98,7 @@ func ccInts(cols []int) any {
 }
 
 // strictTable reports whether pred holds gold's columns cols as rows.
-func strictTable(pred, gold *pandascsv.Frame, cols []int, ordered bool, o strictOptions) bool {
+func strictTable(pred *pandascsv.Frame, sortedPred [][]pandascsv.Value, gold *pandascsv.Frame, cols []int, ordered bool, o strictOptions) bool {
 	if pred.Rows != gold.Rows {
 		return false
 	}
@@ -118,10 +123,6 @@ func strictTable(pred, gold *pandascsv.Frame, cols []int, ordered bool, o strict
 	}
 	// Candidates: prediction columns holding the same values (as a multiset, or in
 	// order): necessary for any row match.
-	sortedPred := make([][]pandascsv.Value, len(pred.Columns))
-	for j := range pred.Columns {
-		sortedPred[j] = sortedCopy(pred.Columns[j].Values, ordered)
-	}
 	cand := make([][]int, len(gc))
 	for i, g := range gc {
 		sg := sortedCopy(g, ordered)
@@ -134,8 +135,9 @@ func strictTable(pred, gold *pandascsv.Frame, cols []int, ordered bool, o strict
 			return false
 		}
 	}
-	if ordered {
-		// Every column equal in order means every row equal: any injective choice works.
+	if ordered || len(gc) == 1 {
+		// Every column equal in order means every row equal, and one column's multiset
+		// is its rows': any injective choice works.
 		return assign(cand, func([]int) bool { return true })
 	}
 	tries := 0
@@ -174,30 +176,25 @@ func assign(cand [][]int, ok func(m []int) bool) bool {
 }
 
 // rowsMatch compares gold's rows (its selected columns) with pred's rows (columns m)
-// as multisets.
+// as multisets: both sorted (row indexes, not copies), then paired in order.
 func rowsMatch(gc [][]pandascsv.Value, pred *pandascsv.Frame, m []int, o strictOptions) bool {
 	n := len(gc[0])
-	g, p := make([][]pandascsv.Value, n), make([][]pandascsv.Value, n)
-	for r := range n {
-		g[r], p[r] = make([]pandascsv.Value, len(gc)), make([]pandascsv.Value, len(gc))
-		for c := range gc {
-			g[r][c] = gc[c][r]
-			p[r][c] = pred.Columns[m[c]].Values[r]
-		}
+	pc := make([][]pandascsv.Value, len(m))
+	for c, j := range m {
+		pc[c] = pred.Columns[j].Values
 	}
-	cmpRow := func(a, b []pandascsv.Value) int {
-		for i := range a {
-			if c := cmpStrict(a[i], b[i]); c != 0 {
-				return c
+	gi, pi := sortedRows(gc, n), sortedRows(pc, n)
+	rowEq := func(a, b int) bool {
+		for c := range gc {
+			if !strictEqual(gc[c][a], pc[c][b], o) {
+				return false
 			}
 		}
-		return 0
+		return true
 	}
-	slices.SortFunc(g, cmpRow)
-	slices.SortFunc(p, cmpRow)
 	allEqual := true
 	for r := range n {
-		if !strictVecEqual(g[r], p[r], o) {
+		if !rowEq(gi[r], pi[r]) {
 			allEqual = false
 			break
 		}
@@ -205,7 +202,24 @@ func rowsMatch(gc [][]pandascsv.Value, pred *pandascsv.Frame, m []int, o strictO
 	if allEqual || n > strictMatchRows {
 		return allEqual
 	}
-	return rowMatching(n, func(a, b int) bool { return strictVecEqual(g[a], p[b], o) })
+	return rowMatching(n, rowEq)
+}
+
+// sortedRows is the row indexes of cols ordered lexicographically by cmpStrict.
+func sortedRows(cols [][]pandascsv.Value, n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		for _, c := range cols {
+			if r := cmpStrict(c[a], c[b]); r != 0 {
+				return r
+			}
+		}
+		return 0
+	})
+	return idx
 }
 
 // rowMatching reports whether every gold row can be paired with its own equal

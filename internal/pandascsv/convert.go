@@ -13,7 +13,23 @@ var naStrings = map[string]bool{
 }
 
 // IsNA reports whether read_csv reads s as NaN.
-func IsNA(s string) bool { return naStrings[s] }
+func IsNA(s string) bool { return isNA(s) }
+
+// isNA is naStrings[s] with a fast refusal: every NA string is at most 8 bytes and
+// starts with one of "#-1<Nn".
+func isNA(s string) bool {
+	if s == "" {
+		return true
+	}
+	if len(s) > 8 {
+		return false
+	}
+	switch s[0] {
+	case '#', '-', '1', '<', 'N', 'n':
+		return naStrings[s]
+	}
+	return false
+}
 
 // convert infers one column's dtype from its raw fields in pandas' order (int64, then
 // uint64 when an int overflowed, float64, bool, object) and converts its cells.
@@ -59,7 +75,7 @@ const (
 func intScan(raw []string) intResult {
 	na := false
 	for _, s := range raw {
-		if naStrings[s] {
+		if isNA(s) {
 			na = true
 			continue
 		}
@@ -121,7 +137,7 @@ func uintColumn(raw []string) (Column, bool) {
 	vals := make([]Value, len(raw))
 	sawNull, sawNeg := false, false
 	for i, s := range raw {
-		if naStrings[s] {
+		if isNA(s) {
 			sawNull = true
 			continue
 		}
@@ -183,7 +199,7 @@ func parseUint(t string) (uint64, intResult) {
 func floatColumn(raw []string) (Column, bool) {
 	vals := make([]Value, len(raw))
 	for i, s := range raw {
-		if naStrings[s] {
+		if isNA(s) {
 			continue
 		}
 		f, ok := parseFloat(s)
@@ -202,7 +218,7 @@ func boolColumn(raw []string) (Column, bool) {
 	na := false
 	for i, s := range raw {
 		switch {
-		case naStrings[s]:
+		case isNA(s):
 			na = true
 		case s == "True" || s == "TRUE" || s == "true":
 			vals[i] = Value{Type: Bool, I: 1}
@@ -222,7 +238,7 @@ func boolColumn(raw []string) (Column, bool) {
 func objectColumn(raw []string, naFilter bool) Column {
 	vals := make([]Value, len(raw))
 	for i, s := range raw {
-		if naFilter && naStrings[s] {
+		if naFilter && isNA(s) {
 			continue
 		}
 		vals[i] = Value{Type: Str, S: s}

@@ -1,8 +1,8 @@
 package pandascsv
 
 import (
-	"bytes"
 	"fmt"
+	"strings"
 )
 
 // record is one tokenized line: its fields and the 1-based line it starts on.
@@ -17,8 +17,9 @@ type record struct {
 // skipped (skip_blank_lines=True). A quote opens a quoted field only at a field's start;
 // elsewhere it is an ordinary character, and text after a closing quote is appended
 // ("x"y reads xy).
-func tokenize(data []byte) ([]record, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+func tokenize(raw []byte) ([]record, error) {
+	// One string for the whole file: unquoted fields are substrings of it (no copy).
+	data := strings.TrimPrefix(string(raw), "\ufeff")
 	var (
 		recs   []record
 		fields []string
@@ -29,7 +30,7 @@ func tokenize(data []byte) ([]record, error) {
 	i, n := 0, len(data)
 	for i < n {
 		// At a record's start: skip blank and whitespace-only lines.
-		if len(fields) == 0 && len(field) == 0 {
+		if len(fields) == 0 {
 			j := i
 			for j < n && (data[j] == ' ' || data[j] == '\t') {
 				j++
@@ -44,9 +45,16 @@ func tokenize(data []byte) ([]record, error) {
 			}
 			start = line
 		}
-		// One field.
-		field = field[:0]
-		if data[i] == '"' {
+		// One field. An unquoted field is a substring of data.
+		if data[i] != '"' {
+			j := i
+			for j < n && data[j] != ',' && data[j] != '\n' && data[j] != '\r' {
+				j++
+			}
+			fields = append(fields, data[i:j])
+			i = j
+		} else {
+			field = field[:0]
 			i++
 			closed := false
 			for i < n {
@@ -70,12 +78,12 @@ func tokenize(data []byte) ([]record, error) {
 			if !closed {
 				return nil, fmt.Errorf("%w: EOF inside string starting at line %d", ErrTokenize, start)
 			}
+			for i < n && data[i] != ',' && data[i] != '\n' && data[i] != '\r' {
+				field = append(field, data[i])
+				i++
+			}
+			fields = append(fields, string(field))
 		}
-		for i < n && data[i] != ',' && data[i] != '\n' && data[i] != '\r' {
-			field = append(field, data[i])
-			i++
-		}
-		fields = append(fields, string(field))
 		if i < n && data[i] == ',' {
 			i++
 			if i == n { // a trailing delimiter at EOF ends a record with one more, empty field
@@ -84,7 +92,7 @@ func tokenize(data []byte) ([]record, error) {
 			continue
 		}
 		recs = append(recs, record{fields: fields, line: start})
-		fields, field = nil, field[:0]
+		fields = make([]string, 0, len(fields))
 		if i < n {
 			i = skipEOL(data, i)
 			line++
@@ -97,7 +105,7 @@ func tokenize(data []byte) ([]record, error) {
 }
 
 // skipEOL steps over the line end at data[i] (LF, CR or CRLF).
-func skipEOL(data []byte, i int) int {
+func skipEOL(data string, i int) int {
 	if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
 		return i + 2
 	}
