@@ -164,6 +164,11 @@ func judgeSpider2Task(ctx context.Context, ds *dataset.Dataset, i int, systems [
 		case why != "":
 			skip(r, why)
 			continue
+		case errors.Is(err, engine.ErrInfrastructure):
+			// A database that cannot be opened or a lost engine says nothing about the
+			// query: the task stays unjudged, never wrong.
+			skip(r, "not judged: "+err.Error())
+			continue
 		case err != nil:
 			// evaluate.py scores a table it cannot read (or SQL that fails) 0.
 			r.Verdict, r.ErrorCategory, r.ErrorMessage = record.Error, Categorize(err), err.Error()

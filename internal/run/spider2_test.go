@@ -41,8 +41,8 @@ func evalSpider2Run(tb testing.TB, cfg Config) (*Result, *notes) {
 func TestSpider2ExampleSubmissions(t *testing.T) {
 	for _, c := range []struct {
 		suite            string
-		correct, judged  int
-		final, real, mid string
+		correct, judged int
+		final, real     string
 	}{
 		{suite: "lite", correct: 1, judged: 6, final: "16.67", real: "0.18"},
 		{suite: "snow", correct: 1, judged: 7, final: "14.29", real: "0.18"},
@@ -52,7 +52,7 @@ func TestSpider2ExampleSubmissions(t *testing.T) {
 			res, _ := evalSpider2Run(t, Config{DatasetSpec: "spider2:" + dir, Workers: 2,
 				Preds: []string{"example=" + filepath.Join(dir, "evaluation_suite", "example_submission_folder_csv")}})
 			st := res.Summary.Spider2[0]
-			if st.Judged != c.judged || st.Official != c.correct || st.Tasks != 547 {
+			if st.Judged != c.judged || st.Official != c.correct || st.Strict != c.correct || st.Tasks != 547 || len(st.Disagreements) != 0 {
 				t.Errorf("judged %d, official correct %d, tasks %d; want %d, %d, 547", st.Judged, st.Official, st.Tasks, c.judged, c.correct)
 			}
 			for id, want := range map[string]string{"ex_spider2": c.final, "ex_spider2_real": c.real} {
