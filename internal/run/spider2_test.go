@@ -40,7 +40,7 @@ func evalSpider2Run(tb testing.TB, cfg Config) (*Result, *notes) {
 // official evaluate.py prints: lite 1 of 6, snow 1 of 7 (Final), over 547 (Real).
 func TestSpider2ExampleSubmissions(t *testing.T) {
 	for _, c := range []struct {
-		suite            string
+		suite           string
 		correct, judged int
 		final, real     string
 	}{
