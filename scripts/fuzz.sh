@@ -19,6 +19,7 @@ targets=(
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"
+  "./internal/pandascsv FuzzReadCSV"
 )
 
 # A target missing from the list above would never be fuzzed: refuse to run without it.

@@ -69,8 +69,10 @@ A non-empty DIR is refused unless --resume continues it (refused in turn when an
 its manifest differs, each difference named) or --force replaces it (the new run is
 written beside it and takes its place only once complete).
 
-KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spider text
-(one SQL per line), NL2SQLBench records (JSON array or JSONL).`,
+KIND is bird, spider, spider2 or jsonl. Prediction formats are detected: BIRD JSON, Spider text
+(one SQL per line), NL2SQLBench records (JSON array or JSONL). For spider2 (a Spider 2.0
+suite directory) each --pred is a folder of <instance_id>.csv result tables or .sql
+queries (docs/spider2.md).`,
 		Example: `  nl2sqlbench eval --dataset spider:../shared/data/spider \
       --pred DAIL=../shared/data/spider/predictions/DAIL.txt --out runs/spider-dev`,
 		Args: cobra.NoArgs,
@@ -112,7 +114,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl)")
+	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider, spider2 or jsonl)")
 	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
 	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	f.StringVar(&cfg.DiffJSON, "diff-json", "", "with --dataset bird:GOLD.sql: BIRD's question JSON giving each question its difficulty (as BIRD's --diff_json_path; default: the JSON beside the .sql, e.g. mini_dev_sqlite.json for mini_dev_sqlite_gold.sql)")
@@ -138,6 +140,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
+	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
 	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")

@@ -21,7 +21,7 @@ type Question struct {
 
 // Dataset is a loaded benchmark.
 type Dataset struct {
-	Kind   string // "bird", "spider" or "jsonl"
+	Kind   string // "bird", "spider", "spider2" or "jsonl"
 	Path   string // the question file that was read
 	DBRoot string // where databases are looked up
 	Tables string // tables.json path, if any
@@ -29,6 +29,9 @@ type Dataset struct {
 	// difficulties (bird_gold.go), "" otherwise.
 	DiffJSON  string
 	Questions []Question
+	// Spider2 is set for a Spider 2.0 suite (kind spider2): its tasks, eval config and
+	// gold result files, aligned with Questions.
+	Spider2 *Spider2Suite
 	// Warnings are problems that did not stop loading (a difficulty that could not be
 	// derived, a repeated question_id in BIRD data, ...). Callers should show them.
 	Warnings []string

@@ -10,6 +10,7 @@ import (
 //
 //	bird:   <root>/<db>/<db>.sqlite, <root>/dev_databases/<db>/<db>.sqlite
 //	spider: <root>/<db>/<db>.sqlite
+//	spider2: <root>/<db>.sqlite, <root>/<db>/<db>.sqlite
 //	jsonl:  <root>/<db>/<db>.sqlite, <root>/<db>.sqlite, <root>/databases/<db>/<db>.sqlite
 //
 // An id that could escape the root (a path separator, "." or "..") has no candidates.
@@ -24,6 +25,8 @@ func (d *Dataset) DBCandidates(dbID string) []string {
 		return []string{nested, filepath.Join(root, "dev_databases", dbID, dbID+".sqlite")}
 	case KindSpider:
 		return []string{nested}
+	case KindSpider2: // evaluate.py: resource/databases/<db>.sqlite
+		return []string{filepath.Join(root, dbID+".sqlite"), nested}
 	default: // jsonl and datasets built by hand: the most permissive layout
 		return []string{nested, filepath.Join(root, dbID+".sqlite"), filepath.Join(root, "databases", dbID, dbID+".sqlite")}
 	}

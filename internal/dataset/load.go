@@ -37,8 +37,10 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 		d, err = loadSpider(ctx, path, opt)
 	case KindJSONL:
 		d, err = loadJSONL(path, opt)
+	case KindSpider2:
+		d, err = loadSpider2(path, opt)
 	default:
-		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider or jsonl)", spec, ErrUnknownKind, kind)
+		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider, spider2 or jsonl)", spec, ErrUnknownKind, kind)
 	}
 	if err != nil {
 		if hint := hintFor(strings.ToLower(kind), path); hint != "" {

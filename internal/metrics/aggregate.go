@@ -79,20 +79,28 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) Va
 	var out Value
 	for i := range recs {
 		r := &recs[i]
-		if !r.Judged() {
+		judged := r.Judged()
+		if judged {
+			out.Judged++
+		}
+		if !judged && m.Over != AllRecords {
 			continue
 		}
-		out.Judged++
 		if v, ok := m.Value(system, r); ok {
 			sum += v
 			out.N++
 		}
 	}
 	out.Denominator = out.Judged
-	if m.Over == JudgedWithValue {
+	switch m.Over {
+	case JudgedWithValue:
 		out.Denominator = out.N
+	case AllRecords:
+		out.Denominator = len(recs)
 	}
-	if out.Judged > 0 {
+	if out.Denominator > 0 && m.Over == AllRecords {
+		out.Coverage = 1 // every record counts, a missing value as 0
+	} else if out.Judged > 0 {
 		out.Coverage = float64(out.N) / float64(out.Judged)
 	}
 	if out.N > 0 && out.Denominator > 0 {

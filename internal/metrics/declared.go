@@ -31,10 +31,11 @@ func Declared(opt Options) []Metric {
 		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
 		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: BIRD evaluation_ex semantics (rows as sets)",
-			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), true }},
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), r.Spider2Mode == "" }},
 		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: Spider test-suite execution semantics (bags; order when the gold orders)",
-			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), true }},
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), r.Spider2Mode == "" }},
+		spider2Final(), spider2Real(), // spider2.go: Spider 2.0's Final and Real scores
 		intMetric("esm", "ESM", "Spider exact set match; needs the question's database and a gold SQL Spider's parser accepts",
 			func(r *record.Record) *int { return r.ESM }),
 		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",

@@ -65,6 +65,10 @@ const (
 	// undefined for an empty gold set; I2C only exists where the first candidate was
 	// incorrect).
 	JudgedWithValue Over = "judged_with_value"
+	// AllRecords averages over every record of the slice, judged or not (a record
+	// without a value counts 0): Spider 2.0's "Real" score divides by every task of the
+	// suite, submitted or not.
+	AllRecords Over = "all_records"
 )
 
 // DefaultMinCoverage is the share of judged questions a metric must have a value for to

@@ -62,6 +62,7 @@ type ManifestSettings struct {
 	Timing         string   `json:"timing,omitempty"`         // with VES
 	VESIterations  int      `json:"ves_iterations,omitempty"` // with VES
 	Pricing        string   `json:"pricing,omitempty"`        // where token prices came from
+	Spider2Mode    string   `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
 }
 
 // FileDigest fingerprints one input file.

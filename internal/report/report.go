@@ -36,6 +36,7 @@ type RunSummary struct {
 	ESMPartial     []metrics.PartialSummary        `json:"esm_partial,omitempty"`     // Spider's partial-match breakdown (table_partial.go)
 	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
+	Spider2        []metrics.Spider2Summary        `json:"spider2,omitempty"`         // Spider 2.0: both modes, their disagreements
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`

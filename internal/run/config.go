@@ -50,6 +50,8 @@ type Config struct {
 	PricingPath string           // where Pricing came from, for the summary
 
 	HashDBs bool // the manifest holds every database's sha256, not only its size and time
+
+	Spider2Mode string // Spider 2.0 comparison: official or strict ("": official)
 }
 
 // passK is the k list in force.

@@ -106,6 +106,9 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 			res.Systems[i].Records = resumed[i]
 		}
 	}
+	if ds.Spider2 != nil {
+		return evalSpider2(ctx, p, res, sink, obs) // result tables: spider2.go
+	}
 
 	sqlite := engine.NewSQLite()
 	sqlite.MaxConnsPerDB = max(cfg.Workers, 1)

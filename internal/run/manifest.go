@@ -76,7 +76,11 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 	}
 	for i, s := range p.Systems {
 		_, path := splitPredSpec(cfg.Preds[i])
-		d, err := digestFile(ctx, path)
+		digest := digestFile
+		if s.Spider2 != nil {
+			digest = digestDir // a folder of answers
+		}
+		d, err := digest(ctx, path)
 		if err != nil {
 			return nil, fmt.Errorf("manifest: prediction file of %s: %w", s.Name, err)
 		}
@@ -109,6 +113,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
+		Spider2Mode:    spider2ModeSetting(cfg, p),
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

@@ -33,6 +33,8 @@ type System struct {
 	Name  string                // NAME of NAME=FILE, or the file's base name
 	Dir   string                // Name made safe as a directory name; unique in a run
 	Preds []*predict.Prediction // Preds[i] answers Dataset.Questions[i]
+	// Spider2 answers a Spider 2.0 suite's tasks instead of Preds (spider2.go).
+	Spider2 []*judge.Spider2Pred
 }
 
 // Prepare loads cfg's dataset and prediction files, pairs them and fingerprints the run
@@ -54,6 +56,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	sem, err := semanticsFor(cfg.Semantics, ds.Kind)
 	if err != nil {
 		return nil, err
+	}
+	if ds.Spider2 != nil {
+		return prepareSpider2(ctx, cfg, ds, sem, obs)
 	}
 	systems, err := readSystems(ds, cfg)
 	if err != nil {

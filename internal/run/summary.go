@@ -72,7 +72,10 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 
-	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {
+	var s2warn []string
+	sum.Spider2, s2warn = spider2Summaries(systems)
+	sum.Warnings = append(sum.Warnings, s2warn...)
+	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 && sum.Spider2 == nil {
 		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s skipped (database missing under %s); excluded from every score", c.Skipped, plural(c.Skipped), ds.DBRoot))
 	}
 	if c := sum.Systems[0].Overall.Counts; c.GoldError > 0 {
