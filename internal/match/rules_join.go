@@ -187,6 +187,8 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 			}
 			if len(c.from) > 1 {
 				c.from[1].on = andOf(rest...)
+			} else {
+				c.joinsKey = true
 			}
 			rc.fire("14")
 			break
@@ -200,7 +202,7 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 // when the IN is the whole WHERE clause of a single-table query.
 func rule13InToJoin(rc *ruleCtx, q *equery) {
 	for _, c := range q.cores {
-		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd {
+		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd || (rc.official && c.joinsKey) {
 			continue
 		}
 		ds := conjuncts(c.where)

@@ -65,25 +65,30 @@ func rule1MinMaxSubquery(rc *ruleCtx, q *equery) {
 // when c1 is UNIQUE (any selected column being unique keeps the rows distinct). The
 // same holds inside an aggregate over t1 alone: COUNT(DISTINCT c1) equals COUNT(c1).
 func rule2DistinctUnique(rc *ruleCtx, q *equery) {
-	f := func(n *enode) *enode {
-		if n.is(eopFunc) && strings.HasSuffix(n.val, "+distinct") && len(n.kids) == 1 && rc.unique(n.kids[0]) {
-			n.val = strings.TrimSuffix(n.val, "+distinct")
-			rc.fire("2")
+	in := func(c *ecore) func(*enode) *enode {
+		return func(n *enode) *enode {
+			if n.is(eopFunc) && strings.HasSuffix(n.val, "+distinct") && len(n.kids) == 1 &&
+				(rc.unique(n.kids[0]) || rc.uniqueInGroup(c, n.kids[0])) {
+				n.val = strings.TrimSuffix(n.val, "+distinct")
+				rc.fire("2")
+			}
+			return n
 		}
-		return n
 	}
+	skip := func(c *ecore) bool { return soleTable(c) == "" || (rc.official && c.joinsKey) }
 	for _, c := range q.cores {
-		if soleTable(c) != "" {
-			c.mapExprs(f)
+		if !skip(c) {
+			c.mapExprs(in(c))
 		}
 	}
-	if c := q.single(); c != nil && soleTable(c) != "" {
+	if c := q.single(); c != nil && !skip(c) {
+		f := in(c)
 		for _, o := range q.order {
 			o.x = mapExpr(o.x, f)
 		}
 	}
 	for _, c := range q.cores {
-		if !c.distinct || len(c.group) > 0 {
+		if !c.distinct || len(c.group) > 0 || skip(c) {
 			continue
 		}
 		t := soleTable(c)
@@ -98,6 +103,27 @@ func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 			}
 		}
 	}
+}
+
+// uniqueInGroup reports whether column n is unique within each group of core c (corrected
+// mode): c reads one table t, and n with c's GROUP BY columns of t covers a key of t. A
+// composite key (A, B) makes A unique within each group of GROUP BY B, so COUNT(DISTINCT
+// A) there equals COUNT(A). The script does not know this.
+func (rc *ruleCtx) uniqueInGroup(c *ecore, n *enode) bool {
+	if rc.official || c == nil || len(c.group) == 0 {
+		return false
+	}
+	t, col, ok := splitCol(n)
+	if !ok || t != soleTable(c) {
+		return false
+	}
+	cols := []string{col}
+	for _, g := range c.group {
+		if gt, gc, ok := splitCol(g); ok && gt == t {
+			cols = append(cols, gc)
+		}
+	}
+	return len(cols) > 1 && rc.table(t).IsUnique(cols...)
 }
 
 // rule3SetOpToCondition is rule 3: SELECT c1 FROM t1 WHERE d1 INTERSECT / UNION SELECT
@@ -144,6 +170,15 @@ func rule4GroupByUnique(rc *ruleCtx, q *equery) {
 			}
 		}
 		if key == nil {
+			continue
+		}
+		if rc.official {
+			// Quirk (official) rule4: the script keeps the unique column alone, dropping
+			// GROUP BY columns of other tables too (which changes the groups).
+			if len(c.group) > 1 {
+				c.group = []*enode{key}
+				rc.fire("4")
+			}
 			continue
 		}
 		t := colTable(key)
