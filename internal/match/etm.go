@@ -139,7 +139,11 @@ func (d *ETMDB) normalize(ctx context.Context, text string, mode ETMMode, seed *
 	if mode == "" {
 		mode = ETMOfficial
 	}
-	official := mode == ETMOfficial
+	return d.normalizeQuirks(ctx, text, mode, mode.quirks(), seed)
+}
+
+// normalizeQuirks is normalize with the script's quirks in force given one by one.
+func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, quirks quirk, seed *joinFacts) (*Normalized, error) {
 	text = strings.TrimSpace(text)
 	if !d.prepares(ctx, text) {
 		if err := budgetErr(ctx); err != nil {
@@ -156,7 +160,7 @@ func (d *ETMDB) normalize(ctx context.Context, text string, mode ETMMode, seed *
 		return nil, fmt.Errorf("%w: not a SELECT", ErrETMUnsupported)
 	}
 	fired := map[string]bool{}
-	l := &lowerer{s: d.schema, fired: fired, official: official}
+	l := &lowerer{s: d.schema, fired: fired, quirks: quirks}
 	eq, err := l.query(st, nil)
 	if err != nil {
 		return nil, err
@@ -164,8 +168,8 @@ func (d *ETMDB) normalize(ctx context.Context, text string, mode ETMMode, seed *
 	if err := budgetErr(ctx); err != nil {
 		return nil, err
 	}
-	rc := &ruleCtx{ctx: ctx, db: d, fired: fired, official: official}
-	if official {
+	rc := &ruleCtx{ctx: ctx, db: d, fired: fired, quirks: quirks}
+	if quirks.has(quirkJoinFacts) {
 		rc.facts = newJoinFacts(seed)
 	}
 	// A rule that needed the database after the deadline may not have fired: the

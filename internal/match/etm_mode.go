@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -54,6 +55,47 @@ func ParseETMMode(s string) (ETMMode, error) {
 	return "", fmt.Errorf("etm mode %q: want official or corrected", s)
 }
 
+// quirk is one behaviour of the ETM script that corrected mode does not copy. Official
+// mode has them all, corrected mode none; turning one off at a time says which quirk
+// decided a question where the modes differ (ETMDiffRule).
+type quirk uint
+
+// The quirks, named as in the comments where each is reproduced.
+const (
+	quirkAlias quirk = 1 << iota
+	quirkResolve
+	quirkJoinFacts
+	quirkRule4
+	quirkJoinsKey
+	quirkRule10
+	quirkCompositeKey
+	quirksAll = quirkCompositeKey<<1 - 1
+)
+
+// quirkNames are the names reports and docs/etm-modes.md use, with the Table 5 rule or
+// script step each concerns.
+var quirkNames = []struct {
+	q    quirk
+	name string
+}{
+	{quirkAlias, "alias (P6 / script rule 106)"},
+	{quirkResolve, "resolve (P1 / script rule 101)"},
+	{quirkJoinFacts, "joinfacts (rule 19)"},
+	{quirkRule4, "rule4 (rule 4)"},
+	{quirkJoinsKey, "joinskey (rules 2, 13 after 14)"},
+	{quirkRule10, "rule10 (rule 10)"},
+	{quirkCompositeKey, "compositekey (rule 2)"},
+}
+
+func (q quirk) has(x quirk) bool { return q&x != 0 }
+
+func (m ETMMode) quirks() quirk {
+	if m == ETMCorrected {
+		return 0
+	}
+	return quirksAll
+}
+
 // joinFacts are the column facts (canonical "table.col") an inner equi-join taught, in
 // official mode: the script's rule 19 adds them to its schema copy.
 type joinFacts struct {
@@ -77,7 +119,7 @@ func newJoinFacts(seed *joinFacts) *joinFacts {
 // nothing changes: quirk (official) joinfacts. It runs after rule 14, as the script's
 // rule 19 does: a join rule 14 removed in the same round teaches nothing.
 func ruleLearnJoinFacts(rc *ruleCtx, q *equery) {
-	if !rc.official {
+	if !rc.quirks.has(quirkJoinFacts) {
 		return
 	}
 	var eqs [][2]*enode
@@ -133,4 +175,71 @@ func (rc *ruleCtx) coreJoinNotNull(c *ecore, n *enode) bool {
 		}
 	}
 	return false
+}
+
+// ModeDiff says how official mode judges a comparison that corrected mode judged
+// corrected: Official is its verdict, and Rule (when the two differ) names the quirk(s)
+// that decided, as quirkNames spells them: each one that, turned off alone in official
+// mode, gives corrected's verdict ("several" when no single one does).
+type ModeDiff struct {
+	Official int
+	Rule     string
+}
+
+// CompareModes runs ETM on pred against gold in both modes and, where the verdicts
+// differ, names the quirk that decided. Both verdicts carry their errors as Compare's.
+func (d *ETMDB) CompareModes(ctx context.Context, pred, gold string) (official, corrected ETMVerdict, diff *ModeDiff) {
+	official = d.CompareMode(ctx, pred, gold, ETMOfficial)
+	corrected = d.CompareMode(ctx, pred, gold, ETMCorrected)
+	if official.Err != nil || corrected.Err != nil || official.Match == corrected.Match {
+		return official, corrected, nil
+	}
+	return official, corrected, &ModeDiff{Official: b2i(official.Match), Rule: d.decidingQuirk(ctx, pred, gold, official.Match)}
+}
+
+// decidingQuirk names the quirks that, turned off alone, change official mode's verdict.
+func (d *ETMDB) decidingQuirk(ctx context.Context, pred, gold string, official bool) string {
+	var names []string
+	for _, qn := range quirkNames {
+		qs := quirksAll &^ qn.q
+		g, err := d.normalizeQuirks(ctx, gold, ETMOfficial, qs, nil)
+		if err != nil {
+			continue
+		}
+		p, err := d.normalizeQuirks(ctx, pred, ETMOfficial, qs, g.facts)
+		if err != nil {
+			continue
+		}
+		if (p.Key == g.Key) != official {
+			names = append(names, qn.name)
+		}
+	}
+	if len(names) == 0 {
+		// No quirk decides alone in official mode: which one, alone added to corrected
+		// mode, gives official's verdict?
+		for _, qn := range quirkNames {
+			g, err := d.normalizeQuirks(ctx, gold, ETMOfficial, qn.q, nil)
+			if err != nil {
+				continue
+			}
+			p, err := d.normalizeQuirks(ctx, pred, ETMOfficial, qn.q, g.facts)
+			if err != nil {
+				continue
+			}
+			if (p.Key == g.Key) == official {
+				names = append(names, qn.name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "several"
+	}
+	return strings.Join(names, "; ")
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

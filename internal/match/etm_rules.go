@@ -12,10 +12,10 @@ type ruleCtx struct {
 	ctx   context.Context
 	db    *ETMDB
 	fired map[string]bool
-	// official: reproduce the ETM script (ETMOfficial); facts: what its rule 19 learnt
-	// from inner equi-joins (official mode only).
-	official bool
-	facts    *joinFacts
+	// quirks: the script behaviours to reproduce (all in official mode, none in
+	// corrected); facts: what the script's rule 19 learnt from inner equi-joins.
+	quirks quirk
+	facts  *joinFacts
 }
 
 func (rc *ruleCtx) fire(id string) { rc.fired[id] = true }
@@ -48,7 +48,7 @@ func (rc *ruleCtx) unique(n *enode) bool {
 	if !ok {
 		return false
 	}
-	if rc.official && rc.facts != nil && rc.facts.unique[n.val] {
+	if rc.quirks.has(quirkJoinFacts) && rc.facts != nil && rc.facts.unique[n.val] {
 		return true
 	}
 	return rc.table(t).IsUnique(c)
@@ -61,7 +61,7 @@ func (rc *ruleCtx) notNull(n *enode) bool {
 	if !ok {
 		return false
 	}
-	if rc.official && rc.facts != nil && rc.facts.notNull[n.val] {
+	if rc.quirks.has(quirkJoinFacts) && rc.facts != nil && rc.facts.notNull[n.val] {
 		return true
 	}
 	tab := rc.table(t)
@@ -81,7 +81,7 @@ func (rc *ruleCtx) notNullIn(c *ecore, n *enode) bool {
 	if rc.notNull(n) {
 		return true
 	}
-	return !rc.official && n.is(eopCol) && rc.coreJoinNotNull(c, n)
+	return !rc.quirks.has(quirkJoinFacts) && n.is(eopCol) && rc.coreJoinNotNull(c, n)
 }
 
 // queryRules are the equivalence rules, applied to every query (innermost first) in

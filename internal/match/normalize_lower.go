@@ -27,8 +27,8 @@ type lowerer struct {
 	s     *dbschema.Schema
 	fired map[string]bool
 	ctes  []cteDef // visible CTEs, innermost last
-	// official resolves names as the ETM script does (ETMOfficial): see officialName.
-	official bool
+	// quirks: how the ETM script's name resolution to reproduce (see scriptName).
+	quirks quirk
 }
 
 type cteDef struct {
@@ -433,7 +433,7 @@ func cloneCore(k *ecore) *ecore {
 }
 
 func (l *lowerer) orderExpr(e ast.Expr, sc *lscope) (*enode, error) {
-	if id, ok := e.(*ast.Ident); ok && !l.official {
+	if id, ok := e.(*ast.Ident); ok && !l.quirks.has(quirkAlias) {
 		if n, ok := sc.column(strings.ToLower(id.Name), true); ok {
 			return n, nil
 		}
@@ -486,7 +486,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		}
 		col := l.lower(n.Parts[len(n.Parts)-1].Name)
 		tab := l.lower(n.Parts[len(n.Parts)-2].Name)
-		if l.official {
+		if l.quirks.has(quirkAlias) {
 			if a, ok := sc.aliasRef(col); ok {
 				return a, nil
 			}
@@ -730,10 +730,8 @@ func literal(n *ast.Literal) *enode {
 // naming nothing) a string literal.
 func (l *lowerer) ident(id *ast.Ident, sc *lscope) *enode {
 	name := l.lower(id.Name)
-	if l.official {
-		if n := l.officialName(id, name, sc); n != nil {
-			return n
-		}
+	if n := l.scriptName(id, name, sc); n != nil {
+		return n
 	} else if n, ok := sc.column(name, false); ok {
 		if id.Quote != ast.QuoteNone {
 			l.fire("P8")
@@ -769,13 +767,17 @@ func (sc *lscope) aliasRef(name string) (*enode, bool) {
 	return nil, false
 }
 
-// officialName resolves a bare name as the ETM script does (nil: not a column).
-// A quoted name that no table of the database has as a column or table name is a string
-// (its preprocessing); TRUE / FALSE are booleans; a result alias is an aliasRef. Quirk
-// (official) resolve: any other name takes the table of this SELECT's own FROM, the only
-// table there, or the only joined table with that column (script rule 101), never an
-// enclosing query's: a correlated column resolves to the inner table.
-func (l *lowerer) officialName(id *ast.Ident, name string, sc *lscope) *enode {
+// scriptName resolves a bare name as the ETM script does, for the quirks in force (nil:
+// resolve it as SQLite does). A quoted name that no table of the database has as a
+// column or table name is a string (its preprocessing); TRUE / FALSE are booleans; a
+// result alias is an aliasRef (quirk alias). Quirk (official) resolve: any other name
+// takes the table of this SELECT's own FROM, the only table there, or the only joined
+// table with that column (script rule 101), never an enclosing query's: a correlated
+// column resolves to the inner table.
+func (l *lowerer) scriptName(id *ast.Ident, name string, sc *lscope) *enode {
+	if l.quirks&(quirkAlias|quirkResolve) == 0 {
+		return nil
+	}
 	if id.Quote != ast.QuoteNone && !l.schemaHasName(name) {
 		return nil
 	}
@@ -783,9 +785,12 @@ func (l *lowerer) officialName(id *ast.Ident, name string, sc *lscope) *enode {
 		return nil
 	}
 	if a, ok := sc.aliasRef(name); ok {
-		return a
+		if l.quirks.has(quirkAlias) {
+			return a
+		}
+		return nil // an alias, read as SQLite reads it
 	}
-	if len(sc.srcs) == 0 {
+	if !l.quirks.has(quirkResolve) || len(sc.srcs) == 0 {
 		return nil
 	}
 	if id.Quote != ast.QuoteNone {

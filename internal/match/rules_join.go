@@ -202,7 +202,7 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 // when the IN is the whole WHERE clause of a single-table query.
 func rule13InToJoin(rc *ruleCtx, q *equery) {
 	for _, c := range q.cores {
-		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd || (rc.official && c.joinsKey) {
+		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd || (rc.quirks.has(quirkJoinsKey) && c.joinsKey) {
 			continue
 		}
 		ds := conjuncts(c.where)

@@ -18,7 +18,7 @@ func rule10MinMaxToOrderLimit(rc *ruleCtx, q *equery) {
 	// Quirk (official) rule10: the script rewrites ORDER BY c1 LIMIT 1 into MIN/MAX(c1)
 	// whatever else the query has: GROUP BY and HAVING (one row against one per group),
 	// DISTINCT, outer joins, empty tables, other aggregates selected.
-	if !rc.official {
+	if !rc.quirks.has(quirkRule10) {
 		if len(c.group) > 0 || c.having != nil || c.distinct || !innerJoins(c) {
 			return
 		}
@@ -36,7 +36,7 @@ func rule10MinMaxToOrderLimit(rc *ruleCtx, q *equery) {
 				return
 			}
 			idx = i
-		case e.is(eopCol), rc.official:
+		case e.is(eopCol), rc.quirks.has(quirkRule10):
 		default:
 			return
 		}

@@ -75,7 +75,7 @@ func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 			return n
 		}
 	}
-	skip := func(c *ecore) bool { return soleTable(c) == "" || (rc.official && c.joinsKey) }
+	skip := func(c *ecore) bool { return soleTable(c) == "" || (rc.quirks.has(quirkJoinsKey) && c.joinsKey) }
 	for _, c := range q.cores {
 		if !skip(c) {
 			c.mapExprs(in(c))
@@ -110,7 +110,7 @@ func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 // composite key (A, B) makes A unique within each group of GROUP BY B, so COUNT(DISTINCT
 // A) there equals COUNT(A). The script does not know this.
 func (rc *ruleCtx) uniqueInGroup(c *ecore, n *enode) bool {
-	if rc.official || c == nil || len(c.group) == 0 {
+	if rc.quirks.has(quirkCompositeKey) || c == nil || len(c.group) == 0 {
 		return false
 	}
 	t, col, ok := splitCol(n)
@@ -172,7 +172,7 @@ func rule4GroupByUnique(rc *ruleCtx, q *equery) {
 		if key == nil {
 			continue
 		}
-		if rc.official {
+		if rc.quirks.has(quirkRule4) {
 			// Quirk (official) rule4: the script keeps the unique column alone, dropping
 			// GROUP BY columns of other tables too (which changes the groups).
 			if len(c.group) > 1 {
