@@ -69,7 +69,8 @@ const (
 	quirkJoinsKey
 	quirkRule10
 	quirkCompositeKey
-	quirksAll = quirkCompositeKey<<1 - 1
+	quirkWindow
+	quirksAll = quirkWindow<<1 - 1
 )
 
 // quirkNames are the names reports and docs/etm-modes.md use, with the Table 5 rule or
@@ -85,6 +86,7 @@ var quirkNames = []struct {
 	{quirkJoinsKey, "joinskey (rules 2, 13 after 14)"},
 	{quirkRule10, "rule10 (rule 10)"},
 	{quirkCompositeKey, "compositekey (rule 2)"},
+	{quirkWindow, "window (OVER compared as written)"},
 }
 
 func (q quirk) has(x quirk) bool { return q&x != 0 }

@@ -654,7 +654,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		}
 		return &enode{op: eopCollate, val: strings.ToLower(n.Name.Name), kids: []*enode{x}}, nil
 	case *ast.FuncCall:
-		if n.Over != nil || n.Filter != nil || len(n.OrderBy) > 0 {
+		if n.Filter != nil || len(n.OrderBy) > 0 {
 			return nil, errUnsupported
 		}
 		name := strings.ToLower(n.Name.Name)
@@ -664,14 +664,18 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		out := &enode{op: eopFunc, val: name}
 		if n.Star {
 			out.kids = []*enode{{op: eopStar}}
-			return out, nil
+		} else {
+			ks, err := l.exprs(n.Args, sc)
+			if err != nil {
+				return nil, err
+			}
+			out.kids = ks
+			out = l.funcRules(out)
 		}
-		ks, err := l.exprs(n.Args, sc)
-		if err != nil {
-			return nil, err
+		if n.Over != nil {
+			return l.window(n.Over, out, sc)
 		}
-		out.kids = ks
-		return l.funcRules(out), nil
+		return out, nil
 	case *ast.ExistsExpr:
 		sub, err := l.query(n.Select, sc)
 		if err != nil {
