@@ -15,4 +15,9 @@ type Structural struct {
 	// ("P0".."P8", "1".."26") that fired on the prediction or the gold query.
 	ETM      *int     `json:"etm,omitempty"`
 	ETMRules []string `json:"etm_rules,omitempty"`
+	// ETMOfficial is set only under --etm-mode corrected, and only where the official
+	// mode (the ETM authors' script) gives another verdict than etm: that verdict.
+	// ETMModeRule then names the script quirk that decided (docs/etm-modes.md).
+	ETMOfficial *int   `json:"etm_official,omitempty"`
+	ETMModeRule string `json:"etm_mode_rule,omitempty"`
 }

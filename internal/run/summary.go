@@ -66,6 +66,9 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		}
 	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	if sum.ETM != nil {
+		sum.ETM.Mode = string(cfg.etmMode())
+	}
 
 	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {
 		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s skipped (database missing under %s); excluded from every score", c.Skipped, plural(c.Skipped), ds.DBRoot))
