@@ -70,7 +70,8 @@ const (
 	quirkRule10
 	quirkCompositeKey
 	quirkWindow
-	quirksAll = quirkWindow<<1 - 1
+	quirkRule13
+	quirksAll = quirkRule13<<1 - 1
 )
 
 // quirkNames are the names reports and docs/etm-modes.md use, with the Table 5 rule or
@@ -87,6 +88,7 @@ var quirkNames = []struct {
 	{quirkRule10, "rule10 (rule 10)"},
 	{quirkCompositeKey, "compositekey (rule 2)"},
 	{quirkWindow, "window (OVER compared as written)"},
+	{quirkRule13, "rule13 (rule 13)"},
 }
 
 func (q quirk) has(x quirk) bool { return q&x != 0 }
@@ -102,6 +104,14 @@ func (m ETMMode) quirks() quirk {
 // official mode: the script's rule 19 adds them to its schema copy.
 type joinFacts struct {
 	unique, notNull map[string]bool
+}
+
+// size counts the facts (0 for none).
+func (f *joinFacts) size() int {
+	if f == nil {
+		return 0
+	}
+	return len(f.unique) + len(f.notNull)
 }
 
 func newJoinFacts(seed *joinFacts) *joinFacts {

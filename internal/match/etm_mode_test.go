@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // etmModeDB: t1/t2 a key and a NOT NULL foreign key to it; p/c a key and a nullable
@@ -22,6 +24,8 @@ func etmModeDB(tb testing.TB) *ETMDB {
 		`CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT)`,
 		`CREATE TABLE c (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p(id), v INTEGER)`,
 		`CREATE TABLE cl (code TEXT NOT NULL, lang TEXT NOT NULL, PRIMARY KEY (code, lang))`,
+		`CREATE TABLE u (id INTEGER PRIMARY KEY, code TEXT UNIQUE)`,
+		`CREATE TABLE w (id INTEGER PRIMARY KEY, u_id INTEGER REFERENCES u(id), v INTEGER)`,
 		`INSERT INTO t1 VALUES (1, 'a')`, `INSERT INTO t2 VALUES (1, 1, 7)`,
 		`INSERT INTO p VALUES (1, 'a')`, `INSERT INTO c VALUES (1, 1, 7), (2, NULL, 8)`,
 		`INSERT INTO cl VALUES ('x', 'en'), ('y', 'en')`,
@@ -65,6 +69,8 @@ func TestETMModes(t *testing.T) {
 		// NOT NULL across an inner equi-join (rule 19): both modes.
 		{"join not null", "SELECT count(c.p_id) FROM p JOIN c ON p.id = c.p_id WHERE p.name = 'a'",
 			"SELECT count(*) FROM p JOIN c ON p.id = c.p_id WHERE p.name = 'a'", true, true},
+		{"join not null, gold via rule 13", "SELECT count(c.p_id) FROM p JOIN c ON p.id = c.p_id WHERE p.name = 'a'",
+			"SELECT count(*) FROM c WHERE p_id IN (SELECT id FROM p WHERE name = 'a')", true, true},
 		{"join not null, swapped", "SELECT count(c.p_id) FROM c JOIN p ON c.p_id = p.id WHERE p.name = 'a'",
 			"SELECT count(p.id) FROM p JOIN c ON p.id = c.p_id WHERE p.name = 'a'", true, true},
 		{"left join near miss", "SELECT count(c.p_id) FROM p LEFT JOIN c ON p.id = c.p_id",
@@ -83,6 +89,16 @@ func TestETMModes(t *testing.T) {
 		{"rule 10 under group by", "SELECT p_id, v FROM c GROUP BY p_id ORDER BY v DESC LIMIT 1",
 			"SELECT p_id, max(v) FROM c GROUP BY p_id", true, false},
 		{"rule 10 plain", "SELECT v FROM c ORDER BY v DESC LIMIT 1", "SELECT max(v) FROM c", true, true},
+		// rule 13, = form: the subquery's WHERE names a UNIQUE column (one row at most).
+		{"rule 13 equality", "SELECT v FROM w WHERE u_id = (SELECT id FROM u WHERE code = 'a')",
+			"SELECT w.v FROM u JOIN w ON u.id = w.u_id WHERE u.code = 'a'", true, true},
+		{"rule 13 equality near miss", "SELECT v FROM c WHERE p_id = (SELECT id FROM p WHERE name = 'a')",
+			"SELECT c.v FROM p JOIN c ON p.id = c.p_id WHERE p.name = 'a'", false, false},
+		// quirk rule13: the subquery's ORDER BY / LIMIT are dropped.
+		{"rule 13 drops limit", "SELECT v FROM w WHERE u_id IN (SELECT id FROM u ORDER BY code LIMIT 1)",
+			"SELECT w.v FROM u JOIN w ON u.id = w.u_id WHERE u.code > 'a'", false, false},
+		{"rule 13 drops limit, match", "SELECT v FROM w WHERE u_id IN (SELECT id FROM u WHERE code > 'a' ORDER BY code LIMIT 1)",
+			"SELECT w.v FROM u JOIN w ON u.id = w.u_id WHERE u.code > 'a'", true, false},
 		// quirk compositekey: (code, lang) makes code unique within each lang group.
 		{"composite key in group", "SELECT lang FROM cl GROUP BY lang HAVING count(DISTINCT code) = 1",
 			"SELECT lang FROM cl GROUP BY lang HAVING count(*) = 1", false, true},
@@ -144,5 +160,45 @@ func TestParseETMMode(t *testing.T) {
 	}
 	if _, err := ParseETMMode("strict"); err == nil {
 		t.Error("ParseETMMode(strict): no error")
+	}
+}
+
+// TestETMJoinNotNullSuperhero: the issue's BIRD superhero examples. hero_power.hero_id
+// is nullable, but an inner equi-join on superhero.id (NOT NULL) drops its NULLs, so
+// COUNT of it is COUNT(*), in both modes (the script's rule 19 then rule 6).
+func TestETMJoinNotNullSuperhero(t *testing.T) {
+	d, err := OpenETMDB(context.Background(), testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tests := []struct {
+		pred, gold          string
+		official, corrected bool
+	}{
+		{"SELECT COUNT(T2.hero_id) FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id WHERE T1.superhero_name = 'Hulk'",
+			"SELECT COUNT(*) FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id WHERE T1.superhero_name = 'Hulk'", true, true},
+		{"SELECT COUNT(T1.hero_id) FROM hero_power AS T1 INNER JOIN superhero AS T2 ON T1.hero_id = T2.id WHERE T2.height_cm > 200",
+			"SELECT COUNT(T1.id) FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id WHERE T1.height_cm > 200", true, true},
+		// The script's rule 14 runs before its rule 19: a join rule 14 removes (superhero is
+		// only joined) teaches nothing, and COUNT(hero_id) stays.
+		{"SELECT COUNT(T2.hero_id) FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T3.power_name = 'Super Strength'",
+			"SELECT COUNT(*) FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T3.power_name = 'Super Strength'", false, true},
+	}
+	for _, tc := range tests {
+		for _, m := range []struct {
+			mode ETMMode
+			want bool
+		}{{ETMOfficial, tc.official}, {ETMCorrected, tc.corrected}} {
+			if v := d.CompareMode(context.Background(), tc.pred, tc.gold, m.mode); v.Match != m.want || v.Reason != "" {
+				t.Errorf("%s: match %v, want %v (%s)\n  pred: %s\n  gold: %s", m.mode, v.Match, m.want, v.Reason, tc.pred, tc.gold)
+			}
+		}
+	}
+	// Near miss: no join, the column may be NULL.
+	for _, m := range ETMModes {
+		if v := d.CompareMode(context.Background(), "SELECT COUNT(hero_id) FROM hero_power", "SELECT COUNT(*) FROM hero_power", m); v.Match {
+			t.Errorf("%s: COUNT(nullable) matched COUNT(*) without a join", m)
+		}
 	}
 }

@@ -120,6 +120,7 @@ func (rc *ruleCtx) normalize(q *equery) error {
 	canon(q, rc.fire)
 	prev := q.key()
 	for range 8 {
+		learnt := rc.facts.size()
 		var err error
 		walkQuery(q, func(sub *equery) {
 			for _, r := range queryRules {
@@ -136,7 +137,9 @@ func (rc *ruleCtx) normalize(q *equery) error {
 		}
 		canon(q, rc.fire)
 		k := q.key()
-		if k == prev {
+		// What a round's joins taught (official mode) is used by the next round, as by
+		// the script's next pass (its first pass nearly always changes the tree).
+		if k == prev && rc.facts.size() == learnt {
 			return nil
 		}
 		prev = k

@@ -31,7 +31,7 @@ func rule10MinMaxToOrderLimit(rc *ruleCtx, q *equery) {
 	idx := -1
 	for i, e := range c.cols {
 		switch {
-		case e.is(eopFunc) && (e.val == "min" || e.val == "max") && len(e.kids) == 1 && e.kids[0].is(eopCol):
+		case e.is(eopFunc) && (e.val == "min" || e.val == "max") && len(e.kids) == 1 && (e.kids[0].is(eopCol) || rc.quirks.has(quirkRule10)):
 			if idx >= 0 {
 				return
 			}

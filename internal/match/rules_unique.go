@@ -64,6 +64,8 @@ func rule1MinMaxSubquery(rc *ruleCtx, q *equery) {
 // rule2DistinctUnique is rule 2: SELECT DISTINCT c1 FROM t1 equals SELECT c1 FROM t1
 // when c1 is UNIQUE (any selected column being unique keeps the rows distinct). The
 // same holds inside an aggregate over t1 alone: COUNT(DISTINCT c1) equals COUNT(c1).
+// GROUP BY does not prevent it (every row is in one group, so groups selecting a unique
+// column select distinct values), as in the script.
 func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 	in := func(c *ecore) func(*enode) *enode {
 		return func(n *enode) *enode {
@@ -88,7 +90,7 @@ func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 		}
 	}
 	for _, c := range q.cores {
-		if !c.distinct || len(c.group) > 0 || skip(c) {
+		if !c.distinct || skip(c) {
 			continue
 		}
 		t := soleTable(c)
