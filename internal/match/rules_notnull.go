@@ -56,26 +56,24 @@ func rule8AvgFromSumCount(rc *ruleCtx, q *equery) {
 }
 
 func avgFromSumCount(rc *ruleCtx, c *ecore, n *enode) *enode {
-	{
-		if !n.is(eopBin) || n.val != "/" {
-			return n
-		}
-		num, den := n.kids[0], n.kids[1]
-		if num.is(eopCast) && isFloatType(num.val) {
-			num = num.kids[0]
-		} else {
-			return n
-		}
-		if !num.is(eopFunc) || num.val != "sum" || len(num.kids) != 1 || !num.kids[0].is(eopCol) || !rc.notNullIn(c, num.kids[0]) {
-			return n
-		}
-		if !den.is(eopFunc) || den.val != "count" || len(den.kids) != 1 ||
-			!(den.kids[0].is(eopStar) || den.kids[0].key() == num.kids[0].key()) {
-			return n
-		}
-		rc.fire("8")
-		return &enode{op: eopFunc, val: "avg", kids: []*enode{num.kids[0]}}
+	if !n.is(eopBin) || n.val != "/" {
+		return n
 	}
+	num, den := n.kids[0], n.kids[1]
+	if num.is(eopCast) && isFloatType(num.val) {
+		num = num.kids[0]
+	} else {
+		return n
+	}
+	if !num.is(eopFunc) || num.val != "sum" || len(num.kids) != 1 || !num.kids[0].is(eopCol) || !rc.notNullIn(c, num.kids[0]) {
+		return n
+	}
+	if !den.is(eopFunc) || den.val != "count" || len(den.kids) != 1 ||
+		!(den.kids[0].is(eopStar) || den.kids[0].key() == num.kids[0].key()) {
+		return n
+	}
+	rc.fire("8")
+	return &enode{op: eopFunc, val: "avg", kids: []*enode{num.kids[0]}}
 }
 
 func isFloatType(t string) bool {
@@ -93,20 +91,18 @@ func rule9CountCase(rc *ruleCtx, q *equery) {
 }
 
 func countCase(rc *ruleCtx, c *ecore, n *enode) *enode {
-	{
-		if !n.is(eopFunc) || n.val != "count" || len(n.kids) != 1 {
-			return n
-		}
-		cs := n.kids[0]
-		if !cs.is(eopCase) || len(cs.kids) != 4 || !cs.kids[0].is(eopNull) || !cs.kids[3].is(eopNull) {
-			return n
-		}
-		then := cs.kids[2]
-		if !(then.is(eopNum) && then.val == "1") && !(then.is(eopCol) && rc.notNullIn(c, then)) {
-			return n
-		}
-		rc.fire("9")
-		return &enode{op: eopFunc, val: "sum", kids: []*enode{{op: eopCase, kids: []*enode{
-			{op: eopNull}, cs.kids[1], {op: eopNum, val: "1"}, {op: eopNum, val: "0"}}}}}
+	if !n.is(eopFunc) || n.val != "count" || len(n.kids) != 1 {
+		return n
 	}
+	cs := n.kids[0]
+	if !cs.is(eopCase) || len(cs.kids) != 4 || !cs.kids[0].is(eopNull) || !cs.kids[3].is(eopNull) {
+		return n
+	}
+	then := cs.kids[2]
+	if !(then.is(eopNum) && then.val == "1") && !(then.is(eopCol) && rc.notNullIn(c, then)) {
+		return n
+	}
+	rc.fire("9")
+	return &enode{op: eopFunc, val: "sum", kids: []*enode{{op: eopCase, kids: []*enode{
+		{op: eopNull}, cs.kids[1], {op: eopNum, val: "1"}, {op: eopNum, val: "0"}}}}}
 }
