@@ -88,6 +88,10 @@ func TestETMModes(t *testing.T) {
 		// quirk rule10: MIN/MAX and ORDER BY ... LIMIT 1 under GROUP BY.
 		{"rule 10 under group by", "SELECT p_id, v FROM c GROUP BY p_id ORDER BY v DESC LIMIT 1",
 			"SELECT p_id, max(v) FROM c GROUP BY p_id", true, false},
+		{"rule 10 then rule 4", "SELECT p.id, max(c.v) FROM p JOIN c ON p.id = c.p_id GROUP BY p.id, p.name",
+			"SELECT p.id, c.v FROM p JOIN c ON p.id = c.p_id GROUP BY p.id ORDER BY c.v DESC LIMIT 1", true, false},
+		{"rule 10 then rule 4, gold", "SELECT p.id, max(c.v) FROM p JOIN c ON p.id = c.p_id GROUP BY p.id",
+			"SELECT p.id, c.v FROM p JOIN c ON p.id = c.p_id GROUP BY p.id, p.name ORDER BY c.v DESC LIMIT 1", true, false},
 		{"rule 10 plain", "SELECT v FROM c ORDER BY v DESC LIMIT 1", "SELECT max(v) FROM c", true, true},
 		// rule 13, = form: the subquery's WHERE names a UNIQUE column (one row at most).
 		{"rule 13 equality", "SELECT v FROM w WHERE u_id = (SELECT id FROM u WHERE code = 'a')",

@@ -157,7 +157,9 @@ func rule3SetOpToCondition(rc *ruleCtx, q *equery) {
 // UNIQUE: every other column of c1's table is determined by c1 (columns of other
 // tables stay). Like the ETM script, not applied under an ORDER BY.
 func rule4GroupByUnique(rc *ruleCtx, q *equery) {
-	if len(q.order) > 0 {
+	// Quirk (official) rule10: an ORDER BY c1 LIMIT 1 with c1 selected is MAX/MIN(c1) to
+	// the script, so no ORDER BY for its rule 4.
+	if len(q.order) > 0 && !(rc.quirks.has(quirkRule10) && rule10Shape(q)) {
 		return
 	}
 	for _, c := range q.cores {
@@ -195,6 +197,22 @@ func rule4GroupByUnique(rc *ruleCtx, q *equery) {
 			rc.fire("4")
 		}
 	}
+}
+
+// rule10Shape reports whether q is ORDER BY x LIMIT 1 with x selected: the script's rule
+// 10 makes it MIN/MAX(x) without ORDER BY.
+func rule10Shape(q *equery) bool {
+	c := q.single()
+	if c == nil || len(q.order) != 1 || q.offset != nil || !q.limit.is(eopNum) || q.limit.val != "1" {
+		return false
+	}
+	k := q.order[0].x.key()
+	for _, e := range c.cols {
+		if e.key() == k {
+			return true
+		}
+	}
+	return false
 }
 
 // rule5ExceptToNotIn is rule 5: SELECT c1 FROM t1 EXCEPT (q1) equals SELECT c1 FROM t1
