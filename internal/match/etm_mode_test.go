@@ -206,3 +206,33 @@ func TestETMJoinNotNullSuperhero(t *testing.T) {
 		}
 	}
 }
+
+// TestETMWindowGoldsBIRD: BIRD dev 726 and 728 have RANK() OVER golds. The script gives 1
+// to a prediction identical to the gold (here also one written differently: aliases,
+// case, join order) and 0 to the systems' predictions; before, these golds had no ETM.
+func TestETMWindowGoldsBIRD(t *testing.T) {
+	d, err := OpenETMDB(context.Background(), testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	gold726 := "SELECT superhero_name, height_cm, RANK() OVER (ORDER BY height_cm DESC) AS HeightRank FROM superhero INNER JOIN publisher ON superhero.publisher_id = publisher.id WHERE publisher.publisher_name = 'Marvel Comics'"
+	gold728 := "SELECT colour.colour AS EyeColor, COUNT(superhero.id) AS Count, RANK() OVER (ORDER BY COUNT(superhero.id) DESC) AS PopularityRank FROM superhero INNER JOIN colour ON superhero.eye_colour_id = colour.id INNER JOIN publisher ON superhero.publisher_id = publisher.id WHERE publisher.publisher_name = 'Marvel Comics' GROUP BY colour.colour"
+	tests := []struct {
+		pred, gold string
+		want       bool
+	}{
+		{gold726, gold726, true},
+		{gold728, gold728, true},
+		{"SELECT T1.superhero_name, T1.height_cm, rank() over (order by T1.height_cm desc) FROM publisher AS T2 JOIN superhero AS T1 ON T1.publisher_id = T2.id WHERE T2.publisher_name = 'Marvel Comics'", gold726, true},
+		{"SELECT superhero.full_name FROM superhero INNER JOIN publisher ON superhero.publisher_id = publisher.id WHERE publisher.publisher_name = 'Marvel Comics' ORDER BY superhero.height_cm DESC LIMIT 1;", gold726, false},
+		{"SELECT superhero_name, height_cm, RANK() OVER (ORDER BY height_cm) AS HeightRank FROM superhero INNER JOIN publisher ON superhero.publisher_id = publisher.id WHERE publisher.publisher_name = 'Marvel Comics'", gold726, false},
+	}
+	for _, tc := range tests {
+		for _, m := range ETMModes {
+			if v := d.CompareMode(context.Background(), tc.pred, tc.gold, m); v.Match != tc.want || v.Err != nil {
+				t.Errorf("%s: match %v (%v), want %v\n  pred: %s", m, v.Match, v.Err, tc.want, tc.pred)
+			}
+		}
+	}
+}
