@@ -138,6 +138,7 @@ queries (docs/spider2.md).`,
 	f.BoolVar(&cfg.ESMValues, "esm-values", false, "exact set match also compares literal values (stricter than the official metric)")
 	f.BoolVar(&cfg.ESMDistinct, "esm-distinct", false, "exact set match also compares DISTINCT in column units (stricter than the official metric)")
 	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
+	f.StringVar(&cfg.ETMMode, "etm-mode", "official", "ETM as the authors' script computes it (official) or with our corrections (corrected; records also carry etm_official where the two differ); docs/etm-modes.md")
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
 	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")

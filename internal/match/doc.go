@@ -19,7 +19,10 @@
 // Table 5) normalises both queries' sqlast trees under assumptions read from the database
 // (keys, unique indexes, NOT NULL, non-empty tables, exact column lists) and compares the
 // normal forms; ETMAnnotator fills the record's etm and etm_rules, SummarizeETM the rates and
-// the EX/ETM disagreement lists.
+// the EX/ETM disagreement lists. ETMMode (etm_mode.go) chooses between the ETM authors'
+// script (official, the default: its quirks are switches, each named in a comment where it
+// is reproduced) and our corrections (corrected); a new quirk is one more switch, one
+// entry in quirkNames, a pair in TestETMModes and a row in docs/etm-modes.md.
 //
 // To extend: a new structural metric is a function (pred, gold SQL, schema) -> verdict in
 // its own file, one field in record.Structural, one call in Annotator.Annotate, and its

@@ -115,13 +115,35 @@ func (d *ETMDB) tableNonEmpty(ctx context.Context, table string) bool {
 type Normalized struct {
 	Key   string   // canonical text: equal keys mean the queries match
 	Rules []string // Table 5 ids of the rules that fired, sorted ("P0".."P8", "1".."26")
+	Mode  ETMMode
+
+	facts *joinFacts // official mode: what the query's joins taught (quirk joinfacts)
 }
 
-// Normalize parses sql, checks that SQLite prepares it, and returns its normal form.
-// Errors wrap sqlast.ErrParse, ErrETMPrepare or ErrETMUnsupported; ErrOverBudget when
-// ctx's deadline passed first (checked between rules; each rule is linear in the size
-// of the query), or ctx's error when it was cancelled.
+// Normalize is NormalizeMode in the official mode.
 func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error) {
+	return d.normalize(ctx, text, ETMOfficial, nil)
+}
+
+// NormalizeMode parses sql, checks that SQLite prepares it, and returns its normal form
+// in the given mode. Errors wrap sqlast.ErrParse, ErrETMPrepare or ErrETMUnsupported;
+// ErrOverBudget when ctx's deadline passed first (checked between rules; each rule is
+// linear in the size of the query), or ctx's error when it was cancelled.
+func (d *ETMDB) NormalizeMode(ctx context.Context, text string, mode ETMMode) (*Normalized, error) {
+	return d.normalize(ctx, text, mode, nil)
+}
+
+// normalize is NormalizeMode starting, in official mode, from the join facts seed (the
+// gold query's, when normalising a prediction).
+func (d *ETMDB) normalize(ctx context.Context, text string, mode ETMMode, seed *joinFacts) (*Normalized, error) {
+	if mode == "" {
+		mode = ETMOfficial
+	}
+	return d.normalizeQuirks(ctx, text, mode, mode.quirks(), seed)
+}
+
+// normalizeQuirks is normalize with the script's quirks in force given one by one.
+func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, quirks quirk, seed *joinFacts) (*Normalized, error) {
 	text = strings.TrimSpace(text)
 	if !d.prepares(ctx, text) {
 		if err := budgetErr(ctx); err != nil {
@@ -138,7 +160,7 @@ func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error)
 		return nil, fmt.Errorf("%w: not a SELECT", ErrETMUnsupported)
 	}
 	fired := map[string]bool{}
-	l := &lowerer{s: d.schema, fired: fired}
+	l := &lowerer{s: d.schema, fired: fired, quirks: quirks}
 	eq, err := l.query(st, nil)
 	if err != nil {
 		return nil, err
@@ -146,7 +168,10 @@ func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error)
 	if err := budgetErr(ctx); err != nil {
 		return nil, err
 	}
-	rc := &ruleCtx{ctx: ctx, db: d, fired: fired}
+	rc := &ruleCtx{ctx: ctx, db: d, fired: fired, quirks: quirks}
+	if quirks.has(quirkJoinFacts) {
+		rc.facts = newJoinFacts(seed)
+	}
 	// A rule that needed the database after the deadline may not have fired: the
 	// normal form is then not trusted.
 	if err := rc.normalize(eq); err != nil {
@@ -155,7 +180,7 @@ func (d *ETMDB) Normalize(ctx context.Context, text string) (*Normalized, error)
 	if err := budgetErr(ctx); err != nil {
 		return nil, err
 	}
-	out := &Normalized{Key: eq.key()}
+	out := &Normalized{Key: eq.key(), Mode: mode, facts: rc.facts}
 	for id := range fired {
 		out.Rules = append(out.Rules, id)
 	}
@@ -195,19 +220,26 @@ type ETMVerdict struct {
 	Err error
 }
 
-// Compare runs ETM on a prediction against one gold query.
+// Compare runs ETM (official mode) on a prediction against one gold query.
 func (d *ETMDB) Compare(ctx context.Context, pred, gold string) ETMVerdict {
-	g, err := d.Normalize(ctx, gold)
+	return d.CompareMode(ctx, pred, gold, ETMOfficial)
+}
+
+// CompareMode runs ETM in the given mode on a prediction against one gold query.
+func (d *ETMDB) CompareMode(ctx context.Context, pred, gold string, mode ETMMode) ETMVerdict {
+	g, err := d.NormalizeMode(ctx, gold, mode)
 	if err != nil {
 		return ETMVerdict{Reason: "gold: " + err.Error(), Err: err}
 	}
 	return d.CompareTo(ctx, pred, g)
 }
 
-// CompareTo is Compare with the gold query already normalised (gold queries are shared
-// by every system of a run).
+// CompareTo is CompareMode with the gold query already normalised (gold queries are
+// shared by every system of a run), in the gold's mode. In official mode the prediction
+// starts from what the gold's joins taught (quirk joinfacts: the script normalises the
+// gold first, on the same schema copy).
 func (d *ETMDB) CompareTo(ctx context.Context, pred string, gold *Normalized) ETMVerdict {
-	p, err := d.Normalize(ctx, pred)
+	p, err := d.normalize(ctx, pred, gold.Mode, gold.facts)
 	if err != nil {
 		return ETMVerdict{Reason: "pred: " + err.Error(), Rules: gold.Rules, Err: err}
 	}

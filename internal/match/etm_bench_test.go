@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -42,6 +43,36 @@ func BenchmarkESMPlusETMSpider(b *testing.B) {
 	}
 }
 
+// BenchmarkESMPlusETMSpiderCorrected is BenchmarkESMPlusETMSpider under --etm-mode
+// corrected, which also computes the official verdict (and, where they differ, which
+// quirk decided): CompareModes.
+func BenchmarkESMPlusETMSpiderCorrected(b *testing.B) {
+	cases := etmSpiderCases(b, "DAIL")
+	dbs := etmDBs(b, cases)
+	fks, err := ReadFKMaps(testutil.Shared(b, "data/spider/tables.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	schemas := map[string]*spidersql.Schema{}
+	for _, c := range cases {
+		if _, ok := schemas[c.dbPath]; !ok {
+			if schemas[c.dbPath], err = SchemaFromSQLite(context.Background(), c.dbPath); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	dbID := func(path string) string { return strings.TrimSuffix(filepath.Base(path), ".sqlite") }
+	ctx := context.Background()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for range b.N {
+		for _, c := range cases {
+			ExactSetMatch(c.pred, c.gold, schemas[c.dbPath], fks[dbID(c.dbPath)], Options{})
+			dbs[c.dbPath].CompareModes(ctx, c.pred, c.gold)
+		}
+	}
+}
+
 // BenchmarkETMSpider: ETM alone on the same 972 questions.
 func BenchmarkETMSpider(b *testing.B) {
 	cases := etmSpiderCases(b, "DAIL")
@@ -69,4 +100,24 @@ func reportCPU(b *testing.B) func() {
 	}
 	start := cpu()
 	return func() { b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+// BenchmarkETMInList: a query with an IN list of n values against itself, in each mode.
+// Rule 18 makes it an OR of n comparisons that P5 sorts: time per op should grow as
+// n log n (x4 values: a little over x4 time), never as n² (x16).
+func BenchmarkETMInList(b *testing.B) {
+	d := etmTestDB(b)
+	for _, n := range []int{10_000, 40_000, 160_000} {
+		q := testutil.InList("t1", "age", n)
+		for _, m := range ETMModes {
+			b.Run(fmt.Sprintf("%s/n=%d", m, n), func(b *testing.B) {
+				defer reportCPU(b)()
+				for range b.N {
+					if v := d.CompareMode(context.Background(), q, q, m); !v.Match {
+						b.Fatalf("no match: %v", v.Err)
+					}
+				}
+			})
+		}
+	}
 }

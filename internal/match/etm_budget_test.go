@@ -84,7 +84,7 @@ func TestETMBudget(t *testing.T) {
 				t.Fatalf("err = %v, want error %v", err, tc.wantError)
 			}
 			if tc.wantError {
-				a.golds.Delete(goldKey{0, 0}) // a cancelled run does not resume in-process
+				a.golds.Delete(etmGoldKey{goldKey{0, 0}, ETMOfficial}) // a cancelled run does not resume in-process
 				return
 			}
 			if (rec.ETM == nil) != (tc.wantETM == nil) || (rec.ETM != nil && *rec.ETM != *tc.wantETM) {

@@ -12,6 +12,10 @@ type ruleCtx struct {
 	ctx   context.Context
 	db    *ETMDB
 	fired map[string]bool
+	// quirks: the script behaviours to reproduce (all in official mode, none in
+	// corrected); facts: what the script's rule 19 learnt from inner equi-joins.
+	quirks quirk
+	facts  *joinFacts
 }
 
 func (rc *ruleCtx) fire(id string) { rc.fired[id] = true }
@@ -44,6 +48,9 @@ func (rc *ruleCtx) unique(n *enode) bool {
 	if !ok {
 		return false
 	}
+	if rc.quirks.has(quirkJoinFacts) && rc.facts != nil && rc.facts.unique[n.val] {
+		return true
+	}
 	return rc.table(t).IsUnique(c)
 }
 
@@ -54,6 +61,9 @@ func (rc *ruleCtx) notNull(n *enode) bool {
 	if !ok {
 		return false
 	}
+	if rc.quirks.has(quirkJoinFacts) && rc.facts != nil && rc.facts.notNull[n.val] {
+		return true
+	}
 	tab := rc.table(t)
 	if tab == nil {
 		return false
@@ -63,6 +73,15 @@ func (rc *ruleCtx) notNull(n *enode) bool {
 		return false
 	}
 	return col.NotNull || (col.PrimaryKey && len(tab.PrimaryKey) == 1)
+}
+
+// notNullIn is notNull for a column read in core c: in corrected mode an inner
+// equi-join of c on the column also makes it non-NULL there (a NULL joins nothing).
+func (rc *ruleCtx) notNullIn(c *ecore, n *enode) bool {
+	if rc.notNull(n) {
+		return true
+	}
+	return !rc.quirks.has(quirkJoinFacts) && n.is(eopCol) && rc.coreJoinNotNull(c, n)
 }
 
 // queryRules are the equivalence rules, applied to every query (innermost first) in
@@ -91,6 +110,7 @@ var queryRules = []func(rc *ruleCtx, q *equery){
 	rule20SelfIn,
 	rule25LeftJoinNull,
 	rule14UnneededJoin,
+	ruleLearnJoinFacts,
 }
 
 // normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder
@@ -100,6 +120,7 @@ func (rc *ruleCtx) normalize(q *equery) error {
 	canon(q, rc.fire)
 	prev := q.key()
 	for range 8 {
+		learnt := rc.facts.size()
 		var err error
 		walkQuery(q, func(sub *equery) {
 			for _, r := range queryRules {
@@ -116,7 +137,9 @@ func (rc *ruleCtx) normalize(q *equery) error {
 		}
 		canon(q, rc.fire)
 		k := q.key()
-		if k == prev {
+		// What a round's joins taught (official mode) is used by the next round, as by
+		// the script's next pass (its first pass nearly always changes the tree).
+		if k == prev && rc.facts.size() == learnt {
 			return nil
 		}
 		prev = k

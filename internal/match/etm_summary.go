@@ -12,7 +12,19 @@ import (
 // paper: EX correct but ETM no match (suspected EX false positives) and the reverse
 // (suspected EX false negatives, or ETM false negatives).
 type ETMSummary struct {
+	// Mode is the --etm-mode the verdicts were computed in: "official" (the ETM authors'
+	// script) or "corrected".
+	Mode    string             `json:"mode,omitempty"`
 	Systems []ETMSystemSummary `json:"systems"`
+}
+
+// ETMModeDiff is one question where corrected mode's verdict (ETM) differs from the
+// official mode's (Official), with the script quirk that decided (Rule).
+type ETMModeDiff struct {
+	Index    int    `json:"index"`
+	ETM      int    `json:"etm"`
+	Official int    `json:"etm_official"`
+	Rule     string `json:"rule"`
 }
 
 // ETMSystemSummary is one system's ETM scores and EX/ETM disagreements.
@@ -26,6 +38,9 @@ type ETMSystemSummary struct {
 	// RuleCounts: how many of the system's questions each Table 5 rule fired on (from the
 	// records' etm_rules).
 	RuleCounts map[string]int `json:"rule_counts,omitempty"`
+	// ModeDiffs (corrected mode only): the questions whose official verdict differs, from
+	// the records' etm_official and etm_mode_rule, by question index.
+	ModeDiffs []ETMModeDiff `json:"mode_diffs,omitempty"`
 }
 
 // ETMGroup is the ETM counts and rate of a slice of records, over the same denominator
@@ -79,6 +94,9 @@ func summarizeETMSystem(name string, recs []record.Record) ETMSystemSummary {
 		case etm && !ex:
 			out.ETMOnly = append(out.ETMOnly, r.Index)
 		}
+		if r.ETMOfficial != nil && r.ETM != nil {
+			out.ModeDiffs = append(out.ModeDiffs, ETMModeDiff{Index: r.Index, ETM: *r.ETM, Official: *r.ETMOfficial, Rule: r.ETMModeRule})
+		}
 		for _, id := range r.ETMRules {
 			if out.RuleCounts == nil {
 				out.RuleCounts = map[string]int{}
@@ -86,6 +104,7 @@ func summarizeETMSystem(name string, recs []record.Record) ETMSystemSummary {
 			out.RuleCounts[id]++
 		}
 	}
+	slices.SortFunc(out.ModeDiffs, func(a, b ETMModeDiff) int { return a.Index - b.Index })
 	slices.Sort(out.EXOnly)
 	slices.Sort(out.ETMOnly)
 	return out

@@ -72,25 +72,29 @@ func FuzzESM(f *testing.F) {
 }
 
 // FuzzETMNormalize: ETM's normalisation never panics, and a query it normalises matches
-// itself (its normal form is deterministic).
+// itself (its normal form is deterministic), in both modes.
 func FuzzETMNormalize(f *testing.F) {
 	for _, s := range fuzzSQLSeeds {
 		f.Add(s)
 	}
+	f.Add("SELECT name, rank() OVER (PARTITION BY age, code ORDER BY score DESC ROWS 2 PRECEDING) AS r FROM t1 ORDER BY r")
+	f.Add("SELECT t.name AS n FROM t1 AS t JOIN t2 ON t.id = t2.t1_id WHERE n IN (SELECT n FROM t2) GROUP BY n HAVING count(DISTINCT t2.id) > 1")
 	d := etmTestDB(f)
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, sql string) {
 		if len(sql) > fuzzMaxSQL {
 			t.Skip("longer than fuzzMaxSQL")
 		}
-		runGuarded(t, "Normalize", sql, func() {
-			n, err := d.Normalize(ctx, sql)
-			if err != nil {
-				return
-			}
-			if v := d.CompareTo(ctx, sql, n); !v.Match {
-				t.Errorf("ETM: %q does not match itself: %+v", sql, v)
-			}
-		})
+		for _, m := range ETMModes {
+			runGuarded(t, "Normalize", sql, func() {
+				n, err := d.NormalizeMode(ctx, sql, m)
+				if err != nil {
+					return
+				}
+				if v := d.CompareTo(ctx, sql, n); !v.Match {
+					t.Errorf("ETM %s: %q does not match itself: %+v", m, sql, v)
+				}
+			})
+		}
 	})
 }

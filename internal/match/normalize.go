@@ -29,6 +29,9 @@ type ecore struct {
 	where    *enode
 	group    []*enode
 	having   *enode
+	// joinsKey: rule 14 removed every join of this core. Quirk (official) joinskey: the
+	// script then still sees a (empty) join list, which keeps rules 2 and 13 from firing.
+	joinsKey bool
 }
 
 // efrom is one FROM item: a table or a subquery, with the join that brings it in.
@@ -85,6 +88,12 @@ const (
 	eopExists  = "exists"
 	eopCollate = "collate"
 	eopRaw     = "raw" // anything else, compared by its text
+	// eopAliasRef wraps the expression of a result alias read elsewhere in official mode
+	// (quirk alias): it never equals the expression itself.
+	eopAliasRef = "aliasref"
+	// eopOver is a window function call: kids the function, a "partition" node and a
+	// "worder" node; val the frame, "" for the default one.
+	eopOver = "over"
 )
 
 func (n *enode) is(op string) bool { return n != nil && n.op == op }

@@ -27,6 +27,8 @@ type lowerer struct {
 	s     *dbschema.Schema
 	fired map[string]bool
 	ctes  []cteDef // visible CTEs, innermost last
+	// quirks: how the ETM script's name resolution to reproduce (see scriptName).
+	quirks quirk
 }
 
 type cteDef struct {
@@ -417,7 +419,7 @@ func cloneQuery(q *equery) *equery {
 }
 
 func cloneCore(k *ecore) *ecore {
-	c := &ecore{distinct: k.distinct, where: clone(k.where), having: clone(k.having)}
+	c := &ecore{distinct: k.distinct, where: clone(k.where), having: clone(k.having), joinsKey: k.joinsKey}
 	for _, e := range k.cols {
 		c.cols = append(c.cols, clone(e))
 	}
@@ -431,7 +433,7 @@ func cloneCore(k *ecore) *ecore {
 }
 
 func (l *lowerer) orderExpr(e ast.Expr, sc *lscope) (*enode, error) {
-	if id, ok := e.(*ast.Ident); ok {
+	if id, ok := e.(*ast.Ident); ok && !l.quirks.has(quirkAlias) {
 		if n, ok := sc.column(strings.ToLower(id.Name), true); ok {
 			return n, nil
 		}
@@ -484,6 +486,11 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		}
 		col := l.lower(n.Parts[len(n.Parts)-1].Name)
 		tab := l.lower(n.Parts[len(n.Parts)-2].Name)
+		if l.quirks.has(quirkAlias) {
+			if a, ok := sc.aliasRef(col); ok {
+				return a, nil
+			}
+		}
 		q := sc.qualifier(tab)
 		if q != tab {
 			l.fire("P3")
@@ -647,7 +654,7 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		}
 		return &enode{op: eopCollate, val: strings.ToLower(n.Name.Name), kids: []*enode{x}}, nil
 	case *ast.FuncCall:
-		if n.Over != nil || n.Filter != nil || len(n.OrderBy) > 0 {
+		if n.Filter != nil || len(n.OrderBy) > 0 {
 			return nil, errUnsupported
 		}
 		name := strings.ToLower(n.Name.Name)
@@ -657,14 +664,18 @@ func (l *lowerer) expr(e ast.Expr, sc *lscope) (*enode, error) {
 		out := &enode{op: eopFunc, val: name}
 		if n.Star {
 			out.kids = []*enode{{op: eopStar}}
-			return out, nil
+		} else {
+			ks, err := l.exprs(n.Args, sc)
+			if err != nil {
+				return nil, err
+			}
+			out.kids = ks
+			out = l.funcRules(out)
 		}
-		ks, err := l.exprs(n.Args, sc)
-		if err != nil {
-			return nil, err
+		if n.Over != nil {
+			return l.window(n.Over, out, sc)
 		}
-		out.kids = ks
-		return l.funcRules(out), nil
+		return out, nil
 	case *ast.ExistsExpr:
 		sub, err := l.query(n.Select, sc)
 		if err != nil {
@@ -723,7 +734,9 @@ func literal(n *ast.Literal) *enode {
 // naming nothing) a string literal.
 func (l *lowerer) ident(id *ast.Ident, sc *lscope) *enode {
 	name := l.lower(id.Name)
-	if n, ok := sc.column(name, false); ok {
+	if n := l.scriptName(id, name, sc); n != nil {
+		return n
+	} else if n, ok := sc.column(name, false); ok {
 		if id.Quote != ast.QuoteNone {
 			l.fire("P8")
 		}
@@ -743,4 +756,82 @@ func (l *lowerer) ident(id *ast.Ident, sc *lscope) *enode {
 		return &enode{op: eopNum, val: "0"}
 	}
 	return &enode{op: eopCol, val: "?." + name}
+}
+
+// aliasRef is quirk (official) alias: a name equal to a result alias of this SELECT or
+// an enclosing one, wherever it is read (qualified or not, even when a column has that
+// name), becomes a reference wrapping the alias's expression, which never equals the
+// expression itself. The script's rule 106 puts the expression inside the column node.
+func (sc *lscope) aliasRef(name string) (*enode, bool) {
+	for s := sc; s != nil; s = s.parent {
+		if a, ok := s.aliases[name]; ok {
+			return &enode{op: eopAliasRef, kids: []*enode{clone(a)}}, true
+		}
+	}
+	return nil, false
+}
+
+// scriptName resolves a bare name as the ETM script does, for the quirks in force (nil:
+// resolve it as SQLite does). A quoted name that no table of the database has as a
+// column or table name is a string (its preprocessing); TRUE / FALSE are booleans; a
+// result alias is an aliasRef (quirk alias). Quirk (official) resolve: any other name
+// takes the table of this SELECT's own FROM, the only table there, or the only joined
+// table with that column (script rule 101), never an enclosing query's: a correlated
+// column resolves to the inner table.
+func (l *lowerer) scriptName(id *ast.Ident, name string, sc *lscope) *enode {
+	if l.quirks&(quirkAlias|quirkResolve) == 0 {
+		return nil
+	}
+	if id.Quote != ast.QuoteNone && !l.schemaHasName(name) {
+		return nil
+	}
+	if id.Quote == ast.QuoteNone && (name == "true" || name == "false") {
+		return nil
+	}
+	if a, ok := sc.aliasRef(name); ok {
+		if l.quirks.has(quirkAlias) {
+			return a
+		}
+		return nil // an alias, read as SQLite reads it
+	}
+	if !l.quirks.has(quirkResolve) || len(sc.srcs) == 0 {
+		return nil
+	}
+	if id.Quote != ast.QuoteNone {
+		l.fire("P8")
+	}
+	l.fire("P1")
+	if len(sc.srcs) == 1 {
+		if src := sc.srcs[0]; src.table != nil {
+			return &enode{op: eopCol, val: src.id + "." + name}
+		}
+		return &enode{op: eopCol, val: "?." + name}
+	}
+	var hit *lsrc
+	for _, src := range sc.srcs {
+		if src.table == nil || !src.has(name) {
+			continue
+		}
+		if hit != nil {
+			return &enode{op: eopCol, val: "?." + name}
+		}
+		hit = src
+	}
+	if hit == nil {
+		return &enode{op: eopCol, val: "?." + name}
+	}
+	return &enode{op: eopCol, val: hit.id + "." + name}
+}
+
+// schemaHasName reports whether some table is called name or has a column called name.
+func (l *lowerer) schemaHasName(name string) bool {
+	if l.s == nil {
+		return false
+	}
+	for _, t := range l.s.Tables {
+		if strings.EqualFold(t.Name, name) || t.Column(name) != nil {
+			return true
+		}
+	}
+	return false
 }

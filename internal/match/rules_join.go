@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -187,6 +188,8 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 			}
 			if len(c.from) > 1 {
 				c.from[1].on = andOf(rest...)
+			} else {
+				c.joinsKey = true
 			}
 			rc.fire("14")
 			break
@@ -196,27 +199,41 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 
 // rule13InToJoin is rule 13: SELECT _ FROM t2 WHERE c2 IN (SELECT c1 FROM t1 WHERE d1)
 // equals SELECT _ FROM t1 JOIN t2 ON t1.c1 = t2.c2 WHERE d1 when t1.c1 is t1's primary
-// key and t2.c2 a foreign key to it. Both become the JOIN form. Like the ETM script, only
-// when the IN is the whole WHERE clause of a single-table query.
+// key and t2.c2 a foreign key to it; so does c2 = (SELECT c1 FROM t1 WHERE u = v) when
+// t1.u is UNIQUE (one row at most). Both become the JOIN form. Like the ETM script, only
+// when the IN (or =) is the whole WHERE clause of a single-table query.
+//
+// Quirk (official) rule13: the script also takes a column of a composite primary key for
+// t1.c1, and drops the subquery's DISTINCT, GROUP BY, HAVING, ORDER BY and LIMIT.
 func rule13InToJoin(rc *ruleCtx, q *equery) {
+	official := rc.quirks.has(quirkRule13)
 	for _, c := range q.cores {
-		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd {
+		if soleTable(c) == "" || c.where == nil || c.where.op == eopAnd || (rc.quirks.has(quirkJoinsKey) && c.joinsKey) {
 			continue
 		}
 		ds := conjuncts(c.where)
 		for i, d := range ds {
-			if !d.is(eopInSub) || !d.kids[0].is(eopCol) {
+			c2, sub, eq := rule13Operands(d)
+			if sub == nil {
 				continue
 			}
-			inner := d.sub.single()
-			if inner == nil || len(inner.cols) != 1 || inner.distinct || len(inner.group) > 0 || inner.having != nil ||
-				len(d.sub.order) > 0 || d.sub.limit != nil {
+			inner := sub.single()
+			if inner == nil || len(inner.cols) != 1 {
+				continue
+			}
+			if !official && (inner.distinct || len(inner.group) > 0 || inner.having != nil || len(sub.order) > 0 || sub.limit != nil) {
 				continue
 			}
 			t1 := soleTable(inner)
-			c1, c2 := inner.cols[0], d.kids[0]
-			if t1 == "" || colTable(c1) != t1 || !rc.isFK(c2, c1) {
+			c1 := inner.cols[0]
+			if t1 == "" || colTable(c1) != t1 || !(rc.isFK(c2, c1) || (official && rc.isFKToKeyPart(c2, c1))) {
 				continue
+			}
+			if eq {
+				w := inner.where
+				if !w.is(eopBin) || w.val != "=" || !w.kids[0].is(eopCol) || colTable(w.kids[0]) != t1 || !rc.unique(w.kids[0]) {
+					continue
+				}
 			}
 			already := false
 			for _, f := range c.from {
@@ -239,6 +256,47 @@ func rule13InToJoin(rc *ruleCtx, q *equery) {
 			break
 		}
 	}
+}
+
+// rule13Operands splits a rule 13 condition: c2 IN (subquery), or c2 = (subquery) (eq).
+func rule13Operands(d *enode) (c2 *enode, sub *equery, eq bool) {
+	switch {
+	case d.is(eopInSub) && d.kids[0].is(eopCol):
+		return d.kids[0], d.sub, false
+	case d.is(eopBin) && d.val == "=":
+		a, b := d.kids[0], d.kids[1]
+		if a.is(eopSubq) {
+			a, b = b, a
+		}
+		if a.is(eopCol) && b.is(eopSubq) {
+			return a, b.sub, true
+		}
+	}
+	return nil, nil, false
+}
+
+// isFKToKeyPart is isFK with parent any column of its table's primary key (composite
+// ones included), as the script's rule 13 checks it.
+func (rc *ruleCtx) isFKToKeyPart(child, parent *enode) bool {
+	ct, cc, ok1 := splitCol(child)
+	pt, pc, ok2 := splitCol(parent)
+	if !ok1 || !ok2 || ct == pt {
+		return false
+	}
+	t, p := rc.table(ct), rc.table(pt)
+	if t == nil || p == nil || !slices.ContainsFunc(p.PrimaryKey, func(k string) bool { return strings.EqualFold(k, pc) }) {
+		return false
+	}
+	for _, fk := range t.ForeignKeys {
+		if len(fk.Columns) >= 1 && strings.EqualFold(fk.RefTable, pt) {
+			for i, col := range fk.Columns {
+				if strings.EqualFold(col, cc) && i < len(fk.RefColumns) && strings.EqualFold(fk.RefColumns[i], pc) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // rule19JoinedColumn is rule 19: SELECT t1.c1 FROM t1 JOIN t2 ON t1.c1 = t2.c2 equals

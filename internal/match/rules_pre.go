@@ -98,6 +98,8 @@ func commute(n *enode, fire func(string)) *enode {
 		if sortNodes(n.kids) {
 			fire("P5")
 		}
+	case n.op == eopPartition && n.val == "set": // corrected mode's PARTITION BY
+		sortNodes(n.kids)
 	case n.op == eopBin && n.val == "=":
 		if a, b := n.kids[0].key(), n.kids[1].key(); b < a {
 			n.kids[0], n.kids[1] = n.kids[1], n.kids[0]

@@ -12,24 +12,31 @@ import "strings"
 // non-empty.
 func rule10MinMaxToOrderLimit(rc *ruleCtx, q *equery) {
 	c := q.single()
-	if c == nil || len(q.order) > 0 || q.limit != nil || len(c.group) > 0 || c.having != nil || c.distinct ||
-		len(c.from) == 0 || !innerJoins(c) {
+	if c == nil || len(q.order) > 0 || q.limit != nil || len(c.from) == 0 {
 		return
 	}
-	for _, f := range c.from {
-		if !rc.db.tableNonEmpty(rc.ctx, f.table) {
+	// Quirk (official) rule10: the script rewrites ORDER BY c1 LIMIT 1 into MIN/MAX(c1)
+	// whatever else the query has: GROUP BY and HAVING (one row against one per group),
+	// DISTINCT, outer joins, empty tables, other aggregates selected.
+	if !rc.quirks.has(quirkRule10) {
+		if len(c.group) > 0 || c.having != nil || c.distinct || !innerJoins(c) {
 			return
+		}
+		for _, f := range c.from {
+			if !rc.db.tableNonEmpty(rc.ctx, f.table) {
+				return
+			}
 		}
 	}
 	idx := -1
 	for i, e := range c.cols {
 		switch {
-		case e.is(eopFunc) && (e.val == "min" || e.val == "max") && len(e.kids) == 1 && e.kids[0].is(eopCol):
+		case e.is(eopFunc) && (e.val == "min" || e.val == "max") && len(e.kids) == 1 && (e.kids[0].is(eopCol) || rc.quirks.has(quirkRule10)):
 			if idx >= 0 {
 				return
 			}
 			idx = i
-		case e.is(eopCol):
+		case e.is(eopCol), rc.quirks.has(quirkRule10):
 		default:
 			return
 		}

@@ -64,26 +64,33 @@ func rule1MinMaxSubquery(rc *ruleCtx, q *equery) {
 // rule2DistinctUnique is rule 2: SELECT DISTINCT c1 FROM t1 equals SELECT c1 FROM t1
 // when c1 is UNIQUE (any selected column being unique keeps the rows distinct). The
 // same holds inside an aggregate over t1 alone: COUNT(DISTINCT c1) equals COUNT(c1).
+// GROUP BY does not prevent it (every row is in one group, so groups selecting a unique
+// column select distinct values), as in the script.
 func rule2DistinctUnique(rc *ruleCtx, q *equery) {
-	f := func(n *enode) *enode {
-		if n.is(eopFunc) && strings.HasSuffix(n.val, "+distinct") && len(n.kids) == 1 && rc.unique(n.kids[0]) {
-			n.val = strings.TrimSuffix(n.val, "+distinct")
-			rc.fire("2")
+	in := func(c *ecore) func(*enode) *enode {
+		return func(n *enode) *enode {
+			if n.is(eopFunc) && strings.HasSuffix(n.val, "+distinct") && len(n.kids) == 1 &&
+				(rc.unique(n.kids[0]) || rc.uniqueInGroup(c, n.kids[0])) {
+				n.val = strings.TrimSuffix(n.val, "+distinct")
+				rc.fire("2")
+			}
+			return n
 		}
-		return n
 	}
+	skip := func(c *ecore) bool { return soleTable(c) == "" || (rc.quirks.has(quirkJoinsKey) && c.joinsKey) }
 	for _, c := range q.cores {
-		if soleTable(c) != "" {
-			c.mapExprs(f)
+		if !skip(c) {
+			c.mapExprs(in(c))
 		}
 	}
-	if c := q.single(); c != nil && soleTable(c) != "" {
+	if c := q.single(); c != nil && !skip(c) {
+		f := in(c)
 		for _, o := range q.order {
 			o.x = mapExpr(o.x, f)
 		}
 	}
 	for _, c := range q.cores {
-		if !c.distinct || len(c.group) > 0 {
+		if !c.distinct || skip(c) {
 			continue
 		}
 		t := soleTable(c)
@@ -98,6 +105,27 @@ func rule2DistinctUnique(rc *ruleCtx, q *equery) {
 			}
 		}
 	}
+}
+
+// uniqueInGroup reports whether column n is unique within each group of core c (corrected
+// mode): c reads one table t, and n with c's GROUP BY columns of t covers a key of t. A
+// composite key (A, B) makes A unique within each group of GROUP BY B, so COUNT(DISTINCT
+// A) there equals COUNT(A). The script does not know this.
+func (rc *ruleCtx) uniqueInGroup(c *ecore, n *enode) bool {
+	if rc.quirks.has(quirkCompositeKey) || c == nil || len(c.group) == 0 {
+		return false
+	}
+	t, col, ok := splitCol(n)
+	if !ok || t != soleTable(c) {
+		return false
+	}
+	cols := []string{col}
+	for _, g := range c.group {
+		if gt, gc, ok := splitCol(g); ok && gt == t {
+			cols = append(cols, gc)
+		}
+	}
+	return len(cols) > 1 && rc.table(t).IsUnique(cols...)
 }
 
 // rule3SetOpToCondition is rule 3: SELECT c1 FROM t1 WHERE d1 INTERSECT / UNION SELECT
@@ -129,7 +157,9 @@ func rule3SetOpToCondition(rc *ruleCtx, q *equery) {
 // UNIQUE: every other column of c1's table is determined by c1 (columns of other
 // tables stay). Like the ETM script, not applied under an ORDER BY.
 func rule4GroupByUnique(rc *ruleCtx, q *equery) {
-	if len(q.order) > 0 {
+	// Quirk (official) rule10: an ORDER BY c1 LIMIT 1 with c1 selected is MAX/MIN(c1) to
+	// the script, so no ORDER BY for its rule 4.
+	if len(q.order) > 0 && !(rc.quirks.has(quirkRule10) && rule10Shape(q)) {
 		return
 	}
 	for _, c := range q.cores {
@@ -146,6 +176,15 @@ func rule4GroupByUnique(rc *ruleCtx, q *equery) {
 		if key == nil {
 			continue
 		}
+		if rc.quirks.has(quirkRule4) {
+			// Quirk (official) rule4: the script keeps the unique column alone, dropping
+			// GROUP BY columns of other tables too (which changes the groups).
+			if len(c.group) > 1 {
+				c.group = []*enode{key}
+				rc.fire("4")
+			}
+			continue
+		}
 		t := colTable(key)
 		out := []*enode{key}
 		for _, g := range c.group {
@@ -158,6 +197,22 @@ func rule4GroupByUnique(rc *ruleCtx, q *equery) {
 			rc.fire("4")
 		}
 	}
+}
+
+// rule10Shape reports whether q is ORDER BY x LIMIT 1 with x selected: the script's rule
+// 10 makes it MIN/MAX(x) without ORDER BY.
+func rule10Shape(q *equery) bool {
+	c := q.single()
+	if c == nil || len(q.order) != 1 || q.offset != nil || !q.limit.is(eopNum) || q.limit.val != "1" {
+		return false
+	}
+	k := q.order[0].x.key()
+	for _, e := range c.cols {
+		if e.key() == k {
+			return true
+		}
+	}
+	return false
 }
 
 // rule5ExceptToNotIn is rule 5: SELECT c1 FROM t1 EXCEPT (q1) equals SELECT c1 FROM t1

@@ -19,4 +19,9 @@ type Structural struct {
 	// left out (see PartialScore).
 	ESMPartial map[string]PartialScore `json:"esm_partial,omitempty"`
 	ETMRules   []string                `json:"etm_rules,omitempty"`
+	// ETMOfficial is set only under --etm-mode corrected, and only where the official
+	// mode (the ETM authors' script) gives another verdict than etm: that verdict.
+	// ETMModeRule then names the script quirk that decided (docs/etm-modes.md).
+	ETMOfficial *int   `json:"etm_official,omitempty"`
+	ETMModeRule string `json:"etm_mode_rule,omitempty"`
 }

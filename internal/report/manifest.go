@@ -57,12 +57,15 @@ type ManifestSettings struct {
 	ESMValues      bool     `json:"esm_values"`
 	ESMDistinct    bool     `json:"esm_distinct"`
 	ETMVerbose     bool     `json:"etm_verbose"`
-	PassK          []int    `json:"pass_k"`
-	VES            bool     `json:"ves"`
-	Timing         string   `json:"timing,omitempty"`         // with VES
-	VESIterations  int      `json:"ves_iterations,omitempty"` // with VES
-	Pricing        string   `json:"pricing,omitempty"`        // where token prices came from
-	Spider2Mode    string   `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
+	// ETMMode is the ETM mode ("official" or "corrected"); absent in manifests written
+	// before it existed (their ETM mixed both), so such a run does not resume.
+	ETMMode       string `json:"etm_mode,omitempty"`
+	PassK         []int  `json:"pass_k"`
+	VES           bool   `json:"ves"`
+	Timing        string `json:"timing,omitempty"`         // with VES
+	VESIterations int    `json:"ves_iterations,omitempty"` // with VES
+	Pricing       string `json:"pricing,omitempty"`        // where token prices came from
+	Spider2Mode   string `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
 }
 
 // FileDigest fingerprints one input file.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 )
 
 // maxListed bounds the question indexes printed per disagreement list in the terminal;
@@ -33,7 +35,29 @@ func writeETM(w io.Writer, s *RunSummary) error {
 		fmt.Fprintf(w, "%s: suspected EX false positives (EX yes, ETM no): %s\n", sys.System, indexList(sys.EXOnly))
 		fmt.Fprintf(w, "%s: suspected EX false negatives (ETM yes, EX no): %s\n", sys.System, indexList(sys.ETMOnly))
 	}
-	return nil
+	return writeETMModeDiffs(w, e)
+}
+
+// writeETMModeDiffs lists (--etm-mode corrected) the questions where the official mode,
+// the ETM authors' script, gives another verdict, with the script quirk that decided;
+// from summary.json's etm.systems[].mode_diffs. Nothing when there are none.
+func writeETMModeDiffs(w io.Writer, e *match.ETMSummary) error {
+	n := 0
+	for _, sys := range e.Systems {
+		n += len(sys.ModeDiffs)
+	}
+	if n == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nETM %s vs official (the authors' script): %s differ\n", e.Mode, plural(n, "question"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "system\tquestion\tetm\tofficial\trule that decided\n")
+	for _, sys := range e.Systems {
+		for _, d := range sys.ModeDiffs {
+			fmt.Fprintf(tw, "%s\t#%d\t%d\t%d\t%s\n", sys.System, d.Index, d.ETM, d.Official, d.Rule)
+		}
+	}
+	return tw.Flush()
 }
 
 func indexList(xs []int) string {

@@ -36,3 +36,26 @@ func TestWriteETM(t *testing.T) {
 		t.Errorf("indexList truncation: %q", got)
 	}
 }
+
+func TestWriteETMModeDiffs(t *testing.T) {
+	s := &RunSummary{ETM: &match.ETMSummary{Mode: "corrected", Systems: []match.ETMSystemSummary{{
+		System:    "sysA",
+		Overall:   match.ETMGroup{Name: "all", Judged: 2, ETM: 1, Rate: 0.5},
+		ModeDiffs: []match.ETMModeDiff{{Index: 595, ETM: 1, Official: 0, Rule: "alias (P6 / script rule 106)"}},
+	}, {System: "sysB"}}}}
+	var b strings.Builder
+	if err := writeETM(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"ETM corrected vs official (the authors' script): 1 question differ", "sysA    #595      1    0         alias (P6 / script rule 106)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	s.ETM.Systems[0].ModeDiffs = nil
+	b.Reset()
+	if err := writeETM(&b, s); err != nil || strings.Contains(b.String(), "vs official") {
+		t.Errorf("no differences: wrote %q, err %v", b.String(), err)
+	}
+}

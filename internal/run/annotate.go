@@ -27,7 +27,7 @@ func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.A
 	st := &structural{
 		budget: cfg.Timeout,
 		esm:    match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}),
-		etm:    match.NewETMAnnotator(cfg.ETMVerbose),
+		etm:    match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode()),
 	}
 	return []judge.Annotator{st, moduleAnnotator(cfg, ds)}, st, nil
 }

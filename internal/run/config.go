@@ -34,8 +34,9 @@ type Config struct {
 	VESBudget     time.Duration // whole timing phase
 	VESItemBudget time.Duration // one prediction: iterations x (gold + prediction)
 
-	ESMValues, ESMDistinct bool // stricter exact set match variants (match.Options); off = official
-	ETMVerbose             bool // keep etm_rules on every record, not only on ETM matches
+	ESMValues, ESMDistinct bool   // stricter exact set match variants (match.Options); off = official
+	ETMVerbose             bool   // keep etm_rules on every record, not only on ETM matches
+	ETMMode                string // "official" (default: the ETM authors' script) or "corrected" (etm_mode.go)
 
 	// Server runs the predictions somewhere other than the dataset's SQLite files; nil:
 	// the SQLite files. Engine and GoldEngine name where predictions and gold SQL run,

@@ -110,6 +110,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		ESMValues:      cfg.ESMValues,
 		ESMDistinct:    cfg.ESMDistinct,
 		ETMVerbose:     cfg.ETMVerbose,
+		ETMMode:        string(cfg.etmMode()),
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,

@@ -43,6 +43,9 @@ type System struct {
 // matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
+	if err := checkETMMode(cfg); err != nil {
+		return nil, err
+	}
 	if !buildPinned() {
 		go executableSum() // the manifest's; hashed while the dataset and predictions load
 	}

@@ -71,6 +71,9 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		}
 	}
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	if sum.ETM != nil {
+		sum.ETM.Mode = string(cfg.etmMode())
+	}
 
 	var s2warn []string
 	sum.Spider2, s2warn = spider2Summaries(systems)
