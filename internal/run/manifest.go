@@ -33,6 +33,7 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		GoVersion: runtime.Version(),
 		StartedAt: time.Now().UTC().Truncate(time.Second),
 		HashedDBs: cfg.HashDBs,
+		Host:      hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -102,6 +103,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
+		Shard:          p.Shard,
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

@@ -26,6 +26,8 @@ type Plan struct {
 	// it with the resumed run's own, once CompareManifests found them equal. Eval puts
 	// it in the summary.
 	Manifest *report.Manifest
+	// Shard describes the shard of Config.Shard the dataset was narrowed to; nil: none.
+	Shard *report.ShardInfo
 }
 
 // System is one system of a run.
@@ -62,12 +64,16 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
 		return nil, err
 	}
+	shard, err := keepShard(ds, systems, cfg.Shard)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Server == nil || cfg.GoldEngine == "sqlite" {
 		if err := someDatabase(ds); err != nil {
 			return nil, err
 		}
 	}
-	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}
+	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems, Shard: shard}
 	if p.Manifest, err = NewManifest(ctx, p); err != nil {
 		return nil, err
 	}
