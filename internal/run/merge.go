@@ -60,7 +60,9 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 			return nil, fmt.Errorf("%w: %s is not a shard run: its manifest.json names no shard (eval --shard INDEX/COUNT writes one)", ErrMerge, s.Dir)
 		}
 	}
-	slices.SortStableFunc(shards, func(a, b ShardRun) int { return cmp.Compare(a.Manifest.Settings.Shard.Index, b.Manifest.Settings.Shard.Index) })
+	slices.SortStableFunc(shards, func(a, b ShardRun) int {
+		return cmp.Compare(a.Manifest.Settings.Shard.Index, b.Manifest.Settings.Shard.Index)
+	})
 	ref := shards[0]
 	n := ref.Manifest.Settings.Shard.Count
 	for i, s := range shards {
