@@ -63,8 +63,13 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 	slices.SortStableFunc(shards, func(a, b ShardRun) int {
 		return cmp.Compare(a.Manifest.Settings.Shard.Index, b.Manifest.Settings.Shard.Index)
 	})
-	ref := shards[0]
+	ref := majority(shards)
 	n := ref.Manifest.Settings.Shard.Count
+	for _, s := range shards {
+		if err := sameRun(ref, s); err != nil {
+			return nil, err
+		}
+	}
 	for i, s := range shards {
 		si := s.Manifest.Settings.Shard
 		if si.Count != n {
@@ -73,10 +78,8 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 		if i > 0 && shards[i-1].Manifest.Settings.Shard.Index == si.Index {
 			return nil, fmt.Errorf("%w: shard %d/%d is given twice: %s and %s", ErrMerge, si.Index, n, shards[i-1].Dir, s.Dir)
 		}
-		if err := sameRun(ref, s); err != nil {
-			return nil, err
-		}
 	}
+	ref = shards[0]
 	ds, err := reloadDataset(ctx, ref.Manifest)
 	if err != nil {
 		return nil, err
@@ -118,6 +121,24 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 		res.Summary.Warnings = append(res.Summary.Warnings, fmt.Sprintf("VES times were measured on %d hosts (%s) and merged with --allow-mixed-hosts: times from different machines are not comparable", len(hosts), strings.Join(hosts, ", ")))
 	}
 	return res, nil
+}
+
+// majority is the shard whose manifest (and split count) the most shards share (ties:
+// the lowest index), so that the one foreign shard among many is the one named.
+func majority(shards []ShardRun) ShardRun {
+	best, bestN := 0, -1
+	for i, a := range shards {
+		n := 0
+		for _, b := range shards {
+			if a.Manifest.Settings.Shard.Count == b.Manifest.Settings.Shard.Count && sameRun(a, b) == nil {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return shards[best]
 }
 
 // sameRun refuses a shard whose manifest differs from ref's in anything but the shard,

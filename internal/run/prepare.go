@@ -64,14 +64,16 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
 		return nil, err
 	}
-	shard, err := keepShard(ds, systems, cfg.Shard)
-	if err != nil {
-		return nil, err
-	}
 	if cfg.Server == nil || cfg.GoldEngine == "sqlite" {
 		if err := someDatabase(ds); err != nil {
 			return nil, err
 		}
+	}
+	// After the check above: a shard whose databases are all missing is skipped, as
+	// those questions are in an unsharded run.
+	shard, err := keepShard(ds, systems, cfg.Shard)
+	if err != nil {
+		return nil, err
 	}
 	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems, Shard: shard}
 	if p.Manifest, err = NewManifest(ctx, p); err != nil {
