@@ -145,7 +145,7 @@ fi
 if command -v parallel >/dev/null; then
 	parallel -j 2 "$bin" eval --dataset "jsonl:$q" --db-root "$d/databases" \
 		--pred "baseline=$d/systems/baseline.jsonl" --pred "reviser=$d/systems/reviser.jsonl" --pred "sampler-5=$d/systems/sampler-5.jsonl" \
-		--timeout 2s --shard {}/3 --json --out par/shard-{} '>' /dev/null ::: 0 1 2
+		--timeout 2s --shard {}/3 --json --out par/shard-{} '>' /dev/null '2>&1' ::: 0 1 2
 	"$bin" merge par/shard-* --json --out par/merged >/dev/null
 	if line=$(same_run par/merged demo-unsharded "${systems[@]}"); then
 		echo "GNU parallel (demo, 3 shards): $line"
