@@ -207,7 +207,10 @@ func TestSlurmScriptByHand(t *testing.T) {
 	}
 	args, systems, f := demoArgsFiles(t)
 	full := filepath.Join(dir, "full")
-	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--out", full)...)
+	// The unsharded run with the same binary, so the manifests' builds agree.
+	if out, err := exec.Command(bin, append(append([]string{"eval"}, args...), "--json", "--out", full)...).CombinedOutput(); err != nil {
+		t.Fatalf("unsharded eval: %v\n%s", err, out)
+	}
 	var preds []string
 	for _, s := range systems {
 		preds = append(preds, s+"="+f.Systems[s])

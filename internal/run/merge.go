@@ -75,6 +75,9 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 		if si.Count != n {
 			return nil, fmt.Errorf("%w: %s is shard %d/%d but %s is shard %d/%d: shards of different splits", ErrMerge, s.Dir, si.Index, si.Count, ref.Dir, ref.Manifest.Settings.Shard.Index, n)
 		}
+		if si.Index < 0 || si.Index >= si.Count {
+			return nil, fmt.Errorf("%w: %s: its manifest names shard %d/%d, which no split has", ErrMerge, s.Dir, si.Index, si.Count)
+		}
 		if i > 0 && shards[i-1].Manifest.Settings.Shard.Index == si.Index {
 			return nil, fmt.Errorf("%w: shard %d/%d is given twice: %s and %s", ErrMerge, si.Index, n, shards[i-1].Dir, s.Dir)
 		}
@@ -96,20 +99,12 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 		return nil, err
 	}
 	res := &Result{}
-	srs := make([]SystemRecords, len(ref.Manifest.Predictions))
-	for si, pf := range ref.Manifest.Predictions {
-		var recs []record.Record
-		for _, s := range shards {
-			part := parts[s.Manifest.Settings.Shard.Index]
-			if err := checkShardRecords(s, si, pf.System, ds, part); err != nil {
-				return nil, err
-			}
-			recs = append(recs, s.Records[si]...)
-		}
-		slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(a.Index, b.Index) })
-		dir := record.SystemDir(pf.System)
-		res.Systems = append(res.Systems, SystemResult{Name: pf.System, Dir: dir, Records: recs, Statistics: metrics.NewStatistics(recs)})
-		srs[si] = SystemRecords{Name: pf.System, Dir: dir, Records: recs}
+	srs, err := mergeRecords(shards, parts, ds)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range srs {
+		res.Systems = append(res.Systems, SystemResult{Name: s.Name, Dir: s.Dir, Records: s.Records, Statistics: metrics.NewStatistics(s.Records)})
 	}
 	cfg, err := configOf(ref.Manifest, ref.Workers)
 	if err != nil {
@@ -121,6 +116,25 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 		res.Summary.Warnings = append(res.Summary.Warnings, fmt.Sprintf("VES times were measured on %d hosts (%s) and merged with --allow-mixed-hosts: times from different machines are not comparable", len(hosts), strings.Join(hosts, ", ")))
 	}
 	return res, nil
+}
+
+// mergeRecords checks every shard's records of every system (shards[0]'s manifest
+// names the systems) and puts them in dataset order.
+func mergeRecords(shards []ShardRun, parts []dataset.ShardPart, ds *dataset.Dataset) ([]SystemRecords, error) {
+	srs := make([]SystemRecords, len(shards[0].Manifest.Predictions))
+	for si, pf := range shards[0].Manifest.Predictions {
+		var recs []record.Record
+		for _, s := range shards {
+			part := parts[s.Manifest.Settings.Shard.Index]
+			if err := checkShardRecords(s, si, pf.System, ds, part); err != nil {
+				return nil, err
+			}
+			recs = append(recs, s.Records[si]...)
+		}
+		slices.SortStableFunc(recs, func(a, b record.Record) int { return cmp.Compare(a.Index, b.Index) })
+		srs[si] = SystemRecords{Name: pf.System, Dir: record.SystemDir(pf.System), Records: recs}
+	}
+	return srs, nil
 }
 
 // majority is the shard whose manifest (and split count) the most shards share (ties:
