@@ -23,6 +23,7 @@ import (
 type collectOpts struct {
 	config, datasetSpec, dbRoot, tables, out string
 	limit                                    int
+	shard                                    string // --shard INDEX/COUNT or auto (shard.go)
 	json                                     bool
 	engines                                  engineOpts // where the pipeline's queries (and two-pass evals) run
 }
@@ -86,6 +87,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.StringVar(&o.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	f.StringVar(&o.out, "out", "", "run directory (modules.jsonl, cache.jsonl); rerun with the same one to resume")
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
+	f.StringVar(&o.shard, "shard", "", shardUsage)
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
 	o.engines.bind(f)
 	return cmd
@@ -105,6 +107,10 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	case sqlpp && o.engines.SQLPPBucket == "":
 		return usagef("--engine sqlpp: collect needs --sqlpp-bucket (prompts name collections inside the database's scope of that bucket)")
 	}
+	shard, err := parseShardFlag(o.shard)
+	if err != nil {
+		return err
+	}
 	ds, err := dataset.Load(ctx, o.datasetSpec, dataset.Options{DBRoot: o.dbRoot, Tables: o.tables})
 	if err != nil {
 		return err
@@ -112,7 +118,7 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	for _, w := range ds.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
-	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Log: e.stderr}
+	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Shard: shard, Log: e.stderr}
 	if o.engines.server() {
 		eng, locate, _, err := o.engines.Open(1, nil)
 		if err != nil {
@@ -171,7 +177,7 @@ const twoPassFile = "two_pass.json"
 // runTwoPass runs the NL2SQL++ two-pass pipeline (benchrun.TwoPass) into o.out, judging
 // with o's engine flags, then writes two_pass.json and prints it.
 func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options) error {
-	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables}, Engines: o.engines}
+	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables, Shard: base.Shard}, Engines: o.engines}
 	rep, err := benchrun.TwoPass(ctx, o.out, base, eval.runConfig(), twoPassIO{e: e, json: o.json})
 	if err != nil {
 		return err

@@ -24,6 +24,7 @@ type evalConfig struct {
 	runOutput
 	Engines     engineOpts  // where predictions and gold SQL run (engines.go); zero: SQLite files
 	PricingFile pricingFlag // module metrics: --pricing FILE (adapt.go)
+	ShardArg    string      // --shard INDEX/COUNT or auto (shard.go)
 }
 
 // runOutput says where an evaluation's run directory goes and what is printed.
@@ -109,7 +110,11 @@ queries (docs/spider2.md).`,
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
-			_, err := evaluate(cmd.Context(), e, cfg.runConfig(), cfg.runOutput)
+			var err error
+			if cfg.Shard, err = parseShardFlag(cfg.ShardArg); err != nil {
+				return err
+			}
+			_, err = evaluate(cmd.Context(), e, cfg.runConfig(), cfg.runOutput)
 			return err
 		},
 	}
@@ -144,6 +149,7 @@ queries (docs/spider2.md).`,
 	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
+	f.StringVar(&cfg.ShardArg, "shard", "", shardUsage)
 	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
 	return cmd
 }

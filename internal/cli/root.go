@@ -77,6 +77,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newReportCmd(e), newServeCmd(e))
 	root.AddCommand(newAdaptCmd(e))
 	root.AddCommand(newCollectCmd(e))
+	root.AddCommand(newMergeCmd(e))
 	root.AddCommand(newParseCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))

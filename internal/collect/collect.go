@@ -53,6 +53,9 @@ type Options struct {
 	Log io.Writer
 	// Limit collects only the first Limit questions (0: all).
 	Limit int
+	// Shard collects only one shard of the dataset's questions (dataset.SplitShards),
+	// before Limit; collect.json records it, so a rerun must name the same shard.
+	Shard *dataset.Shard
 	// Engine runs the queries the pipeline executes (execution_guided, self_consistency,
 	// retry_failed); nil: SQLite on the dataset's files. Run does not close it.
 	Engine engine.Engine
@@ -173,7 +176,15 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if err := AdoptLegacyModulesFile(opt.OutDir, ManifestFile, logw); err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass); err != nil {
+	shard := ""
+	if opt.Shard != nil {
+		sub := *ds
+		if _, err := sub.SelectShard(*opt.Shard); err != nil {
+			return nil, fmt.Errorf("collect: --shard: %w", err)
+		}
+		ds, shard = &sub, opt.Shard.String()+" "+dataset.IndexDigest(sub.Questions)
+	}
+	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass, shard); err != nil {
 		return nil, err
 	}
 	llm := opt.LLM
@@ -434,9 +445,11 @@ type manifest struct {
 	Model    string `json:"model"`
 	BaseURL  string `json:"base_url"`
 	Pipeline string `json:"pipeline_sha256"`
+	// Shard is "INDEX/COUNT SHA256" (the sha256 of its question indexes) with --shard.
+	Shard string `json:"shard,omitempty"`
 }
 
-func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int) error {
+func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int, shard string) error {
 	// A second pass's directory also depends on the second-pass settings; the extra
 	// fields are omitted otherwise, so the hash of other runs is what it always was.
 	var second *SecondPassConfig
@@ -456,7 +469,7 @@ func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int) error
 	if err != nil {
 		abs = ds.Path
 	}
-	want := manifest{Dataset: abs, Model: cfg.LLM.Model, BaseURL: cfg.LLM.BaseURL, Pipeline: hex.EncodeToString(h[:])}
+	want := manifest{Dataset: abs, Model: cfg.LLM.Model, BaseURL: cfg.LLM.BaseURL, Pipeline: hex.EncodeToString(h[:]), Shard: shard}
 	path := filepath.Join(dir, ManifestFile)
 	data, err := os.ReadFile(path)
 	switch {

@@ -90,6 +90,10 @@ func pgFault(err error) bool {
 var mysqlFaultCodes = map[uint16]bool{
 	1040: true, // ER_CON_COUNT_ERROR: too many connections
 	1053: true, // ER_SERVER_SHUTDOWN
+	// A user's connection limit (MAX_USER_CONNECTIONS, max_user_connections: how
+	// docs/scale.md bounds N shards on one server) says nothing about the query either.
+	1203: true, // ER_TOO_MANY_USER_CONNECTIONS
+	1226: true, // ER_USER_LIMIT_REACHED
 	1927: true, // ER_CONNECTION_KILLED (MariaDB)
 	2002: true, // CR_CONNECTION_ERROR
 	2003: true, // CR_CONN_HOST_ERROR

@@ -49,6 +49,9 @@ func TestFaultClassification(t *testing.T) {
 		{"mysql 2006", &mysql.MySQLError{Number: 2006}, false, true},
 		{"mysql 2013", &mysql.MySQLError{Number: 2013}, false, true},
 		{"mysql 1053", &mysql.MySQLError{Number: 1053}, false, true},
+		{"mysql 1040 too many connections", &mysql.MySQLError{Number: 1040}, false, true},
+		{"mysql 1203 user connection limit", &mysql.MySQLError{Number: 1203}, false, true},
+		{"mysql 1226 user resource limit", &mysql.MySQLError{Number: 1226}, false, true},
 		{"mysql 1146", &mysql.MySQLError{Number: 1146}, false, false},
 		{"mysql 1969", &mysql.MySQLError{Number: 1969}, false, false},
 	}

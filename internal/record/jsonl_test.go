@@ -14,6 +14,10 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		{Index: 0, QuestionID: "1", DBID: "a", Verdict: Correct, ExBird: 1, ExSpider: 1, PredSQL: "SELECT '<b>' -- é"},
 		{Index: 1, QuestionID: "2", DBID: "a", Verdict: Error, ErrorCategory: Timeout, ErrorMessage: "query timed out",
 			Usage: Usage{TotalTokens: 10, LLMCalls: 2}, Candidates: []Candidate{{SQL: "x", Verdict: Error, ErrorCategory: SyntaxError}}},
+		// SQL that names no table has an empty schema, not none: the summary of records
+		// read back (resume, merge) must count it as the judging run did.
+		{Index: 2, QuestionID: "3", DBID: "a", Verdict: Incorrect, PredSQL: "SELECT 1",
+			SchemaLinking: SchemaLinking{GoldSchema: map[string][]string{}, PredSchema: map[string][]string{}, PredSchemaSource: "pred_sql"}},
 	}
 	var buf bytes.Buffer
 	w := NewWriter(&buf)

@@ -7,8 +7,11 @@ package record
 // omitted when it is undefined for the question: the gold set is empty (e.g. the gold
 // columns of SELECT COUNT(*) FROM t), or no predicted schema is known.
 type SchemaLinking struct {
-	// GoldSchema is what the question's gold SQL uses (sqlast.ExtractSchema).
-	GoldSchema map[string][]string `json:"gold_schema,omitempty"`
+	// GoldSchema is what the question's gold SQL uses (sqlast.ExtractSchema). It and
+	// PredSchema are omitted only when nil: an empty schema (SQL that names no table) is
+	// written as {}, so the summary of records read back (resume, merge) counts it as
+	// the run that judged them did.
+	GoldSchema map[string][]string `json:"gold_schema,omitzero"`
 	// GoldSchemaError says why the gold schema could not be extracted (parse failure,
 	// unknown database schema); the gold schema is then absent.
 	GoldSchemaError string `json:"gold_schema_error,omitempty"`
@@ -16,7 +19,7 @@ type SchemaLinking struct {
 	// several; they are left out of GoldSchema.
 	GoldSchemaUnresolved []string `json:"gold_schema_unresolved,omitempty"`
 	// PredSchema is the schema the system selected.
-	PredSchema map[string][]string `json:"pred_schema,omitempty"`
+	PredSchema map[string][]string `json:"pred_schema,omitzero"`
 	// PredSchemaSource says where PredSchema comes from: "reported" (the system's
 	// schema-selection output) or "pred_sql" (extracted from the judged SQL because the
 	// system reported no selection).

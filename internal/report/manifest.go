@@ -25,6 +25,9 @@ type Manifest struct {
 	GoVersion     string    `json:"go_version"`
 	SQLiteVersion string    `json:"sqlite_version"`
 	StartedAt     time.Time `json:"started_at"`
+	// Host is the name of the machine the run went on: VES times from different hosts
+	// are not comparable (merge refuses to mix them unless told to).
+	Host string `json:"host,omitempty"`
 
 	Settings ManifestSettings `json:"settings"`
 	Dataset  FileDigest       `json:"dataset"`
@@ -36,6 +39,8 @@ type Manifest struct {
 	// modification time always, their sha256 only with eval --hash-dbs (HashedDBs).
 	Databases []DatabaseFile `json:"databases"`
 	HashedDBs bool           `json:"hashed_dbs,omitempty"`
+	// MergedFrom are the shard runs `merge` combined into this run (shard.go).
+	MergedFrom []MergedShard `json:"merged_from,omitempty"`
 }
 
 // ManifestSettings are the settings that shape verdicts and scores. Workers and budgets,
@@ -66,6 +71,9 @@ type ManifestSettings struct {
 	VESIterations int    `json:"ves_iterations,omitempty"` // with VES
 	Pricing       string `json:"pricing,omitempty"`        // where token prices came from
 	Spider2Mode   string `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
+	// Shard is the part of the questions this run judged (eval --shard); nil: all of
+	// them. Being a setting, resume refuses to continue a run with another shard.
+	Shard *ShardInfo `json:"shard,omitempty"`
 }
 
 // FileDigest fingerprints one input file.

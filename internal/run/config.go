@@ -45,6 +45,8 @@ type Config struct {
 	Engine, GoldEngine string
 	DBIDs              []string // judge only the questions on these databases; nil: all
 	Flex               bool     // add the NL2SQL++ flexible comparison
+	// Shard judges only one shard of the questions left after DBIDs (shard.go); nil: all.
+	Shard *dataset.Shard
 
 	PassK       []int            // Pass@k's k list; nil: metrics.DefaultPassK
 	Pricing     *metrics.Pricing // prices tokens for the modules section; nil: no cost

@@ -33,6 +33,7 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		GoVersion: runtime.Version(),
 		StartedAt: time.Now().UTC().Truncate(time.Second),
 		HashedDBs: cfg.HashDBs,
+		Host:      hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -115,6 +116,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(cfg, p),
+		Shard:          p.Shard,
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

@@ -26,6 +26,8 @@ type Plan struct {
 	// it with the resumed run's own, once CompareManifests found them equal. Eval puts
 	// it in the summary.
 	Manifest *report.Manifest
+	// Shard describes the shard of Config.Shard the dataset was narrowed to; nil: none.
+	Shard *report.ShardInfo
 }
 
 // System is one system of a run.
@@ -75,7 +77,13 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 			return nil, err
 		}
 	}
-	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}
+	// After the check above: a shard whose databases are all missing is skipped, as
+	// those questions are in an unsharded run.
+	shard, err := keepShard(ds, systems, cfg.Shard)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems, Shard: shard}
 	if p.Manifest, err = NewManifest(ctx, p); err != nil {
 		return nil, err
 	}
