@@ -33,6 +33,8 @@ type runOutput struct {
 	Resume bool
 	Force  bool // replace a run already in Out, once the new one is complete
 	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
+	// Details adds the confidence intervals and paired comparisons to the table.
+	Details bool
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -123,6 +125,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	f.BoolVar(&cfg.Details, "details", false, "also print every score's 95% confidence interval and the paired comparisons of the systems (docs/statistics.md)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
 	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
 	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
@@ -199,6 +202,11 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	}
 	if err := report.WriteTable(e.stdout, sum); err != nil {
 		return nil, err
+	}
+	if o.Details {
+		if err := report.WriteTextTables(e.stdout, report.StatsTables(sum)); err != nil {
+			return nil, err
+		}
 	}
 	c := sum.Systems[0].Overall.Counts
 	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",

@@ -30,6 +30,7 @@ const (
 	exitOK          = 0
 	exitError       = 1
 	exitUsage       = 2
+	// exitRegression (3) is compare's significant drop (compare.go).
 	exitInterrupted = 130
 )
 
@@ -48,6 +49,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintf(stderr, "nl2sqlbench: interrupted: %v\n", err)
 		return exitInterrupted
+	case errors.Is(err, errRegression):
+		return exitRegression
 	case errors.As(err, new(*usageError)) || errors.Is(err, benchrun.ErrConfig):
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
 		return exitUsage
@@ -78,6 +81,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newAdaptCmd(e))
 	root.AddCommand(newCollectCmd(e))
 	root.AddCommand(newParseCmd(e))
+	root.AddCommand(newCompareCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	return root

@@ -77,15 +77,20 @@ func present(m *Metric, systems []SystemRecords) bool {
 func aggregate(m *Metric, system string, recs []record.Record, reason string) Value {
 	var sum float64
 	var out Value
+	var xs []float64 // the per-question values averaged, for the interval
 	for i := range recs {
 		r := &recs[i]
 		if !r.Judged() {
 			continue
 		}
 		out.Judged++
-		if v, ok := m.Value(system, r); ok {
+		v, ok := m.Value(system, r)
+		if ok {
 			sum += v
 			out.N++
+		}
+		if ok || m.Over == AllJudged {
+			xs = append(xs, v)
 		}
 	}
 	out.Denominator = out.Judged
@@ -102,6 +107,7 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) Va
 	out.Applicable = reason == "" && out.Value != nil && out.Coverage >= m.MinCoverage
 	if out.Applicable {
 		out.Text = m.Unit.Format(*out.Value)
+		setInterval(m, &out, xs)
 	} else {
 		out.Text = naText(out.N, out.Judged, reason)
 	}

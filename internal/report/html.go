@@ -54,6 +54,7 @@ type Page struct {
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
+	Stats        []TextTable // intervals and paired comparisons (table_stats.go)
 	Charts       []Chart
 	Systems      []string
 	Difficulties []string
@@ -71,7 +72,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Charts: Charts(run),
+		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)

@@ -69,6 +69,8 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 		}
 	}
 
+	mdTextTables(&b, StatsTables(s))
+
 	errs := false
 	for _, sys := range s.Systems {
 		errs = errs || sys.Overall.Counts.Error > 0
