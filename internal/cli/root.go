@@ -27,9 +27,9 @@ type env struct {
 
 // Exit codes.
 const (
-	exitOK          = 0
-	exitError       = 1
-	exitUsage       = 2
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
 	// exitRegression (3) is compare's significant drop (compare.go).
 	exitInterrupted = 130
 )
