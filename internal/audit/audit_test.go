@@ -115,6 +115,10 @@ func TestChecks(t *testing.T) {
 			"id_for_name", "heuristic: the question says \"name\""},
 		{"name for a name", "What is the name of the hero with the most power?", "SELECT hero_name FROM h WHERE power > 5",
 			[]string{"CREATE TABLE h(hero_id INTEGER, hero_name TEXT, power INTEGER)", "INSERT INTO h VALUES (1, 'x', 9)"}, "", ""},
+		{"who as a relative pronoun, id asked for", "Find the id of heroes who have power.", "SELECT hero_id FROM h WHERE power > 5",
+			[]string{"CREATE TABLE h(hero_id INTEGER, hero_name TEXT, power INTEGER)", "INSERT INTO h VALUES (1, 'x', 9)"}, "", ""},
+		{"who asks for a person", "Who has the most power?", "SELECT hero_id FROM h ORDER BY power DESC LIMIT 1",
+			[]string{"CREATE TABLE h(hero_id INTEGER, hero_name TEXT, power INTEGER)", "INSERT INTO h VALUES (1, 'x', 9)"}, "id_for_name", "the question says \"Who\""},
 		{"id asked for", "What is the id of the hero with the most power?", "SELECT hero_id FROM h WHERE power > 5",
 			[]string{"CREATE TABLE h(hero_id INTEGER, hero_name TEXT, power INTEGER)", "INSERT INTO h VALUES (1, 'x', 9)"}, "", ""},
 	}

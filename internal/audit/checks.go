@@ -322,16 +322,18 @@ func resultChecks(res *engine.Result) []finding {
 }
 
 var (
-	asksName = regexp.MustCompile(`(?i)\b(names?|who|whom|titles?|called)\b`)
+	asksName = regexp.MustCompile(`(?i)\b(names?|titles?|called)\b|^\W*(who|whom)\b`)
+	asksID   = regexp.MustCompile(`(?i)\b(ids?|identifiers?)\b`)
 	camelID  = regexp.MustCompile(`[a-z](ID|Id)$`)
 	nameCol  = regexp.MustCompile(`(?i)name|title`)
 )
 
-// idForName is a heuristic: the question asks for names (name, who, title, called) and
-// every column the gold returns looks like an id (its name ends in id) holding integers.
+// idForName is a heuristic: the question asks for names (name, title, called, or starts
+// with who) and does not mention ids, and every column the gold returns looks like an id
+// (its name ends in id) holding integers.
 func idForName(question string, res *engine.Result) []finding {
-	m := asksName.FindString(question)
-	if m == "" || len(res.Columns) == 0 || len(res.Rows) == 0 {
+	m := strings.TrimSpace(strings.Trim(asksName.FindString(question), " \t\"'¿"))
+	if m == "" || asksID.MatchString(question) || len(res.Columns) == 0 || len(res.Rows) == 0 {
 		return nil
 	}
 	for _, c := range res.Columns {

@@ -100,6 +100,20 @@ See docs/audit.md.`,
 
 // runAudit audits, writes out/audit.jsonl and prints the counts per check.
 func runAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string) error {
+	return writeAudit(ctx, e, cfg, out, true)
+}
+
+// evalAudit is eval --audit: the run's systems and settings, audit.jsonl in the run
+// directory; print is false under --json (stdout holds only the summary).
+func evalAudit(ctx context.Context, e *env, cfg benchrun.Config, res *benchrun.Result, out string, print bool) error {
+	ac := benchrun.AuditConfig{DatasetSpec: cfg.DatasetSpec, DBRoot: cfg.DBRoot, Tables: cfg.Tables, Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}
+	for _, s := range res.Systems {
+		ac.Systems = append(ac.Systems, audit.System{Name: s.Name, Records: s.Records})
+	}
+	return writeAudit(ctx, e, ac, out, print)
+}
+
+func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string, print bool) error {
 	start := time.Now()
 	res, _, err := benchrun.Audit(ctx, cfg)
 	if err != nil {
@@ -120,6 +134,9 @@ func runAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string)
 		return nil
 	}); err != nil {
 		return err
+	}
+	if !print {
+		return nil
 	}
 	return printAudit(e, res, path, time.Since(start))
 }

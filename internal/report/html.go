@@ -55,6 +55,7 @@ type Page struct {
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
 	Stats        []TextTable // intervals and paired comparisons (table_stats.go)
+	Audit        []TextTable // the gold audit (audit.go)
 	Charts       []Chart
 	Systems      []string
 	Difficulties []string
@@ -82,6 +83,8 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
+	attachAudit(run, p.Questions)
+	p.Audit = AuditTables(run)
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {
 		dbs[q.DBID] = true
