@@ -81,7 +81,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newAdaptCmd(e))
 	root.AddCommand(newCollectCmd(e))
 	root.AddCommand(newParseCmd(e))
-	root.AddCommand(newCompareCmd(e), newAuditCmd(e))
+	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	return root
