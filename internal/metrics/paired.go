@@ -48,8 +48,10 @@ type PairedTest struct {
 // Significant reports whether the test rejects "no difference" at level alpha.
 func (t *PairedTest) Significant(alpha float64) bool { return t.P < alpha }
 
-// Paired compares every two systems on every metric the section carries and both
-// systems can report (applicable overall). Records are paired by question index.
+// Paired compares every two systems on every headline metric the section carries and
+// both systems can report (applicable overall). Records are paired by question index.
+// The other groups (schema, candidates, usage) are left to the compare command: their
+// bootstraps would multiply the cost of a summary for tables no output shows.
 func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 	out := &PairedSection{Confidence: Confidence, Resamples: BootstrapResamples, Seed: BootstrapSeed, Pairs: []Pair{}}
 	if sec == nil {
@@ -67,7 +69,7 @@ func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 				m := byID[d.ID]
 				_, va, _ := sec.Lookup(a.Name, d.ID)
 				_, vb, _ := sec.Lookup(b.Name, d.ID)
-				if m == nil || va == nil || vb == nil || !va.Applicable || !vb.Applicable {
+				if d.Group != "headline" || m == nil || va == nil || vb == nil || !va.Applicable || !vb.Applicable {
 					continue
 				}
 				if t, ok := ComparePaired(m, a.Name, a.Records, b.Name, b.Records); ok {
