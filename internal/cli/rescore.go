@@ -20,15 +20,11 @@ import (
 // directory.
 const (
 	reviewsFile  = "reviews.jsonl"
-	reviewedFile = "reviewed.json"
+	reviewedFile = report.ReviewedFile
 )
 
 // reviewedSummary is DIR/reviewed.json.
-type reviewedSummary struct {
-	Reviews string              `json:"reviews"` // the reviews file applied
-	Count   int                 `json:"count"`   // reviews read
-	Systems []benchrun.Rescored `json:"systems"`
-}
+type reviewedSummary = report.Reviewed
 
 func newRescoreCmd(e *env) *cobra.Command {
 	var reviews string

@@ -68,6 +68,10 @@ func TestRescore(t *testing.T) {
 			t.Errorf("%s: raw and reviewed not printed side by side:\n%s", s.System, out)
 		}
 	}
+	_, md, _ := run("report", dir)
+	if !strings.Contains(md, "### Reviewed scores") || !strings.Contains(md, got.Systems[0].Reviewed.Text+" \\["+strings.TrimPrefix(got.Systems[0].Reviewed.CIText, "[")) {
+		t.Errorf("the report does not show the reviewed scores:\n%s", md)
+	}
 	after, _ := os.ReadFile(filepath.Join(dir, "baseline", "records.jsonl"))
 	if string(before) != string(after) {
 		t.Error("rescore changed records.jsonl")

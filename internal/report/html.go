@@ -85,6 +85,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	p.Questions = questions(run, evidence)
 	attachAudit(run, p.Questions)
 	p.Audit = AuditTables(run)
+	p.Stats = append(p.Stats, ReviewedTable(run)...)
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {
 		dbs[q.DBID] = true

@@ -26,6 +26,8 @@ type Run struct {
 	// Audit is DIR/audit.jsonl's findings (audit.go); Audited says the file exists.
 	Audit   []audit.Finding
 	Audited bool
+	// Reviewed is DIR/reviewed.json (reviewed.go), nil without one.
+	Reviewed *Reviewed
 }
 
 // SystemRun is one system's records.
@@ -79,6 +81,9 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 	}
 	var warn string
 	if run.Audit, run.Audited, warn = loadAudit(dir); warn != "" {
+		run.Warnings = append(run.Warnings, warn)
+	}
+	if run.Reviewed, warn = loadReviewed(dir); warn != "" {
 		run.Warnings = append(run.Warnings, warn)
 	}
 	if run.Summary.Metrics == nil {

@@ -70,6 +70,7 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 	}
 
 	mdTextTables(&b, StatsTables(s))
+	mdTextTables(&b, ReviewedTable(run))
 	mdTextTables(&b, AuditTables(run))
 
 	errs := false

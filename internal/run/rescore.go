@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 )
 
@@ -25,13 +26,8 @@ type RescoreConfig struct {
 	Reviews             []review.Review
 }
 
-// Rescored is one system's raw and reviewed EX.
-type Rescored struct {
-	System   string        `json:"system"`
-	Raw      metrics.Value `json:"raw"`
-	Reviewed metrics.Value `json:"reviewed"`
-	Changed  []int         `json:"changed"` // question indexes whose verdict the reviews changed
-}
+// Rescored is one system's raw and reviewed EX, as reviewed.json holds it.
+type Rescored = report.ReviewedSystem
 
 // Rescore applies the reviews: each corrected gold is judged again (the same judge, the
 // run's semantics, the SQLite files) against every system's prediction of that question,
