@@ -19,6 +19,7 @@ targets=(
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"
+  "./internal/audit FuzzAnalyse"
 )
 
 # A target missing from the list above would never be fuzzed: refuse to run without it.
