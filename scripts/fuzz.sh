@@ -20,6 +20,7 @@ targets=(
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"
   "./internal/pandascsv FuzzReadCSV"
+  "./internal/audit FuzzAnalyse"
 )
 
 # A target missing from the list above would never be fuzzed: refuse to run without it.

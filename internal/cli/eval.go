@@ -34,6 +34,10 @@ type runOutput struct {
 	Resume bool
 	Force  bool // replace a run already in Out, once the new one is complete
 	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
+	// Details adds the confidence intervals and paired comparisons to the table.
+	Details bool
+	// Audit runs the gold audit after judging (audit.go) into DIR/audit.jsonl.
+	Audit bool
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -102,6 +106,9 @@ queries (docs/spider2.md).`,
 			if cfg.VES && cfg.Engines.server() {
 				return usagef("--ves times queries on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
 			}
+			if cfg.Audit && cfg.Engines.Engine != "" && cfg.Engines.Engine != "sqlite" {
+				return usagef("--audit runs the gold on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
+			}
 			if cfg.VES {
 				if _, err := judge.ParseTimingMode(cfg.Timing); err != nil {
 					return usagef("--timing: %v", err)
@@ -131,6 +138,8 @@ queries (docs/spider2.md).`,
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	f.BoolVar(&cfg.Audit, "audit", false, "after judging, audit the gold SQL and the predictions judged correct into DIR/audit.jsonl (docs/audit.md; SQLite databases only)")
+	f.BoolVar(&cfg.Details, "details", false, "also print every score's 95% confidence interval and the paired comparisons of the systems (docs/statistics.md)")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
 	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
 	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
@@ -205,11 +214,27 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	if o.Quiet {
 		return res, nil
 	}
+	if o.Audit && o.JSON {
+		if err := evalAudit(ctx, e, cfg, res, out, false); err != nil {
+			return res, fmt.Errorf("audit: %w", err)
+		}
+	}
 	if o.JSON {
 		return res, report.WriteJSON(e.stdout, sum)
 	}
 	if err := report.WriteTable(e.stdout, sum); err != nil {
 		return nil, err
+	}
+	if o.Details {
+		if err := report.WriteTextTables(e.stdout, report.StatsTables(sum)); err != nil {
+			return nil, err
+		}
+	}
+	if o.Audit {
+		fmt.Fprintln(e.stdout)
+		if err := evalAudit(ctx, e, cfg, res, out, true); err != nil {
+			return res, fmt.Errorf("audit: %w", err)
+		}
 	}
 	c := sum.Systems[0].Overall.Counts
 	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",

@@ -27,9 +27,10 @@ type env struct {
 
 // Exit codes.
 const (
-	exitOK          = 0
-	exitError       = 1
-	exitUsage       = 2
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+	// exitRegression (3) is compare's significant drop (compare.go).
 	exitInterrupted = 130
 )
 
@@ -48,6 +49,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintf(stderr, "nl2sqlbench: interrupted: %v\n", err)
 		return exitInterrupted
+	case errors.Is(err, errRegression):
+		return exitRegression
 	case errors.As(err, new(*usageError)) || errors.Is(err, benchrun.ErrConfig):
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
 		return exitUsage
@@ -79,6 +82,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newCollectCmd(e))
 	root.AddCommand(newMergeCmd(e))
 	root.AddCommand(newParseCmd(e))
+	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	return root

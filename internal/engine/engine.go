@@ -33,6 +33,11 @@ type Limits struct {
 	// ErrByteLimit while it is read. Unlike the others, 0 means DefaultMaxBytes, so that
 	// no caller is unbounded by forgetting it; a negative value means no cap.
 	MaxBytes int64
+	// ReverseUnordered runs the query with SQLite's PRAGMA reverse_unordered_selects = 1
+	// (every scan without an ORDER BY goes backwards), for the gold audit's
+	// order-dependence check; the pragma is reset before the connection is reused. SQLite
+	// only: other engines ignore it.
+	ReverseUnordered bool
 }
 
 // DefaultMaxBytes is the byte cap of a result when Limits.MaxBytes is 0: 256 MiB.

@@ -153,10 +153,20 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	}
 	defer conn.Close()
 	var res *Result
-	err = conn.Raw(func(dc any) error {
+	err = conn.Raw(func(dc any) (rerr error) {
 		c, ok := dc.(*sqlite3.SQLiteConn)
 		if !ok {
 			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		if lim.ReverseUnordered {
+			if err := setReverseUnordered(c, true); err != nil {
+				return err
+			}
+			defer func() {
+				if err := setReverseUnordered(c, false); err != nil {
+					rerr = driver.ErrBadConn // database/sql drops the connection
+				}
+			}()
 		}
 		var qerr error
 		res, qerr = runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
@@ -172,6 +182,23 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 		return nil, err
 	}
 	return res, nil
+}
+
+// setReverseUnordered sets PRAGMA reverse_unordered_selects on a connection the caller
+// holds exclusively. The read-only authorizer refuses every PRAGMA that sets a value (so
+// that no user query changes a pooled connection); it is lifted for this one statement
+// of ours and put back at once.
+func setReverseUnordered(c *sqlite3.SQLiteConn, on bool) error {
+	v := "0"
+	if on {
+		v = "1"
+	}
+	c.RegisterAuthorizer(nil)
+	defer c.RegisterAuthorizer(readOnlyAuthorizer)
+	if _, err := c.Exec("PRAGMA reverse_unordered_selects = "+v, nil); err != nil {
+		return fmt.Errorf("set reverse_unordered_selects: %w", err)
+	}
+	return nil
 }
 
 // runRaw prepares and steps the statement on the raw driver connection. Going below

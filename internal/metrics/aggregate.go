@@ -77,6 +77,7 @@ func present(m *Metric, systems []SystemRecords) bool {
 func aggregate(m *Metric, system string, recs []record.Record, reason string) Value {
 	var sum float64
 	var out Value
+	var xs []float64 // the per-question values averaged, for the interval
 	for i := range recs {
 		r := &recs[i]
 		judged := r.Judged()
@@ -86,9 +87,16 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) Va
 		if !judged && m.Over != AllRecords {
 			continue
 		}
-		if v, ok := m.Value(system, r); ok {
+		v, ok := m.Value(system, r)
+		if ok {
 			sum += v
 			out.N++
+		}
+		switch {
+		case ok:
+			xs = append(xs, v)
+		case m.Over == AllJudged || m.Over == AllRecords:
+			xs = append(xs, 0) // counted in the denominator as 0, so in the interval too
 		}
 	}
 	out.Denominator = out.Judged
@@ -110,6 +118,7 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) Va
 	out.Applicable = reason == "" && out.Value != nil && out.Coverage >= m.MinCoverage
 	if out.Applicable {
 		out.Text = m.Unit.Format(*out.Value)
+		setInterval(m, &out, xs)
 	} else {
 		out.Text = naText(out.N, out.Judged, reason)
 	}

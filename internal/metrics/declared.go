@@ -29,10 +29,10 @@ func Declared(opt Options) []Metric {
 		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true),
 		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
 		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
-		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true,
+		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: BIRD evaluation_ex semantics (rows as sets)",
 			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), r.Spider2Mode == "" }},
-		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true,
+		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true, Binary: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: Spider test-suite execution semantics (bags; order when the gold orders)",
 			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), r.Spider2Mode == "" }},
 		spider2Final(), spider2Real(), // spider2.go: Spider 2.0's Final and Real scores
@@ -40,7 +40,7 @@ func Declared(opt Options) []Metric {
 			func(r *record.Record) *int { return r.ESM }),
 		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",
 			func(r *record.Record) *int { return r.ETM }),
-		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true,
+		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true,
 			Over: JudgedWithValue, MinCoverage: DefaultMinCoverage, Applies: "eval --flex (on for --engine sqlpp): NL2SQL++'s flexible comparison, exact or column_flexible",
 			Value: func(_ string, r *record.Record) (float64, bool) {
 				if r.FlexVerdict == "" {
@@ -76,7 +76,7 @@ func Declared(opt Options) []Metric {
 }
 
 func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Metric {
-	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{"verdict"}, Unit: Percent, HigherIsBetter: higher,
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{"verdict"}, Unit: Percent, HigherIsBetter: higher, Binary: true,
 		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
 		Value: func(_ string, r *record.Record) (float64, bool) { return b2f(r.Verdict == v), true }}
 }
@@ -85,7 +85,7 @@ func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Met
 // absent value counts as no match (the denominator stays every judged question, as
 // execution accuracy's), and coverage says how many questions it was computed for.
 func intMetric(id, label, applies string, get func(*record.Record) *int) Metric {
-	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true,
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true, Binary: true,
 		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
 		Value: func(_ string, r *record.Record) (float64, bool) {
 			if p := get(r); p != nil {
@@ -129,7 +129,7 @@ func schemaMetric(id, label string, get func(*record.Record) *float64) Metric {
 // than k candidates uses all it has, one without candidates counts its judged SQL.
 func passAtMetric(k int) Metric {
 	return Metric{ID: fmt.Sprintf("pass@%d", k), Label: fmt.Sprintf("Pass@%d", k), Group: "candidates",
-		Fields: []string{"candidates", "pass_at"}, Unit: Percent, HigherIsBetter: true, Over: AllJudged,
+		Fields: []string{"candidates", "pass_at"}, Unit: Percent, HigherIsBetter: true, Over: AllJudged, Binary: true,
 		MinCoverage: DefaultMinCoverage, Applies: "a system that reported several candidates for some question",
 		Value: func(_ string, r *record.Record) (float64, bool) {
 			ok, _ := PassAt(r, k)

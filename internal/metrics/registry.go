@@ -92,6 +92,9 @@ type Metric struct {
 	Applies string
 	// Value is the metric's value for one judged record; ok is false when it has none.
 	Value func(system string, r *record.Record) (v float64, ok bool)
+	// Binary marks a metric whose per-question value is 0 or 1 (a rate): its interval
+	// is Wilson's; other metrics' intervals are bootstrapped (interval.go).
+	Binary bool
 	// Usable, when set, says whether a system's records can carry the metric at all
 	// (Pass@k needs several candidates); reason is shown instead of a number.
 	Usable func(recs []record.Record) (ok bool, reason string)
@@ -132,8 +135,15 @@ type Value struct {
 	// coverage under the metric's minimum, or a system that cannot carry it.
 	Applicable bool `json:"applicable"`
 	// Text is the value as every output prints it ("83.23", "n/a: covers 1 of 52").
-	Text         string  `json:"text"`
-	ByDifficulty []Value `json:"by_difficulty,omitempty"`
+	Text string `json:"text"`
+	// CILow and CIHigh bound the value's 95% confidence interval, computed by CIMethod
+	// ("wilson" for rates, "bootstrap" for means: docs/statistics.md); CIText prints them
+	// at the unit's rounding ("[80.81, 85.40]"). Set only when Applicable.
+	CILow        *float64 `json:"ci_low,omitempty"`
+	CIHigh       *float64 `json:"ci_high,omitempty"`
+	CIMethod     string   `json:"ci_method,omitempty"`
+	CIText       string   `json:"ci_text,omitempty"`
+	ByDifficulty []Value  `json:"by_difficulty,omitempty"`
 }
 
 // Float is the value, or NaN when there is none or it is not applicable.

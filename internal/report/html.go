@@ -54,6 +54,8 @@ type Page struct {
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
+	Stats        []TextTable // intervals and paired comparisons (table_stats.go)
+	Audit        []TextTable // the gold audit (audit.go)
 	Charts       []Chart
 	Systems      []string
 	SystemFilter int // the system filter's initial choice (index into Systems); -1: any
@@ -72,7 +74,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Charts: Charts(run),
+		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
@@ -82,6 +84,9 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
+	attachAudit(run, p.Questions)
+	p.Audit = AuditTables(run)
+	p.Stats = append(p.Stats, ReviewedTable(run)...)
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {
 		dbs[q.DBID] = true

@@ -24,6 +24,7 @@ type QuestionView struct {
 	Filter                     string // data-v attribute: "0:correct 1:error ..."
 	Disagree                   string // data-dis attribute: system indexes where EX and ETM disagree
 	Detailed                   bool   // results were executed for this view
+	Audit                      []KV   // the gold audit's findings on this question (check, evidence)
 }
 
 // AnswerView is one system's answer to one question.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"os"
 	"path/filepath"
 
@@ -22,6 +23,11 @@ type Run struct {
 	Summary  RunSummary
 	Systems  []SystemRun
 	Warnings []string // problems that did not stop loading (a torn last line, a missing system)
+	// Audit is DIR/audit.jsonl's findings (audit.go); Audited says the file exists.
+	Audit   []audit.Finding
+	Audited bool
+	// Reviewed is DIR/reviewed.json (reviewed.go), nil without one.
+	Reviewed *Reviewed
 }
 
 // SystemRun is one system's records.
@@ -72,6 +78,13 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 		run.Systems = append(run.Systems, SystemRun{Name: s.System, Records: recs})
+	}
+	var warn string
+	if run.Audit, run.Audited, warn = loadAudit(dir); warn != "" {
+		run.Warnings = append(run.Warnings, warn)
+	}
+	if run.Reviewed, warn = loadReviewed(dir); warn != "" {
+		run.Warnings = append(run.Warnings, warn)
 	}
 	if run.Summary.Metrics == nil {
 		opt := metrics.Options{PassK: run.passK(), Pricing: run.pricing()}

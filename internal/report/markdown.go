@@ -69,6 +69,10 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 		}
 	}
 
+	mdTextTables(&b, StatsTables(s))
+	mdTextTables(&b, ReviewedTable(run))
+	mdTextTables(&b, AuditTables(run))
+
 	errs := false
 	for _, sys := range s.Systems {
 		errs = errs || sys.Overall.Counts.Error > 0

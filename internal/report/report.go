@@ -37,6 +37,9 @@ type RunSummary struct {
 	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
 	Spider2        []metrics.Spider2Summary        `json:"spider2,omitempty"`         // Spider 2.0: both modes, their disagreements
+	// Paired compares every two systems on the same questions (McNemar, paired
+	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.
+	Paired *metrics.PairedSection `json:"paired,omitempty"`
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`

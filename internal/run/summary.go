@@ -58,7 +58,11 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			}
 		}
 	}
-	sum.Metrics = metrics.Aggregate(metrics.Declared(metrics.Options{PassK: cfg.passK(), Pricing: cfg.Pricing}), srs)
+	declared := metrics.Declared(metrics.Options{PassK: cfg.passK(), Pricing: cfg.Pricing})
+	sum.Metrics = metrics.Aggregate(declared, srs)
+	if len(srs) > 1 {
+		sum.Paired = metrics.Paired(declared, sum.Metrics, srs)
+	}
 	sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())
 	for _, s := range systems {
 		if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok {

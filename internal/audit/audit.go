@@ -1,0 +1,245 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// Finding is one line of audit.jsonl. Fields are added, never renamed.
+type Finding struct {
+	Index      int    `json:"index"`
+	QuestionID string `json:"question_id"`
+	DBID       string `json:"db_id"`
+	Check      string `json:"check"`
+	// Target is the query checked: "gold", or "prediction" (a prediction judged correct,
+	// of System). Consensus findings are about the gold and name no system.
+	Target    string `json:"target"`
+	System    string `json:"system,omitempty"`
+	Heuristic bool   `json:"heuristic,omitempty"`
+	Evidence  string `json:"evidence"`
+}
+
+// Targets.
+const (
+	TargetGold       = "gold"
+	TargetPrediction = "prediction"
+)
+
+// System is one judged system's records (from a run directory or an eval in progress).
+type System struct {
+	Name    string
+	Records []record.Record
+}
+
+// Options configure an audit.
+type Options struct {
+	Limits engine.Limits // per query; Timeout and MaxRows should be set
+	// Systems, when given, add the consensus check and the order checks of the
+	// predictions judged correct.
+	Systems []System
+}
+
+// Result is an audit's findings (by question, then check) and what it covered.
+type Result struct {
+	Findings []Finding
+	Audited  int // questions whose gold was checked
+	Skipped  int // questions without a database
+	// Predictions counts the predictions judged correct that were checked.
+	Predictions int
+}
+
+// Counts tallies findings per check and target ("limit_tie" for the gold,
+// "limit_tie (prediction)" for predictions).
+func (r *Result) Counts() map[string]int {
+	out := map[string]int{}
+	for _, f := range r.Findings {
+		out[CountKey(f.Check, f.Target)]++
+	}
+	return out
+}
+
+// CountKey names a check's count for a target.
+func CountKey(check, target string) string {
+	if target == TargetPrediction {
+		return check + " (prediction)"
+	}
+	return check
+}
+
+// Run audits every question of ds whose database exists. An infrastructure fault (a
+// database that went away, the context ending) stops it with an error; a query's own
+// failure is evidence (gold_error) or, for probes, no finding.
+func Run(ctx context.Context, q querier, ds *dataset.Dataset, opt Options) (*Result, error) {
+	res := &Result{}
+	byIndex := make([]map[int]*record.Record, len(opt.Systems))
+	for si, s := range opt.Systems {
+		byIndex[si] = map[int]*record.Record{}
+		for i := range s.Records {
+			byIndex[si][s.Records[i].Index] = &s.Records[i]
+		}
+	}
+	for qi := range ds.Questions {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		qu := &ds.Questions[qi]
+		path, ok := ds.DBPath(qu.DBID)
+		if !ok || len(qu.Gold) == 0 {
+			res.Skipped++
+			continue
+		}
+		recs := make([]*record.Record, len(opt.Systems))
+		for si := range opt.Systems {
+			recs[si] = byIndex[si][qu.Index]
+		}
+		fs, npred, err := question(ctx, q, path, qu, recs, opt)
+		if err != nil {
+			return res, fmt.Errorf("audit question %s (index %d, database %s): %w", qu.ID, qu.Index, qu.DBID, err)
+		}
+		res.Audited++
+		res.Predictions += npred
+		res.Findings = append(res.Findings, fs...)
+	}
+	return res, nil
+}
+
+// fault reports errors that must stop the audit rather than count as evidence.
+func fault(ctx context.Context, err error) bool {
+	var fe *engine.FaultError
+	return ctx.Err() != nil || errors.As(err, &fe)
+}
+
+func question(ctx context.Context, q querier, path string, qu *dataset.Question, recs []*record.Record, opt Options) ([]Finding, int, error) {
+	var out []Finding
+	add := func(fs []finding, target, system string) {
+		for _, f := range fs {
+			out = append(out, Finding{Index: qu.Index, QuestionID: qu.ID, DBID: qu.DBID, Check: f.check, Target: target, System: system, Heuristic: f.heuristic, Evidence: f.evidence})
+		}
+	}
+	gold := qu.Gold[0]
+	gres, err := q.Query(ctx, path, gold, opt.Limits)
+	if err != nil {
+		if fault(ctx, err) {
+			return nil, 0, err
+		}
+		add([]finding{{check: CheckGoldError, evidence: "the gold fails: " + err.Error()}}, TargetGold, "")
+		return out, 0, nil
+	}
+	add(resultChecks(gres), TargetGold, "")
+	add(idForName(qu.Text, gres), TargetGold, "")
+	fs, err := orderChecks(ctx, q, path, gold, opt.Limits, gres)
+	if err != nil && fault(ctx, err) {
+		return nil, 0, err
+	}
+	add(fs, TargetGold, "")
+	cf, err := consensus(ctx, q, path, gres, recs, opt)
+	if err != nil {
+		return nil, 0, err
+	}
+	add(cf, TargetGold, "")
+	npred := 0
+	for si, r := range recs {
+		if r == nil || r.Verdict != record.Correct || strings.TrimSpace(r.PredSQL) == "" {
+			continue
+		}
+		npred++
+		pres, err := q.Query(ctx, path, r.PredSQL, opt.Limits)
+		if err != nil {
+			if fault(ctx, err) {
+				return nil, 0, err
+			}
+			continue // judged correct on the run's engine, fails now: nothing to say here
+		}
+		fs, err := orderChecks(ctx, q, path, r.PredSQL, opt.Limits, pres)
+		if err != nil && fault(ctx, err) {
+			return nil, 0, err
+		}
+		add(fs, TargetPrediction, opt.Systems[si].Name)
+	}
+	return out, npred, nil
+}
+
+// consensus: most judged systems agree with each other (rows compared as sets, as BIRD's
+// EX does) on a result that differs from the gold's.
+func consensus(ctx context.Context, q querier, path string, gold *engine.Result, recs []*record.Record, opt Options) ([]finding, error) {
+	judged := 0
+	for _, r := range recs {
+		if r != nil && r.Judged() {
+			judged++
+		}
+	}
+	if judged < 2 {
+		return nil, nil
+	}
+	goldKey := setKey(gold.Rows)
+	groups := map[string][]string{}
+	rows := map[string][][]any{}
+	for si, r := range recs {
+		if r == nil || r.Verdict != record.Incorrect {
+			continue
+		}
+		res, err := q.Query(ctx, path, r.PredSQL, opt.Limits)
+		if err != nil {
+			if fault(ctx, err) {
+				return nil, err
+			}
+			continue
+		}
+		k := setKey(res.Rows)
+		if k == goldKey {
+			continue
+		}
+		groups[k] = append(groups[k], opt.Systems[si].Name)
+		rows[k] = res.Rows
+	}
+	best := ""
+	for k, names := range groups {
+		if len(names) > len(groups[best]) || (len(names) == len(groups[best]) && k < best) {
+			best = k
+		}
+	}
+	names := groups[best]
+	if len(names) < 2 || 2*len(names) <= judged {
+		return nil, nil
+	}
+	sort.Strings(names)
+	return []finding{{check: CheckConsensus, evidence: fmt.Sprintf("%d of %d judged systems (%s) agree on a result different from the gold's: theirs %s (%d rows), the gold's %s (%d rows)",
+		len(names), judged, strings.Join(names, ", "), sampleRows(rows[best]), len(rows[best]), sampleRows(gold.Rows), len(gold.Rows))}}, nil
+}
+
+// setKey is a result as a set of rows.
+func setKey(rows [][]any) string {
+	seen := map[string]bool{}
+	var ks []string
+	for _, r := range rows {
+		t := rowText(r)
+		if !seen[t] {
+			seen[t] = true
+			ks = append(ks, t)
+		}
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, "\x00")
+}
+
+func sampleRows(rows [][]any) string {
+	var parts []string
+	for i, r := range rows {
+		if i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, rowText(r))
+	}
+	if len(parts) == 0 {
+		return "no rows"
+	}
+	return strings.Join(parts, " ")
+}

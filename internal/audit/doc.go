@@ -1,0 +1,21 @@
+// Package audit checks benchmark gold SQL (and predictions judged correct) on their
+// databases for answers the data does not determine, and for golds that look wrong:
+//
+//   - order dependence: a LIMIT cutting through rows tied on the ORDER BY keys
+//     (limit_tie), an ORDER BY key whose NULLs sort into the rows a LIMIT keeps
+//     (nulls_first), numbers stored as text in an ORDER BY key (text_number), and a
+//     result (as a bag of rows) that changes when SQLite scans tables backwards
+//     (reverse_scan: PRAGMA reverse_unordered_selects only reverses SELECTs without an
+//     ORDER BY, so ties under an ORDER BY are limit_tie's business);
+//   - a gold that fails (gold_error), returns no rows (gold_empty) or only NULLs
+//     (gold_all_null); a question asking for names whose gold returns only id-like columns
+//     (id_for_name, a heuristic, flagged as one);
+//   - consensus: most judged systems agree with each other on a result that differs from
+//     the gold's.
+//
+// Each Finding carries its evidence. The package reads SQL text with a small scanner
+// (sqltext.go: top-level clauses only, no full parse) and runs probes through the
+// engine's read-only SQLite path. To add a check: a function in checks.go appending
+// Findings, and a hand-made database in the tests that triggers it and one that does not.
+// docs/audit.md describes the checks for users.
+package audit

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+)
+
+// auditFile is the audit's output in a run directory.
+const auditFile = "audit.jsonl"
+
+type auditFlags struct {
+	dataset, dbRoot, tables, run, out string
+	timeout                           time.Duration
+	maxRows                           int
+}
+
+func newAuditCmd(e *env) *cobra.Command {
+	var f auditFlags
+	cmd := &cobra.Command{
+		Use:   "audit (--dataset KIND:PATH [--db-root DIR] | --run DIR) [--out DIR]",
+		Short: "Check a benchmark's gold SQL on its databases for answers the data does not determine",
+		Long: `Run every gold SQL of a dataset on its SQLite database and report, with evidence:
+a LIMIT cutting through rows tied on the ORDER BY keys (limit_tie), NULLs sorting first into
+the rows a LIMIT keeps (nulls_first), numbers stored as text in an ORDER BY key
+(text_number), a result that changes when SQLite scans backwards (reverse_scan), a gold
+that fails, returns no rows or only NULLs (gold_error, gold_empty, gold_all_null), and a
+question asking for names answered with ids only (id_for_name, a heuristic).
+
+With --run DIR (a run directory of eval), the judged systems add: consensus (most systems
+agree on a result that differs from the gold's) and the order checks of every prediction
+judged correct. The dataset defaults to the run's.
+
+Writes DIR/audit.jsonl (--run DIR, else --out DIR), one finding per line: index,
+question_id, db_id, check, target (gold or prediction), system, heuristic, evidence.
+See docs/audit.md.`,
+		Example: `  nl2sqlbench audit --dataset bird:dev.json --db-root dev_databases --out runs/audit
+  nl2sqlbench audit --run runs/bird-dev`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg := benchrun.AuditConfig{DatasetSpec: f.dataset, DBRoot: f.dbRoot, Tables: f.tables, Timeout: f.timeout, MaxRows: f.maxRows}
+			out := f.out
+			if f.run != "" {
+				run, err := report.LoadRun(cmd.Context(), f.run)
+				if err != nil {
+					return err
+				}
+				if cfg.DatasetSpec == "" {
+					// The manifest's paths are absolute; summary.json's as given to eval.
+					kind, path, root := run.Summary.Dataset.Kind, run.Summary.Dataset.Path, run.Summary.Dataset.DBRoot
+					if m, err := runManifest(run); err == nil {
+						kind, path, root = m.Settings.DatasetKind, m.Dataset.Path, m.Settings.DBRoot
+					}
+					cfg.DatasetSpec = kind + ":" + path
+					if cfg.DBRoot == "" {
+						cfg.DBRoot = root
+					}
+				}
+				for _, s := range run.Systems {
+					cfg.Systems = append(cfg.Systems, audit.System{Name: s.Name, Records: s.Records})
+				}
+				if out == "" {
+					out = f.run
+				}
+			}
+			if cfg.DatasetSpec == "" {
+				return usagef("--dataset (or --run) is required")
+			}
+			if out == "" {
+				return usagef("--out is required without --run: the directory audit.jsonl goes to")
+			}
+			if f.timeout <= 0 || f.maxRows <= 0 {
+				return usagef("--timeout and --max-rows must be positive")
+			}
+			return runAudit(cmd.Context(), e, cfg, out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.dataset, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl); default with --run: the run's")
+	fl.StringVar(&f.dbRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
+	fl.StringVar(&f.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
+	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-query timeout")
+	fl.IntVar(&f.maxRows, "max-rows", 1_000_000, "largest result read per query")
+	return cmd
+}
+
+// runAudit audits, writes out/audit.jsonl and prints the counts per check.
+func runAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string) error {
+	return writeAudit(ctx, e, cfg, out, true)
+}
+
+// evalAudit is eval --audit: the run's systems and settings, audit.jsonl in the run
+// directory; print is false under --json (stdout holds only the summary).
+func evalAudit(ctx context.Context, e *env, cfg benchrun.Config, res *benchrun.Result, out string, print bool) error {
+	ac := benchrun.AuditConfig{DatasetSpec: cfg.DatasetSpec, DBRoot: cfg.DBRoot, Tables: cfg.Tables, Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}
+	for _, s := range res.Systems {
+		ac.Systems = append(ac.Systems, audit.System{Name: s.Name, Records: s.Records})
+	}
+	return writeAudit(ctx, e, ac, out, print)
+}
+
+func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string, print bool) error {
+	start := time.Now()
+	res, _, err := benchrun.Audit(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(out, auditFile)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("audit output: %w", err)
+	}
+	if err := writeFileWith(path, func(w *bufio.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for i := range res.Findings {
+			if err := enc.Encode(&res.Findings[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if !print {
+		return nil
+	}
+	return printAudit(e, res, path, time.Since(start))
+}
+
+func printAudit(e *env, res *audit.Result, path string, took time.Duration) error {
+	w := e.stdout
+	counts := res.Counts()
+	fmt.Fprintf(w, "audit: %d questions audited (%d without a database), %d predictions judged correct checked, %d findings in %.1fs\n",
+		res.Audited, res.Skipped, res.Predictions, len(res.Findings), took.Seconds())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "check\tgold\tpredictions\t\n")
+	for _, c := range audit.AllChecks {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", c, counts[audit.CountKey(c, audit.TargetGold)], counts[audit.CountKey(c, audit.TargetPrediction)])
+	}
+	tw.Flush()
+	for i, f := range res.Findings {
+		if i == 10 {
+			fmt.Fprintf(w, "... %d more in %s\n", len(res.Findings)-10, path)
+			break
+		}
+		who := f.Target
+		if f.System != "" {
+			who += " " + f.System
+		}
+		fmt.Fprintf(w, "#%d %s %s [%s, %s]: %s\n", f.Index, f.QuestionID, f.DBID, f.Check, who, clip(f.Evidence, 300))
+	}
+	_, err := fmt.Fprintf(w, "findings: %s\n", absPath(path))
+	return err
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "..."
+}

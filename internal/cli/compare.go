@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+)
+
+// exitRegression is compare's exit code when the metric dropped significantly: a CI
+// pipeline fails its gate on it (docs/statistics.md).
+const exitRegression = 3
+
+// errRegression marks a significant drop; Run maps it to exitRegression.
+var errRegression = errors.New("significant regression")
+
+func newCompareCmd(e *env) *cobra.Command {
+	var system, metric string
+	var alpha float64
+	cmd := &cobra.Command{
+		Use:   "compare RUN_A RUN_B [--system NAME] [--metric ex] [--alpha 0.05]",
+		Short: "Compare one system across two runs of the same dataset, with a paired test (a regression gate)",
+		Long: `Compare one system's score in run RUN_A (the baseline) and run RUN_B (the candidate),
+both judged on the same dataset (their manifests' dataset sha256 must match): both values
+with their 95% confidence intervals (from each run's summary.json), and a paired test on
+the questions both runs judged: the exact McNemar test for a 0/1 metric (EX, ETM, ...), a
+paired bootstrap for a mean (Soft-F1, VES, ...). See docs/statistics.md.
+
+Exit status: 0 when the metric did not drop significantly, 3 when it dropped with
+p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error.`,
+		Example: `  nl2sqlbench compare runs/main runs/pr-123 --system mysys --metric ex`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !(alpha > 0 && alpha < 1) {
+				return usagef("--alpha must be between 0 and 1, got %v", alpha)
+			}
+			ctx := cmd.Context()
+			a, err := report.LoadRun(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			b, err := report.LoadRun(ctx, args[1])
+			if err != nil {
+				return err
+			}
+			if err := sameDataset(a, b); err != nil {
+				return err
+			}
+			name, err := commonSystem(a, b, system)
+			if err != nil {
+				return err
+			}
+			return compareRuns(e, a, b, name, metric, alpha)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&system, "system", "", "the system to compare (default: the one system both runs have)")
+	f.StringVar(&metric, "metric", "ex", "the metric id to compare (ex, soft_f1, ves, etm, ... as in summary.json)")
+	f.Float64Var(&alpha, "alpha", 0.05, "significance level of the regression gate")
+	return cmd
+}
+
+// runManifest is a run's manifest: summary.json's copy, else DIR/manifest.json.
+func runManifest(r *report.Run) (*report.Manifest, error) {
+	if r.Summary.Manifest != nil {
+		return r.Summary.Manifest, nil
+	}
+	path := filepath.Join(r.Dir, "manifest.json")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
+	}
+	m, err := resumeManifest(r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
+	}
+	return m, nil
+}
+
+// sameDataset refuses two runs of different datasets: a paired test over different
+// questions is meaningless.
+func sameDataset(a, b *report.Run) error {
+	ma, err := runManifest(a)
+	if err != nil {
+		return err
+	}
+	mb, err := runManifest(b)
+	if err != nil {
+		return err
+	}
+	if ma.Dataset.SHA256 == "" || ma.Dataset.SHA256 != mb.Dataset.SHA256 {
+		return fmt.Errorf("runs judged different datasets: %s has %s (sha256 %.12s), %s has %s (sha256 %.12s); compare needs the same questions",
+			a.Dir, ma.Dataset.Path, ma.Dataset.SHA256, b.Dir, mb.Dataset.Path, mb.Dataset.SHA256)
+	}
+	return nil
+}
+
+// commonSystem picks the system to compare.
+func commonSystem(a, b *report.Run, want string) (string, error) {
+	inB := map[string]bool{}
+	for _, s := range b.Systems {
+		inB[s.Name] = true
+	}
+	var common []string
+	for _, s := range a.Systems {
+		if inB[s.Name] {
+			common = append(common, s.Name)
+		}
+	}
+	switch {
+	case want != "":
+		for _, c := range common {
+			if c == want {
+				return want, nil
+			}
+		}
+		return "", usagef("--system %q is not in both runs (in both: %s)", want, listOrNone(common))
+	case len(common) == 1:
+		return common[0], nil
+	case len(common) == 0:
+		return "", fmt.Errorf("the runs have no system in common (%s: %s; %s: %s)", a.Dir, systemList(a), b.Dir, systemList(b))
+	}
+	return "", usagef("both runs have several systems (%s): choose one with --system", strings.Join(common, ", "))
+}
+
+func systemList(r *report.Run) string {
+	var names []string
+	for _, s := range r.Systems {
+		names = append(names, s.Name)
+	}
+	return listOrNone(names)
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func records(r *report.Run, system string) []record.Record {
+	for _, s := range r.Systems {
+		if s.Name == system {
+			return s.Records
+		}
+	}
+	return nil
+}
+
+// registryMetric finds metric id in the registry, with the Pass@k a "pass@k" id names.
+func registryMetric(id string) (*metrics.Metric, bool) {
+	opt := metrics.Options{}
+	if k, ok := strings.CutPrefix(id, "pass@"); ok {
+		if n, err := strconv.Atoi(k); err == nil && n > 0 {
+			opt.PassK = []int{n}
+		}
+	}
+	ms := metrics.Declared(opt)
+	for i := range ms {
+		if ms[i].ID == id {
+			return &ms[i], true
+		}
+	}
+	return nil, false
+}
+
+func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64) error {
+	m, ok := registryMetric(id)
+	if !ok {
+		return usagef("--metric %q is not a registry metric", id)
+	}
+	da, va, okA := a.Summary.Metrics.Lookup(system, id)
+	_, vb, okB := b.Summary.Metrics.Lookup(system, id)
+	if !okA || !okB || !va.Applicable || !vb.Applicable {
+		return fmt.Errorf("metric %s is not reported for %s in both runs (%s: %s; %s: %s)", id, system, a.Dir, lookupText(va, okA), b.Dir, lookupText(vb, okB))
+	}
+	// Paired by question index: the datasets are the same file (sameDataset).
+	t, ok := metrics.ComparePaired(m, system, records(a, system), system, records(b, system))
+	if !ok {
+		return fmt.Errorf("no question was judged in both runs for %s", system)
+	}
+	u := da.Unit
+	w := e.stdout
+	fmt.Fprintf(w, "system %s, metric %s (%s, higher is %s)\n", system, da.Label, id, better(da.HigherIsBetter))
+	fmt.Fprintf(w, "  A %s: %s (n=%d)\n", a.Dir, withInterval(va), va.Denominator)
+	fmt.Fprintf(w, "  B %s: %s (n=%d)\n", b.Dir, withInterval(vb), vb.Denominator)
+	change := -t.Diff // B - A
+	fmt.Fprintf(w, "paired on %d questions judged in both: A %s, B %s, B - A = %s\n", t.N, u.Format(t.A), u.Format(t.B), signedText(u, change))
+	if t.Method == metrics.MethodMcNemar {
+		fmt.Fprintf(w, "exact McNemar: right in A only %d, right in B only %d, %s\n", *t.AOnly, *t.BOnly, metrics.FormatP(t.P))
+	} else {
+		fmt.Fprintf(w, "paired bootstrap (%d resamples, fixed seed): 95%% interval of B - A [%s, %s], %s\n",
+			metrics.BootstrapResamples, u.Format(-*t.DiffHigh), u.Format(-*t.DiffLow), metrics.FormatP(t.P))
+	}
+	worse := (da.HigherIsBetter && change < 0) || (!da.HigherIsBetter && change > 0)
+	switch {
+	case t.Significant(alpha) && worse:
+		fmt.Fprintf(w, "REGRESSION: %s dropped significantly (p < %g)\n", da.Label, alpha)
+		return errRegression
+	case t.Significant(alpha):
+		fmt.Fprintf(w, "improvement: %s rose significantly (p < %g)\n", da.Label, alpha)
+	default:
+		fmt.Fprintf(w, "no significant change at alpha %g\n", alpha)
+	}
+	return nil
+}
+
+func withInterval(v *metrics.Value) string {
+	if v.CIText == "" {
+		return v.Text + " (no interval in this summary.json)"
+	}
+	return v.Text + " " + v.CIText + " 95% CI (" + v.CIMethod + ")"
+}
+
+func lookupText(v *metrics.Value, ok bool) string {
+	if !ok || v == nil {
+		return "absent"
+	}
+	return v.Text
+}
+
+func better(higher bool) string {
+	if higher {
+		return "better"
+	}
+	return "worse"
+}
+
+func signedText(u metrics.Unit, d float64) string {
+	s := u.Format(d)
+	if !strings.HasPrefix(s, "-") {
+		return "+" + s
+	}
+	return s
+}

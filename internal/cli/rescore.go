@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+)
+
+// reviewsFile and reviewedFile are the reviews of a run and their re-scoring, in the run
+// directory.
+const (
+	reviewsFile  = "reviews.jsonl"
+	reviewedFile = report.ReviewedFile
+)
+
+// reviewedSummary is DIR/reviewed.json.
+type reviewedSummary = report.Reviewed
+
+func newRescoreCmd(e *env) *cobra.Command {
+	var reviews string
+	cmd := &cobra.Command{
+		Use:   "rescore RUN_DIR [--reviews FILE]",
+		Short: "Apply human reviews to a run and print raw and reviewed EX side by side",
+		Long: `Read the reviews of a run (RUN_DIR/reviews.jsonl, or --reviews FILE), one JSON object per line:
+
+  {"index": 12, "system": "C3", "decision": "accept"}     the prediction answers the question
+  {"index": 12, "system": "C3", "decision": "reject"}     it does not
+  {"index": 12, "decision": "gold_wrong", "sql": "..."}   the gold is wrong: judge every
+                                                          system again against this SQL
+
+and print each system's EX raw and reviewed, with 95% intervals and the questions whose
+verdict changed; write RUN_DIR/reviewed.json. The run's records are never changed.
+See docs/review.md.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			dir := args[0]
+			run, err := report.LoadRun(ctx, dir)
+			if err != nil {
+				return err
+			}
+			path := reviews
+			if path == "" {
+				path = filepath.Join(dir, reviewsFile)
+			}
+			rs, err := review.Read(path)
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("no reviews: %s does not exist", path)
+			}
+			if err != nil {
+				return err
+			}
+			m, err := runManifest(run)
+			if err != nil {
+				return err
+			}
+			if eng := m.Settings.Engine; eng != "" && eng != engineSQLite {
+				return fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", dir, eng)
+			}
+			cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
+				Semantics: judge.Semantics(run.Summary.Settings.Semantics), Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
+				MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
+			for _, s := range run.Systems {
+				cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
+			}
+			res, err := benchrun.Rescore(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
+			if err := writeJSONAtomic(filepath.Join(dir, reviewedFile), out); err != nil {
+				return err
+			}
+			return printRescored(e, out, dir)
+		},
+	}
+	cmd.Flags().StringVar(&reviews, "reviews", "", "reviews file (default RUN_DIR/reviews.jsonl)")
+	return cmd
+}
+
+func printRescored(e *env, s reviewedSummary, dir string) error {
+	w := e.stdout
+	fmt.Fprintf(w, "%d reviews from %s\n", s.Count, s.Reviews)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "system\tEX raw\tEX reviewed\tchanged\t\n")
+	for _, r := range s.Systems {
+		fmt.Fprintf(tw, "%s\t%s %s\t%s %s\t%d\t\n", r.System, r.Raw.Text, r.Raw.CIText, r.Reviewed.Text, r.Reviewed.CIText, len(r.Changed))
+	}
+	tw.Flush()
+	_, err := fmt.Fprintf(w, "reviewed scores: %s\n", absPath(filepath.Join(dir, reviewedFile)))
+	return err
+}

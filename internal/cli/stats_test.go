@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEvalDetails checks that eval --details prints every headline value with the
+// interval summary.json holds, and the paired comparisons' texts, unchanged.
+func TestEvalDetails(t *testing.T) {
+	f := demoFiles(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--details"}
+	for _, s := range f.SystemOrder {
+		args = append(args, "--pred", s+"="+f.Systems[s])
+	}
+	code, out, stderr := run(args...)
+	if code != exitOK {
+		t.Fatalf("eval --details: exit %d: %s", code, stderr)
+	}
+	s := readSummary(t, dir)
+	shown := 0
+	for _, sv := range s.Metrics.Systems {
+		for i, v := range sv.Values {
+			if s.Metrics.Definitions[i].Group != "headline" || !v.Applicable {
+				continue
+			}
+			if v.CIText == "" || v.CIMethod == "" {
+				t.Errorf("%s %s: no interval in summary.json", sv.System, v.ID)
+				continue
+			}
+			if !strings.Contains(out, v.Text+" "+v.CIText) {
+				t.Errorf("%s %s: %q not printed", sv.System, v.ID, v.Text+" "+v.CIText)
+			}
+			shown++
+		}
+	}
+	if shown == 0 {
+		t.Fatal("no headline value with an interval")
+	}
+	if s.Paired == nil || len(s.Paired.Pairs) != 3 {
+		t.Fatalf("paired section: %+v, want 3 pairs", s.Paired)
+	}
+	for _, p := range s.Paired.Pairs {
+		for _, x := range p.Tests {
+			if x.Metric == "ex" && !strings.Contains(out, p.A+" vs "+p.B) || x.Metric == "ex" && !strings.Contains(out, x.Text) {
+				t.Errorf("paired %s vs %s ex %q not printed", p.A, p.B, x.Text)
+			}
+		}
+	}
+}

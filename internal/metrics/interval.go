@@ -1,0 +1,214 @@
+package metrics
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+)
+
+// Confidence intervals and paired tests (docs/statistics.md). Every function here is
+// pure and deterministic: the bootstrap draws from a fixed-seed generator of its own
+// (splitmix64), so summary.json is the same on every machine and every Go release.
+
+// Interval methods, as summary.json names them.
+const (
+	MethodWilson    = "wilson"    // Wilson score interval of a 0/1 rate
+	MethodBootstrap = "bootstrap" // percentile bootstrap over questions of a mean
+	MethodMcNemar   = "mcnemar_exact"
+	MethodPairedBS  = "paired_bootstrap"
+)
+
+// Confidence is the coverage of every interval nl2sqlbench reports.
+const Confidence = 0.95
+
+// z95 is the standard normal quantile for a two-sided 95% interval.
+const z95 = 1.959963984540054
+
+// BootstrapResamples is how many resamples a bootstrap draws; BootstrapSeed seeds it.
+// Both are fixed so that a run's intervals and p-values never change between runs.
+const (
+	BootstrapResamples = 2000
+	BootstrapSeed      = 0x6e6c3273716c6265 // "nl2sqlbe"
+)
+
+// Wilson is the Wilson score interval of k successes in n trials at 95%. n = 0 gives
+// [0, 1].
+func Wilson(k, n int) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	p := float64(k) / float64(n)
+	nf := float64(n)
+	z2 := z95 * z95
+	den := 1 + z2/nf
+	centre := (p + z2/(2*nf)) / den
+	half := z95 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / den
+	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	// At k = 0 (k = n) the bound is exactly 0 (1); rounding must not move it.
+	if k == 0 {
+		lo = 0
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
+}
+
+// rng is splitmix64 (Steele, Lea and Flood 2014): tiny, fast, and fully specified here,
+// so the bootstrap's draws never depend on a library's implementation.
+type rng struct{ s uint64 }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// intn draws uniformly from [0, n) by Lemire's multiply-shift (bias below n/2^64).
+func (r *rng) intn(n int) int {
+	hi, _ := bits.Mul64(r.next(), uint64(n))
+	return int(hi)
+}
+
+// bootstrapMeans returns the sorted means of BootstrapResamples resamples (with
+// replacement, same size) of xs.
+func bootstrapMeans(xs []float64) []float64 {
+	n := len(xs)
+	r := rng{s: BootstrapSeed}
+	means := make([]float64, BootstrapResamples)
+	for b := range means {
+		var sum float64
+		for i := 0; i < n; i++ {
+			sum += xs[r.intn(n)]
+		}
+		means[b] = sum / float64(n)
+	}
+	sort.Float64s(means)
+	return means
+}
+
+// quantile is the q-quantile of sorted xs by linear interpolation between order
+// statistics (type 7, R's and numpy's default).
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	h := q * float64(len(sorted)-1)
+	i := int(math.Floor(h))
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// BootstrapMean is the 95% percentile bootstrap interval of the mean of xs: the 2.5th
+// and 97.5th percentiles of the means of BootstrapResamples resamples of the questions.
+// Constant data (or fewer than two values) gives the degenerate interval [mean, mean].
+func BootstrapMean(xs []float64) (lo, hi float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	if constant(xs) {
+		return xs[0], xs[0]
+	}
+	ms := bootstrapMeans(xs)
+	a := (1 - Confidence) / 2
+	return quantile(ms, a), quantile(ms, 1-a)
+}
+
+func constant(xs []float64) bool {
+	for _, x := range xs[1:] {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// McNemarExact is the two-sided exact McNemar test: under the null hypothesis each of the
+// b + c discordant questions falls either way with probability 1/2, so
+// p = min(1, 2 * P[X <= min(b, c)]) with X ~ Binomial(b + c, 1/2). No discordant
+// question gives p = 1.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	k := min(b, c)
+	// Sum the binomial terms in log space: n can be in the thousands.
+	lgN, _ := math.Lgamma(float64(n + 1))
+	var p float64
+	for i := 0; i <= k; i++ {
+		li, _ := math.Lgamma(float64(i + 1))
+		lr, _ := math.Lgamma(float64(n - i + 1))
+		p += math.Exp(lgN - li - lr - float64(n)*math.Ln2)
+	}
+	return math.Min(1, 2*p)
+}
+
+// PairedBootstrap compares two systems' per-question values on the same questions
+// (a[i] and b[i] belong to question i): the mean difference a - b, its 95% percentile
+// bootstrap interval (questions resampled, pairs kept together), and a two-sided p-value
+// from the bootstrap distribution shifted to the null of no difference:
+// p = (1 + #{|m* - d| >= |d|}) / (1 + resamples), where m* are the resampled mean
+// differences and d the observed one.
+func PairedBootstrap(a, b []float64) (diff, lo, hi, p float64) {
+	if len(a) == 0 || len(a) != len(b) {
+		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	}
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	diff = mean(d)
+	if constant(d) {
+		if diff == 0 {
+			return 0, 0, 0, 1
+		}
+		return diff, diff, diff, 1 / float64(1+BootstrapResamples)
+	}
+	ms := bootstrapMeans(d)
+	q := (1 - Confidence) / 2
+	lo, hi = quantile(ms, q), quantile(ms, 1-q)
+	extreme := 0
+	for _, m := range ms {
+		if math.Abs(m-diff) >= math.Abs(diff)-1e-12 {
+			extreme++
+		}
+	}
+	return diff, lo, hi, float64(1+extreme) / float64(1+len(ms))
+}
+
+// setInterval fills v's confidence interval from the per-question values xs that its
+// mean averages: Wilson's for a 0/1 metric, the percentile bootstrap otherwise.
+func setInterval(m *Metric, v *Value, xs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	var lo, hi float64
+	if m.Binary {
+		k := 0
+		for _, x := range xs {
+			if x != 0 {
+				k++
+			}
+		}
+		lo, hi = Wilson(k, len(xs))
+		v.CIMethod = MethodWilson
+	} else {
+		lo, hi = BootstrapMean(xs)
+		v.CIMethod = MethodBootstrap
+	}
+	v.CILow, v.CIHigh = &lo, &hi
+	v.CIText = "[" + m.Unit.Format(lo) + ", " + m.Unit.Format(hi) + "]"
+}

@@ -1,0 +1,151 @@
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// PairedSection is summary.json's "paired" section: every two systems of a run compared
+// on the questions both were judged on, metric by metric (docs/statistics.md). A 0/1
+// metric is compared by the exact McNemar test on the discordant questions, a mean by a
+// paired bootstrap of the per-question differences.
+type PairedSection struct {
+	Confidence float64 `json:"confidence"`
+	Resamples  int     `json:"bootstrap_resamples"`
+	Seed       uint64  `json:"bootstrap_seed"`
+	Pairs      []Pair  `json:"pairs"`
+}
+
+// Pair is one pair of systems, A before B in the run's order.
+type Pair struct {
+	A     string       `json:"a"`
+	B     string       `json:"b"`
+	Tests []PairedTest `json:"tests"`
+}
+
+// PairedTest compares A and B on one metric over the questions both have a value for.
+type PairedTest struct {
+	Metric string `json:"metric"`
+	Method string `json:"method"` // MethodMcNemar or MethodPairedBS
+	// N counts the paired questions; A and B are the two means over them and Diff = A - B.
+	N    int     `json:"n"`
+	A    float64 `json:"a"`
+	B    float64 `json:"b"`
+	Diff float64 `json:"diff"`
+	// DiffLow and DiffHigh bound Diff's 95% paired bootstrap interval (means only).
+	DiffLow  *float64 `json:"diff_low,omitempty"`
+	DiffHigh *float64 `json:"diff_high,omitempty"`
+	// AOnly counts the questions A gets right and B wrong, BOnly the reverse (0/1
+	// metrics only): McNemar's discordant counts.
+	AOnly *int    `json:"a_only,omitempty"`
+	BOnly *int    `json:"b_only,omitempty"`
+	P     float64 `json:"p_value"`
+	// Text is the comparison as every output prints it.
+	Text string `json:"text"`
+}
+
+// Significant reports whether the test rejects "no difference" at level alpha.
+func (t *PairedTest) Significant(alpha float64) bool { return t.P < alpha }
+
+// Paired compares every two systems on every headline metric the section carries and
+// both systems can report (applicable overall). Records are paired by question index.
+// The other groups (schema, candidates, usage) are left to the compare command: their
+// bootstraps would multiply the cost of a summary for tables no output shows.
+func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
+	out := &PairedSection{Confidence: Confidence, Resamples: BootstrapResamples, Seed: BootstrapSeed, Pairs: []Pair{}}
+	if sec == nil {
+		return out
+	}
+	byID := map[string]*Metric{}
+	for i := range ms {
+		byID[ms[i].ID] = &ms[i]
+	}
+	for i := 0; i < len(systems); i++ {
+		for j := i + 1; j < len(systems); j++ {
+			a, b := &systems[i], &systems[j]
+			p := Pair{A: a.Name, B: b.Name, Tests: []PairedTest{}}
+			for _, d := range sec.Definitions {
+				m := byID[d.ID]
+				_, va, _ := sec.Lookup(a.Name, d.ID)
+				_, vb, _ := sec.Lookup(b.Name, d.ID)
+				if d.Group != "headline" || m == nil || va == nil || vb == nil || !va.Applicable || !vb.Applicable {
+					continue
+				}
+				if t, ok := ComparePaired(m, a.Name, a.Records, b.Name, b.Records); ok {
+					p.Tests = append(p.Tests, t)
+				}
+			}
+			out.Pairs = append(out.Pairs, p)
+		}
+	}
+	return out
+}
+
+// ComparePaired tests metric m between system A's and system B's records of the same
+// questions (paired by record index; a question counts when both judged it and, for a
+// metric over the questions with a value, both have one). ok is false when no question
+// pairs. The compare command uses it across two runs of one dataset.
+func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record) (PairedTest, bool) {
+	byIndex := make(map[int]*record.Record, len(recsB))
+	for i := range recsB {
+		if recsB[i].Judged() {
+			byIndex[recsB[i].Index] = &recsB[i]
+		}
+	}
+	var xa, xb []float64
+	for i := range recsA {
+		ra := &recsA[i]
+		rb := byIndex[ra.Index]
+		if !ra.Judged() || rb == nil {
+			continue
+		}
+		va, oka := m.Value(sysA, ra)
+		vb, okb := m.Value(sysB, rb)
+		if m.Over == JudgedWithValue && (!oka || !okb) {
+			continue
+		}
+		xa, xb = append(xa, va), append(xb, vb)
+	}
+	if len(xa) == 0 {
+		return PairedTest{}, false
+	}
+	t := PairedTest{Metric: m.ID, N: len(xa), A: mean(xa), B: mean(xb)}
+	t.Diff = t.A - t.B
+	if m.Binary {
+		aOnly, bOnly := 0, 0
+		for i := range xa {
+			switch {
+			case xa[i] != 0 && xb[i] == 0:
+				aOnly++
+			case xa[i] == 0 && xb[i] != 0:
+				bOnly++
+			}
+		}
+		t.Method, t.AOnly, t.BOnly = MethodMcNemar, &aOnly, &bOnly
+		t.P = McNemarExact(aOnly, bOnly)
+		t.Text = fmt.Sprintf("%s (a_only %d, b_only %d) %s", signed(m.Unit, t.Diff), aOnly, bOnly, FormatP(t.P))
+		return t, true
+	}
+	_, lo, hi, p := PairedBootstrap(xa, xb)
+	t.Method, t.DiffLow, t.DiffHigh, t.P = MethodPairedBS, &lo, &hi, p
+	t.Text = fmt.Sprintf("%s [%s, %s] %s", signed(m.Unit, t.Diff), m.Unit.Format(lo), m.Unit.Format(hi), FormatP(t.P))
+	return t, true
+}
+
+// signed prints a difference in the metric's unit with its sign.
+func signed(u Unit, d float64) string {
+	s := u.Format(d)
+	if d > 0 || (d == 0 && s[0] != '-') {
+		return "+" + s
+	}
+	return s
+}
+
+// FormatP prints a p-value: "p=0.0066" (four decimals), or "p<0.0001".
+func FormatP(p float64) string {
+	if p < 0.0001 {
+		return "p<0.0001"
+	}
+	return fmt.Sprintf("p=%.4f", p)
+}

@@ -1,0 +1,163 @@
+// Package review reads human reviews of a run (reviews.jsonl) and applies them to
+// judged records, so that raw and reviewed scores can be reported side by side
+// (docs/review.md). A review marks a system's prediction acceptable ("accept") or not
+// ("reject"), or the gold wrong ("gold_wrong") with a corrected SQL that every system's
+// prediction of that question is judged again against (internal/run, rescore.go).
+//
+// To add a decision: a constant, its check in validate, and its effect in Apply.
+package review
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// Decisions.
+const (
+	Accept    = "accept"     // the prediction answers the question: correct
+	Reject    = "reject"     // the prediction does not: incorrect
+	GoldWrong = "gold_wrong" // the gold is wrong; SQL is the corrected gold
+)
+
+// Review is one line of reviews.jsonl. Fields are added, never renamed.
+type Review struct {
+	Index    int    `json:"index"`            // the question's 0-based index in the dataset
+	System   string `json:"system,omitempty"` // accept / reject: whose prediction
+	Decision string `json:"decision"`
+	SQL      string `json:"sql,omitempty"` // gold_wrong: the corrected gold SQL
+	Note     string `json:"note,omitempty"`
+}
+
+// ErrBadReview marks a reviews file line that cannot be used.
+var ErrBadReview = errors.New("bad review")
+
+func (r *Review) validate() error {
+	switch r.Decision {
+	case Accept, Reject:
+		if r.System == "" {
+			return fmt.Errorf("%w: decision %s needs a system", ErrBadReview, r.Decision)
+		}
+	case GoldWrong:
+		if strings.TrimSpace(r.SQL) == "" {
+			return fmt.Errorf("%w: decision gold_wrong needs the corrected sql", ErrBadReview)
+		}
+	default:
+		return fmt.Errorf("%w: decision %q is not accept, reject or gold_wrong", ErrBadReview, r.Decision)
+	}
+	if r.Index < 0 {
+		return fmt.Errorf("%w: index %d is negative", ErrBadReview, r.Index)
+	}
+	return nil
+}
+
+// Read reads a reviews file: one JSON object per line, blank lines ignored. An error
+// names the file and line. A missing file is os.ErrNotExist.
+func Read(path string) ([]Review, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Review
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var r Review
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w: %v", path, line, ErrBadReview, err)
+		}
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// Append adds one review to the file at path (created when missing), one line, synced,
+// so a recorded review survives a crash or a restart.
+func Append(path string, r Review) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("open reviews: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write reviews: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write reviews: %w", err)
+	}
+	return f.Close()
+}
+
+// Corrections are the corrected golds by question index (the last review wins).
+func Corrections(rs []Review) map[int]string {
+	out := map[int]string{}
+	for _, r := range rs {
+		if r.Decision == GoldWrong {
+			out[r.Index] = r.SQL
+		}
+	}
+	return out
+}
+
+// Apply returns a copy of one system's records with the reviews applied: a question
+// whose gold was corrected takes the verdict regold gives (the prediction judged again
+// against the corrected gold); then the system's own accept / reject decisions, the
+// last one per question winning. It also returns the indexes whose verdict changed.
+// Only verdicts change; the other fields keep the raw judgement.
+func Apply(system string, recs []record.Record, rs []Review, regold map[int]record.Verdict) ([]record.Record, []int) {
+	out := append([]record.Record(nil), recs...)
+	decided := map[int]string{}
+	for _, r := range rs {
+		if r.System == system && (r.Decision == Accept || r.Decision == Reject) {
+			decided[r.Index] = r.Decision
+		}
+	}
+	var changed []int
+	for i := range out {
+		r := &out[i]
+		v := r.Verdict
+		if nv, ok := regold[r.Index]; ok {
+			v = nv
+		}
+		if d, ok := decided[r.Index]; ok && (r.Judged() || v != r.Verdict) {
+			v = record.Incorrect
+			if d == Accept {
+				v = record.Correct
+			}
+		}
+		if v != r.Verdict {
+			r.Verdict = v
+			changed = append(changed, r.Index)
+		}
+	}
+	return out, changed
+}

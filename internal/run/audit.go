@@ -1,0 +1,32 @@
+package run
+
+import (
+	"context"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// AuditConfig says what to audit (internal/audit): the dataset's golds on their SQLite
+// databases and, when Systems are given, the consensus of the judged systems and the
+// order dependence of their predictions judged correct.
+type AuditConfig struct {
+	DatasetSpec, DBRoot, Tables string
+	Timeout                     time.Duration
+	MaxRows                     int
+	Systems                     []audit.System
+}
+
+// Audit loads the dataset and audits it. It writes nothing: the cli writes audit.jsonl.
+func Audit(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.Dataset, error) {
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	if err != nil {
+		return nil, nil, err
+	}
+	e := engine.NewSQLite()
+	defer e.Close()
+	res, err := audit.Run(ctx, e, ds, audit.Options{Limits: engine.Limits{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}, Systems: cfg.Systems})
+	return res, ds, err
+}
