@@ -33,6 +33,14 @@ type runOutput struct {
 	Resume bool
 	Force  bool // replace a run already in Out, once the new one is complete
 	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
+	// Details prints every table summary.json has rather than the one-screen answer.
+	Details bool
+	// WritesReport: the caller writes DIR/report.html itself (demo), so the summary
+	// does not tell how to make one.
+	WritesReport bool
+	// HoldWarnings: the run's own warnings (skipped questions, gold errors) are left to
+	// the caller, which knows which of them to expect (demo).
+	HoldWarnings bool
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -123,6 +131,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	f.BoolVar(&cfg.Details, "details", false, "print every table (schema selection, candidates, revision, usage, cross-system, ETM, flex), not only the headline scores")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
 	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
 	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
@@ -189,7 +198,9 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	}
 	sum := res.Summary
 	for _, w := range sum.Warnings[len(p.Dataset.Warnings):] { // the dataset's were shown by Prepare
-		obs.Warn(w)
+		if !o.HoldWarnings {
+			obs.Warn(w)
+		}
 	}
 	if o.Quiet {
 		return res, nil
@@ -197,13 +208,7 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	if o.JSON {
 		return res, report.WriteJSON(e.stdout, sum)
 	}
-	if err := report.WriteTable(e.stdout, sum); err != nil {
-		return nil, err
-	}
-	c := sum.Systems[0].Overall.Counts
-	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",
-		plural(len(p.Dataset.Questions), "question"), c.Judged, plural(len(res.Systems), "system"), res.Elapsed.Seconds(), out)
-	return res, err
+	return res, printSummary(e.stdout, res, len(p.Dataset.Questions), out, o)
 }
 
 // judgeInto judges p into od: the manifest (when write is set) and the records go to
