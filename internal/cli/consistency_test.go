@@ -153,7 +153,7 @@ func terminalCells(s *report.RunSummary, out string) metricCells {
 	}
 	difficultyCells(terminalTable(out, "system", "metric"), ids, got)
 	exByDifficulty(terminalTable(out, "EX by difficulty (%)"), got) // the short output's
-	var endToEnd [][]string // the usage table's end-to-end rows hold the registry's means
+	var endToEnd [][]string                                         // the usage table's end-to-end rows hold the registry's means
 	for i, r := range terminalTable(out, "system", "module") {
 		if i == 0 || len(r) > 1 && r[1] == "end to end" {
 			endToEnd = append(endToEnd, r)
