@@ -152,8 +152,9 @@ func terminalCells(s *report.RunSummary, out string) metricCells {
 		wideCells(terminalTable(out, "system", defs[0].Label), ids, got) // Pass@k
 	}
 	difficultyCells(terminalTable(out, "system", "metric"), ids, got)
-	exByDifficulty(terminalTable(out, "EX by difficulty (%)"), got) // the short output's
-	var endToEnd [][]string                                         // the usage table's end-to-end rows hold the registry's means
+	// The short output's EX table.
+	exByDifficulty(terminalTable(out, "EX by difficulty (%)"), got)
+	var endToEnd [][]string // the usage table's end-to-end rows hold the registry's means
 	for i, r := range terminalTable(out, "system", "module") {
 		if i == 0 || len(r) > 1 && r[1] == "end to end" {
 			endToEnd = append(endToEnd, r)
