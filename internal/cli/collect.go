@@ -212,7 +212,8 @@ func (p twoPassIO) Collect(ctx context.Context, opt collect.Options) (*collect.S
 // Judge writes the judged run directory dir quietly. A previous run's is replaced once
 // the new one is complete: evals are redone from the records.
 func (p twoPassIO) Judge(ctx context.Context, cfg benchrun.Config, dir string) (*benchrun.Result, error) {
-	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true})
+	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true,
+		Rerun: "the same collect command (the judged run is redone from the records)"})
 }
 
 func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {

@@ -41,6 +41,11 @@ type runOutput struct {
 	// HoldWarnings: the run's own warnings (skipped questions, gold errors) are left to
 	// the caller, which knows which of them to expect (demo).
 	HoldWarnings bool
+	// Args are the eval arguments the run directory remembers (DIR/args.json), so that
+	// --resume --out DIR alone continues it; nil: none (demo, collect).
+	Args []string
+	// Rerun is the command that continues an interrupted run (default: eval --resume).
+	Rerun string
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -83,6 +88,9 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
       --pred DAIL=../shared/data/spider/predictions/DAIL.txt --out runs/spider-dev`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.Resume && cfg.Out != "" && (cfg.DatasetSpec == "" || len(cfg.Preds) == 0) {
+				return resumeFromArgs(cmd, e, cfg.Out) // the arguments the run remembers (resumeargs.go)
+			}
 			if cfg.DatasetSpec == "" {
 				return usagef("--dataset is required")
 			}
@@ -115,6 +123,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
+			cfg.Args = rememberedArgs(cmd.Flags())
 			_, err := evaluate(cmd.Context(), e, cfg.runConfig(), cfg.runOutput)
 			return err
 		},
@@ -192,7 +201,13 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		}
 		p.Manifest, write = resumed, nil
 	}
-	res, err := judgeInto(ctx, od, p, o.Resume, write, obs)
+	if !o.Resume && o.Args != nil {
+		if err := writeArgs(od.Work, o.Args); err != nil {
+			od.abandon()
+			return nil, err
+		}
+	}
+	res, err := judgeInto(ctx, od, p, o, write, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -214,8 +229,8 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 // judgeInto judges p into od: the manifest (when write is set) and the records go to
 // od.Work as they come, then statistics.json and summary.json, and a replacement run is
 // swapped into od.Out once all of them are written.
-func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
-	dir, err := openRunDir(od.Work, p.Systems, resume, write)
+func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
+	dir, err := openRunDir(od.Work, p.Systems, o.Resume, write)
 	if err != nil {
 		od.abandon()
 		return nil, err
@@ -230,9 +245,9 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, wr
 	var fault *judge.FaultError
 	switch {
 	case errors.As(err, &stopped):
-		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, kept, od.Work)
+		return nil, fmt.Errorf("%w: records so far are kept in %s; to continue: %s", stopped.Err, kept, rerunHint(o, od.Work))
 	case errors.As(err, &fault):
-		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server and rerun with --resume --out %s", err, kept, od.Work)
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerunHint(o, od.Work))
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
 	case err != nil:

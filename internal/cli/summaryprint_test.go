@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -100,4 +101,24 @@ func TestEvalSpiderFitsOneScreen(t *testing.T) {
 		}
 	}
 	t.Logf("eval --details prints %d lines", lines(stdout, stderr))
+}
+
+// TestDBIDDropsOtherWarnings: BIRD mini-dev repeats two question_ids on databases other
+// than superhero; a run narrowed with --db-id superhero does not warn about them.
+func TestDBIDDropsOtherWarnings(t *testing.T) {
+	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
+	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
+	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")
+	ds, err := dataset.Load(t.Context(), "bird:"+qs, dataset.Options{DBRoot: dbRoot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(ds.Warnings, "\n"), "repeats question_id") {
+		t.Fatalf("mini-dev no longer repeats a question_id: the test says nothing (warnings %q)", ds.Warnings)
+	}
+	_, stderr := runCLI(t, "eval", "--dataset", "bird:"+qs, "--db-root", dbRoot, "--db-id", "superhero",
+		"--pred", filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"), "--out", filepath.Join(t.TempDir(), "run"))
+	if strings.Contains(stderr, "repeats question_id") {
+		t.Errorf("--db-id superhero still warns about other databases' questions:\n%s", stderr)
+	}
 }
