@@ -22,6 +22,7 @@ type etaEstimator struct {
 	lastDone int
 	rate     float64 // items per second; 0: none yet
 	eta      float64 // the shown estimate, seconds; <0: none yet
+	warmup   time.Duration
 }
 
 // etaRateTau is the memory of the rate; etaTau how fast the shown estimate follows it.
@@ -30,11 +31,12 @@ const (
 	etaTau     = 4 * time.Second
 )
 
-// etaWarmup is how long the phase runs before an estimate is shown: the first items of a
-// phase (opening databases, warming caches) say little about the rest.
-const etaWarmup = 2 * time.Second
-
-func newETA(start time.Time) *etaEstimator { return &etaEstimator{start: start, eta: -1} }
+// newETA starts an estimator for a phase started at start. It shows nothing for the first
+// warmup: the first items of a phase (opening databases, warming caches) say little about
+// the rest.
+func newETA(start time.Time, warmup time.Duration) *etaEstimator {
+	return &etaEstimator{start: start, eta: -1, warmup: warmup}
+}
 
 // observe takes done of total at now and returns the rate (items/s) and the time left;
 // ok is false until there is an estimate.
@@ -55,7 +57,7 @@ func (e *etaEstimator) observe(now time.Time, done, total int) (rate float64, le
 	e.last, e.lastDone = now, done
 	if e.rate == 0 {
 		elapsed := now.Sub(e.start)
-		if n := done - e.base; n > 0 && elapsed >= etaWarmup {
+		if n := done - e.base; n > 0 && elapsed >= e.warmup {
 			e.rate = float64(n) / elapsed.Seconds()
 		}
 	} else if dt > 0 {

@@ -44,7 +44,7 @@ func etaTrace(t *testing.T, costs []float64, est func(now time.Time, done, total
 }
 
 func ours() func(time.Time, int, int) (time.Duration, bool) {
-	e := newETA(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	e := newETA(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), progressDelay)
 	return func(now time.Time, done, total int) (time.Duration, bool) {
 		_, left, ok := e.observe(now, done, total)
 		return left, ok
@@ -157,7 +157,7 @@ func TestETAFollowsPace(t *testing.T) {
 // pace of the new items, not the old ones counted as done in no time.
 func TestETAResumed(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	e := newETA(t0)
+	e := newETA(t0, progressDelay)
 	e.observe(t0.Add(100*time.Millisecond), 501, 1000)
 	var rate float64
 	var left time.Duration

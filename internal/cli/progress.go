@@ -81,7 +81,7 @@ func newProgress(stderr io.Writer, label string, delay, every time.Duration) *pr
 	f, ok := stderr.(*os.File)
 	p := &progress{w: stderr, label: label, tty: ok && term.IsTerminal(int(f.Fd())), start: time.Now(), delay: delay,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
-	p.est = newETA(p.start)
+	p.est = newETA(p.start, delay)
 	tick := every
 	if p.tty {
 		tick = time.Second
