@@ -61,6 +61,7 @@ type progress struct {
 	mu          sync.Mutex
 	est         *etaEstimator
 	done, total int
+	note        string // shown after done/total (collect: tokens and cost so far)
 	bar         *progressbar.ProgressBar
 	printed     bool // a line was printed (off a terminal)
 	stop        chan struct{}
@@ -128,9 +129,19 @@ func (p *progress) Update(done, total int) {
 	}
 }
 
+// setNote sets what is shown beside done/total.
+func (p *progress) setNote(note string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.note = note
+}
+
 // line is the off-terminal progress line: "judging: 512/1034 (49%), 120/s, about 4s left".
 func (p *progress) line(now time.Time) string {
 	s := fmt.Sprintf("%s: %d/%d (%d%%)", p.label, p.done, p.total, 100*p.done/max(p.total, 1))
+	if p.note != "" {
+		s += ", " + p.note
+	}
 	rate, left, ok := p.est.observe(now, p.done, p.total)
 	if rate > 0 {
 		s += ", " + formatRate(rate)
@@ -153,6 +164,9 @@ func (p *progress) drawBar() {
 		)
 	}
 	desc := p.label
+	if p.note != "" {
+		desc += ": " + p.note
+	}
 	if rate, left, ok := p.est.observe(time.Now(), p.done, p.total); ok {
 		desc += fmt.Sprintf(" (%s, about %s left)", formatRate(rate), formatLeft(left))
 	}

@@ -17,7 +17,7 @@ func lines(stdout, stderr string) (all, progress int) {
 	return all, len(progressLine.FindAllString(stderr, -1))
 }
 
-var progressLine = regexp.MustCompile(`(?m)^(judging|VES timing|hashing databases): \d+/\d+ .*$`)
+var progressLine = regexp.MustCompile(`(?m)^(judging|VES timing|hashing databases|collecting): \d+/\d+ .*$`)
 
 // checkLines fails when the output is longer than limit lines. Progress lines come with
 // slow phases (a loaded machine): up to two of them (a line at 5 s and the phase's last
