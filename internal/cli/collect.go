@@ -5,13 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -218,7 +214,8 @@ func (p twoPassIO) Collect(ctx context.Context, opt collect.Options) (*collect.S
 // Judge writes the judged run directory dir quietly. A previous run's is replaced once
 // the new one is complete: evals are redone from the records.
 func (p twoPassIO) Judge(ctx context.Context, cfg benchrun.Config, dir string) (*benchrun.Result, error) {
-	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true})
+	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true,
+		Rerun: "the same collect command (the judged run is redone from the records)"})
 }
 
 func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {
@@ -230,44 +227,28 @@ func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {
 	fmt.Fprintf(w, "records: %s; judged: %s; report: %s\n", r.Records, filepath.Join(out, benchrun.EvalDir), filepath.Join(out, twoPassFile))
 }
 
-// collectBar shows questions done, tokens and cost on a terminal; silent otherwise.
+// collectBar shows the collecting phase like every phase of a run (progress.go): a bar
+// on a terminal, a line every few seconds elsewhere, with the tokens, cost and failures
+// so far beside done/total.
 type collectBar struct {
-	w      io.Writer
-	on     bool
+	p      *progress
 	priced bool
-	bar    *progressbar.ProgressBar
 }
 
 func newCollectBar(stderr io.Writer, priced bool) *collectBar {
-	f, ok := stderr.(*os.File)
-	return &collectBar{w: stderr, priced: priced, on: ok && term.IsTerminal(int(f.Fd()))}
+	return &collectBar{p: newProgress(stderr, "collecting", progressDelay, progressEvery), priced: priced}
 }
 
 func (b *collectBar) update(p collect.Progress) {
-	if !b.on {
-		return
-	}
-	if b.bar == nil {
-		b.bar = progressbar.NewOptions(p.Total,
-			progressbar.OptionSetWriter(b.w),
-			progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-	desc := fmt.Sprintf("collecting: %d tokens", p.TotalTokens)
+	note := fmt.Sprintf("%d tokens", p.TotalTokens)
 	if b.priced {
-		desc += fmt.Sprintf(", $%.4f", p.Cost)
+		note += fmt.Sprintf(", $%.4f", p.Cost)
 	}
 	if p.Failed > 0 {
-		desc += fmt.Sprintf(", %d failed", p.Failed)
+		note += fmt.Sprintf(", %d failed", p.Failed)
 	}
-	b.bar.Describe(desc)
-	_ = b.bar.Set(p.Done)
+	b.p.setNote(note)
+	b.p.Update(p.Done, p.Total)
 }
 
-func (b *collectBar) finish() {
-	if b.bar != nil {
-		_ = b.bar.Finish()
-	}
-}
+func (b *collectBar) finish() { b.p.Finish() }

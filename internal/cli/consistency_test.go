@@ -148,7 +148,12 @@ func terminalCells(s *report.RunSummary, out string) metricCells {
 	wideCells(terminalTable(out, "system", "judged"), ids, got)
 	wideCells(terminalTable(out, "system", "questions", "source"), ids, got)
 	wideCells(terminalTable(out, "system", "candidates"), ids, got)
+	if defs := s.Metrics.Group("candidates"); len(defs) > 0 {
+		wideCells(terminalTable(out, "system", defs[0].Label), ids, got) // Pass@k
+	}
 	difficultyCells(terminalTable(out, "system", "metric"), ids, got)
+	// The short output's EX table.
+	exByDifficulty(terminalTable(out, "EX by difficulty (%)"), got)
 	var endToEnd [][]string // the usage table's end-to-end rows hold the registry's means
 	for i, r := range terminalTable(out, "system", "module") {
 		if i == 0 || len(r) > 1 && r[1] == "end to end" {
@@ -157,6 +162,50 @@ func terminalCells(s *report.RunSummary, out string) metricCells {
 	}
 	wideCells(endToEnd, ids, got)
 	return got
+}
+
+// exByDifficulty reads the short output's EX table: (system, difficulties..., all).
+func exByDifficulty(rows [][]string, into metricCells) {
+	if len(rows) == 0 {
+		return
+	}
+	head := rows[0]
+	for _, r := range rows[1:] {
+		if r[0] == "questions" || len(r) != len(head) {
+			continue
+		}
+		for j := 1; j < len(r); j++ {
+			into[cellKey(r[0], "ex", head[j])] = r[j]
+		}
+	}
+}
+
+// shortRequired lists what the short output must print: every headline metric overall,
+// and EX per difficulty.
+func shortRequired(s *report.RunSummary) []string {
+	var out []string
+	for _, key := range required(s, true) {
+		parts := strings.Split(key, "|")
+		d, _, _ := s.Metrics.Lookup(parts[0], parts[1])
+		if d.Group == "headline" && (parts[2] == "all" || parts[1] == "ex") {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// terminalRequired is required(s, true) less the Pass@k cells of systems with one
+// candidate per question, which --details names below the Pass@k table instead of
+// filling a row with "n/a: 1 candidate".
+func terminalRequired(s *report.RunSummary, want metricCells) []string {
+	var out []string
+	for _, key := range required(s, true) {
+		if want[key] == "n/a: 1 candidate" {
+			continue
+		}
+		out = append(out, key)
+	}
+	return out
 }
 
 var mdUnescape = strings.NewReplacer(`\|`, "|", `\_`, "_", `\*`, "*", `\[`, "[", "\\`", "`", "&lt;", "<", "&gt;", ">")
@@ -279,13 +328,19 @@ func difficultyNames(s *report.RunSummary) []string {
 }
 
 // checkRun renders the run directory dir every way and compares each with summary.json.
-// stdout is what eval printed for it (the terminal table).
+// stdout is what eval --details printed for it (every terminal table); the one-screen
+// output is rendered from the same summary and checked too.
 func checkRun(t *testing.T, name, dir, stdout string, args []string) {
 	t.Helper()
 	sum := readSummary(t, dir)
 	want := fromSummary(sum)
 	req := required(sum, true)
-	checkCells(t, name+": terminal", want, terminalCells(sum, stdout), req)
+	checkCells(t, name+": terminal --details", want, terminalCells(sum, stdout), terminalRequired(sum, want))
+	var short strings.Builder
+	if err := report.WriteShort(&short, sum); err != nil {
+		t.Fatal(err)
+	}
+	checkCells(t, name+": terminal", want, terminalCells(sum, short.String()), shortRequired(sum))
 
 	code, js, stderr := run(append(args, "--json", "--out", filepath.Join(t.TempDir(), "json"))...)
 	if code != exitOK {
@@ -410,7 +465,7 @@ func golden(tb testing.TB, name string, got []byte) {
 func TestOneNumberEverywhereDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
 	args := []string{"demo", "--cache", t.TempDir()}
-	stdout, _ := runCLI(t, append(args, "--out", dir)...)
+	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
 	checkRun(t, "demo", dir, stdout, args)
 	sum := readSummary(t, dir)
 	// The demo's ESM is computed for 32 of 49 judged questions: n/a, never a headline number.
@@ -424,7 +479,7 @@ func TestOneNumberEverywhereSpider(t *testing.T) {
 	args := []string{"eval", "--dataset", "spider:" + root,
 		"--pred", "DAIL=" + filepath.Join(root, "predictions", "DAIL.txt"), "--pred", "C3=" + filepath.Join(root, "predictions", "C3.txt")}
 	dir := filepath.Join(t.TempDir(), "spider")
-	stdout, _ := runCLI(t, append(args, "--out", dir)...)
+	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
 	checkRun(t, "spider-dev", dir, stdout, args)
 }
 
@@ -436,7 +491,7 @@ func TestOneNumberEverywhereBIRD(t *testing.T) {
 		"--pred", "gpt-4=" + filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"),
 		"--pred", "llama-3-70b=" + filepath.Join(preds, "predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")}
 	dir := filepath.Join(t.TempDir(), "bird")
-	stdout, _ := runCLI(t, append(args, "--out", dir)...)
+	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
 	checkRun(t, "bird-superhero", dir, stdout, args)
 	sum := readSummary(t, dir)
 	// ESM on BIRD: Spider's parser takes almost no BIRD gold, so ESM reads n/a with its coverage.

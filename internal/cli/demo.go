@@ -30,7 +30,7 @@ const (
 
 func newDemoCmd(e *env) *cobra.Command {
 	var out, cache string
-	var asJSON bool
+	var asJSON, details bool
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Judge the embedded demo benchmark (no data needed)",
@@ -61,7 +61,8 @@ does: the new run takes its place only once complete).`,
 					Workers:     runtime.NumCPU(),
 				},
 				// A rerun replaces the previous demo run, once the new one is complete.
-				runOutput: runOutput{Out: out, JSON: asJSON, Force: true},
+				runOutput: runOutput{Out: out, JSON: asJSON, Force: true, Details: details, WritesReport: true, HoldWarnings: true,
+					Rerun: "nl2sqlbench demo --out " + out + " (it starts again)"},
 			}
 			for _, name := range files.SystemOrder {
 				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
@@ -70,25 +71,21 @@ does: the new run takes its place only once complete).`,
 			if err != nil {
 				return fmt.Errorf("demo pricing: %w", err)
 			}
-			cfg.PricingFile = pricingFlag{path: "(demo prices)", pricing: pr}
+			cfg.PricingFile = pricingFlag{path: demoPricingName, pricing: pr}
 			if !asJSON {
-				fmt.Fprintf(e.stdout, "nl2sqlbench demo: %d systems on the embedded demo (databases in %s)\n",
-					len(files.SystemOrder), files.DBRoot)
-				fmt.Fprintf(e.stdout, "timeout %s per query and a cap of %d rows, so the demo's runaway query and huge result show quickly\n\n",
-					demoTimeout, demoMaxRows)
+				printDemoIntro(e.stdout, files)
 			}
-			if _, err := evaluate(ctx, e, cfg.runConfig(), cfg.runOutput); err != nil {
+			res, err := evaluate(ctx, e, cfg.runConfig(), cfg.runOutput)
+			if err != nil {
 				return err
 			}
-			if !asJSON {
-				abs, _ := filepath.Abs(out)
-				fmt.Fprintf(e.stdout, "\nper-question verdicts: %s/<system>/records.jsonl\n", abs)
-			}
+			warnUnexpected(runPrinter{stderr: e.stderr}, res)
 			return writeRunHTML(ctx, e, out, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", filepath.Join("runs", "demo"), "run directory")
 	cmd.Flags().StringVar(&cache, "cache", "", "where to build the demo databases (default: the user cache directory)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
+	cmd.Flags().BoolVar(&details, "details", false, "print every table (schema selection, Pass@k, revision, usage and cost, cross-system, ETM), not only the headline scores")
 	return cmd
 }

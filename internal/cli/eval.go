@@ -34,10 +34,22 @@ type runOutput struct {
 	Resume bool
 	Force  bool // replace a run already in Out, once the new one is complete
 	Quiet  bool // write the run directory but print no table or JSON (collect's two-pass evals)
-	// Details adds the confidence intervals and paired comparisons to the table.
+	// Details prints every table summary.json has (confidence intervals and paired
+	// comparisons included) rather than the one-screen answer.
 	Details bool
 	// Audit runs the gold audit after judging (audit.go) into DIR/audit.jsonl.
 	Audit bool
+	// WritesReport: the caller writes DIR/report.html itself (demo), so the summary
+	// does not tell how to make one.
+	WritesReport bool
+	// HoldWarnings: the run's own warnings (skipped questions, gold errors) are left to
+	// the caller, which knows which of them to expect (demo).
+	HoldWarnings bool
+	// Args are the eval arguments the run directory remembers (DIR/args.json), so that
+	// --resume --out DIR alone continues it; nil: none (demo, collect).
+	Args []string
+	// Rerun is the command that continues an interrupted run (default: eval --resume).
+	Rerun string
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -82,6 +94,9 @@ queries (docs/spider2.md).`,
       --pred DAIL=../shared/data/spider/predictions/DAIL.txt --out runs/spider-dev`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.Resume && cfg.Out != "" && (cfg.DatasetSpec == "" || len(cfg.Preds) == 0) {
+				return resumeFromArgs(cmd, e, cfg.Out) // the arguments the run remembers (resumeargs.go)
+			}
 			if cfg.DatasetSpec == "" {
 				return usagef("--dataset is required")
 			}
@@ -121,6 +136,7 @@ queries (docs/spider2.md).`,
 			if cfg.Shard, err = parseShardFlag(cfg.ShardArg); err != nil {
 				return err
 			}
+			cfg.Args = rememberedArgs(cmd.Flags())
 			_, err = evaluate(cmd.Context(), e, cfg.runConfig(), cfg.runOutput)
 			return err
 		},
@@ -139,7 +155,7 @@ queries (docs/spider2.md).`,
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Audit, "audit", false, "after judging, audit the gold SQL and the predictions judged correct into DIR/audit.jsonl (docs/audit.md; SQLite databases only)")
-	f.BoolVar(&cfg.Details, "details", false, "also print every score's 95% confidence interval and the paired comparisons of the systems (docs/statistics.md)")
+	f.BoolVar(&cfg.Details, "details", false, "print every table (confidence intervals, paired comparisons, schema selection, candidates, revision, usage, cross-system, ETM, flex), not only the headline scores")
 	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
 	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
 	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
@@ -203,13 +219,21 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		}
 		p.Manifest, write = resumed, nil
 	}
-	res, err := judgeInto(ctx, od, p, o.Resume, write, obs)
+	if !o.Resume && o.Args != nil {
+		if err := writeArgs(od.Work, o.Args); err != nil {
+			od.abandon()
+			return nil, err
+		}
+	}
+	res, err := judgeInto(ctx, od, p, o, write, obs)
 	if err != nil {
 		return nil, err
 	}
 	sum := res.Summary
 	for _, w := range sum.Warnings[len(p.Dataset.Warnings):] { // the dataset's were shown by Prepare
-		obs.Warn(w)
+		if !o.HoldWarnings {
+			obs.Warn(w)
+		}
 	}
 	if o.Quiet {
 		return res, nil
@@ -222,13 +246,8 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	if o.JSON {
 		return res, report.WriteJSON(e.stdout, sum)
 	}
-	if err := report.WriteTable(e.stdout, sum); err != nil {
-		return nil, err
-	}
-	if o.Details {
-		if err := report.WriteTextTables(e.stdout, report.StatsTables(sum)); err != nil {
-			return nil, err
-		}
+	if err := printSummary(e.stdout, res, len(p.Dataset.Questions), out, o); err != nil {
+		return res, err
 	}
 	if o.Audit {
 		fmt.Fprintln(e.stdout)
@@ -236,17 +255,14 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 			return res, fmt.Errorf("audit: %w", err)
 		}
 	}
-	c := sum.Systems[0].Overall.Counts
-	_, err = fmt.Fprintf(e.stdout, "\n%s (%d judged) x %s in %.2fs; run directory: %s\n",
-		plural(len(p.Dataset.Questions), "question"), c.Judged, plural(len(res.Systems), "system"), res.Elapsed.Seconds(), out)
-	return res, err
+	return res, nil
 }
 
 // judgeInto judges p into od: the manifest (when write is set) and the records go to
 // od.Work as they come, then statistics.json and summary.json, and a replacement run is
 // swapped into od.Out once all of them are written.
-func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
-	dir, err := openRunDir(od.Work, p.Systems, resume, write)
+func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
+	dir, err := openRunDir(od.Work, p.Systems, o.Resume, write)
 	if err != nil {
 		od.abandon()
 		return nil, err
@@ -261,9 +277,9 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, resume bool, wr
 	var fault *judge.FaultError
 	switch {
 	case errors.As(err, &stopped):
-		return nil, fmt.Errorf("%w: records so far are kept in %s; rerun with --resume --out %s to continue", stopped.Err, kept, od.Work)
+		return nil, fmt.Errorf("%w: records so far are kept in %s; to continue: %s", stopped.Err, kept, rerunHint(o, od.Work))
 	case errors.As(err, &fault):
-		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server and rerun with --resume --out %s", err, kept, od.Work)
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerunHint(o, od.Work))
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
 	case err != nil:

@@ -130,7 +130,7 @@ func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 			t.Errorf("no retry warning on stderr")
 		}
 		sameVerdicts(t, "after a blip", readRecordsFile(t, filepath.Join(blip, "gpt4", "records.jsonl")), want)
-	case strings.Contains(stderr, "rerun with --resume"):
+	case strings.Contains(stderr, "nl2sqlbench eval --resume --out "):
 		t.Logf("the server took longer to come back than the retries wait: stopped as for a lost server")
 	default:
 		t.Fatalf("eval with a blip: exit %d", code)
@@ -145,7 +145,7 @@ func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 	if code == exitOK {
 		t.Fatalf("eval exited 0 with the server down")
 	}
-	for _, w := range []string{"lost connection to " + ls.engine, "at question " + strconv.Itoa(at), "rerun with --resume"} {
+	for _, w := range []string{"lost connection to " + ls.engine, "at question " + strconv.Itoa(at), "nl2sqlbench eval --resume --out "} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr does not say %q", w)
 		}

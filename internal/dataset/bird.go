@@ -55,7 +55,7 @@ func loadBIRD(path string, opt Options) (*Dataset, error) {
 			return nil, err
 		}
 		if prev, dup := seen[q.ID]; dup {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: question %d repeats question_id %s (first at line %d)", file, o.line, i, q.ID, prev))
+			d.warnAbout(q.DBID, fmt.Sprintf("%s:%d: question %d repeats question_id %s (first at line %d)", file, o.line, i, q.ID, prev))
 		} else {
 			seen[q.ID] = o.line
 		}

@@ -35,6 +35,9 @@ type Dataset struct {
 	// Warnings are problems that did not stop loading (a difficulty that could not be
 	// derived, a repeated question_id in BIRD data, ...). Callers should show them.
 	Warnings []string
+	// warningDB names the database a warning is about (by index in Warnings), for
+	// NarrowWarnings; warnings without one concern the whole dataset.
+	warningDB map[int]string
 }
 
 // Options override where databases and schemas are found.

@@ -35,7 +35,8 @@ func addHardness(ctx context.Context, d *Dataset) error {
 	}
 	schemas := map[string]*spidersql.Schema{}
 	notInTables := map[string]int{} // db_id -> questions
-	var failed []string
+	type failure struct{ db, msg string }
+	var failed []failure
 	nFailed := 0
 	for i := range d.Questions {
 		if i%256 == 0 {
@@ -63,7 +64,7 @@ func addHardness(ctx context.Context, d *Dataset) error {
 				if err == nil {
 					err = fmt.Errorf("no hardness returned")
 				}
-				failed = append(failed, fmt.Sprintf("question %d (db %s): hardness: %v", q.Index, q.DBID, err))
+				failed = append(failed, failure{q.DBID, fmt.Sprintf("question %d (db %s): hardness: %v", q.Index, q.DBID, err)})
 			}
 			continue
 		}
@@ -75,9 +76,11 @@ func addHardness(ctx context.Context, d *Dataset) error {
 	}
 	sort.Strings(dbs)
 	for _, db := range dbs {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("db %s is not in %s: difficulty unknown for its %d questions", db, d.Tables, notInTables[db]))
+		d.warnAbout(db, fmt.Sprintf("db %s is not in %s: difficulty unknown for its %d questions", db, d.Tables, notInTables[db]))
 	}
-	d.Warnings = append(d.Warnings, failed...)
+	for _, f := range failed {
+		d.warnAbout(f.db, f.msg)
+	}
 	if nFailed > len(failed) {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("hardness could not be derived for %d more questions (difficulty unknown)", nFailed-len(failed)))
 	}

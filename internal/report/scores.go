@@ -98,6 +98,7 @@ type DifficultyTable struct {
 // DifficultyRow is one system's one metric across difficulties.
 type DifficultyRow struct {
 	System, Label string
+	Metric        string      // the metric's id
 	Cells         []ScoreCell // one per difficulty, then "all"
 }
 
@@ -119,7 +120,7 @@ func ByDifficulty(s *RunSummary) DifficultyTable {
 			if notByDifficulty[def.ID] {
 				continue
 			}
-			row := DifficultyRow{System: sys.System, Label: def.Label}
+			row := DifficultyRow{System: sys.System, Label: def.Label, Metric: def.ID}
 			for _, d := range append(append([]string{}, diffs...), "all") {
 				row.Cells = append(row.Cells, cellOf(s, sys.System, def.ID, d))
 			}

@@ -16,6 +16,7 @@ import (
 func WriteTable(w io.Writer, s *RunSummary) error {
 	ew := &errWriter{w: w}
 	writeScores(ew, s)
+	writeLegend(ew, "legend: ", headlineLegend(s, Scores(s)))
 	writeDifficultyTable(ew, s)
 	writeErrorCategories(ew, s)
 	if ew.err != nil {
@@ -76,7 +77,14 @@ func writeDifficultyTable(w io.Writer, s *RunSummary) {
 }
 
 func writeErrorCategories(w io.Writer, s *RunSummary) {
-	fmt.Fprintf(w, "\nerrors by category (count)\n")
+	errs := 0
+	for _, sys := range s.Systems {
+		errs += sys.Overall.Counts.Error
+	}
+	if errs == 0 {
+		return // no prediction failed: a table of zeros says nothing
+	}
+	fmt.Fprintf(w, "\nerrors by category (count of predictions that failed to run)\n")
 	tw := newTab(w)
 	fmt.Fprintf(tw, "system\t")
 	for _, c := range record.Categories {

@@ -35,6 +35,8 @@ func writeETM(w io.Writer, s *RunSummary) error {
 		fmt.Fprintf(w, "%s: suspected EX false positives (EX yes, ETM no): %s\n", sys.System, indexList(sys.EXOnly))
 		fmt.Fprintf(w, "%s: suspected EX false negatives (ETM yes, EX no): %s\n", sys.System, indexList(sys.ETMOnly))
 	}
+	writeLegend(w, "legend: ", []string{"#n = the question's index in the dataset (records.jsonl \"index\")",
+		"etm missing = EX judged but ETM could not be computed"})
 	return writeETMModeDiffs(w, e)
 }
 

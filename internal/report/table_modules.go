@@ -70,7 +70,7 @@ func writeSchemaSelection(w io.Writer, s *RunSummary) {
 	for _, d := range defs {
 		fmt.Fprintf(tw, "%s\t", d.Label)
 	}
-	fmt.Fprintf(tw, "col. undefined\t\n")
+	fmt.Fprintf(tw, "no gold column\t\n")
 	for _, sm := range m.Systems {
 		ss := sm.SchemaSelection
 		if ss == nil {
@@ -83,6 +83,11 @@ func writeSchemaSelection(w io.Writer, s *RunSummary) {
 		fmt.Fprintf(tw, "%d\t\n", ss.Column.Undefined)
 	}
 	tw.Flush()
+	writeLegend(w, "legend: ", []string{
+		"P/R/F1 = precision/recall/F1 of the tables and columns used against the gold SQL's",
+		"source = where the used schema came from, with its question count (reported: the system's schema selection; pred_sql: read from its judged SQL)",
+		"no gold column = questions whose gold SQL names no column (e.g. COUNT(*)): column scores undefined, left out",
+	})
 }
 
 func sources(m map[string]int) string {
@@ -94,46 +99,70 @@ func sources(m map[string]int) string {
 	return strings.Join(ks, ",")
 }
 
-// writeCandidates prints CR/IR/ER over all candidates (the section's) and the registry's
-// Pass@k.
-// A run where no system reported candidates has no such table: its rates would be
-// over nothing. A system without candidates shows n/a.
+// writeCandidates prints CR/IR/ER over all candidates (the section's), then the
+// registry's Pass@k for the systems that reported several candidates. It prints nothing
+// when no system reported several candidates or revised any: every rate would repeat the
+// headline's. A system without candidates shows n/a.
 func writeCandidates(w io.Writer, s *RunSummary) {
 	m := s.Modules
-	defs := s.Metrics.Group("candidates")
-	if len(defs) == 0 && !anySystem(m, func(s *metrics.SystemModules) bool { return s.CandidateGeneration.Candidates > 0 }) {
+	if !anySystem(m, func(s *metrics.SystemModules) bool {
+		return s.CandidateGeneration.MultiCandidate > 0 || s.Revision != nil
+	}) {
 		return
 	}
-	passK := ""
-	if len(defs) > 0 {
-		passK = ", Pass@k"
-	}
-	fmt.Fprintf(w, "\ncandidate generation (%%): CR/IR/ER over all candidates%s\n", passK)
+	fmt.Fprintf(w, "\ncandidate generation (%%): every candidate SQL a system generated\n")
 	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t")
-	for _, d := range defs {
-		fmt.Fprintf(tw, "%s\t", d.Label)
-	}
-	fmt.Fprintf(tw, "\n")
-	var short []string
+	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t\n")
 	for _, sm := range m.Systems {
 		cg := sm.CandidateGeneration
 		cr, ir, er := pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error)
 		if cg.Candidates == 0 {
 			cr, ir, er = noCandidates, noCandidates, noCandidates
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t", sm.System, cg.Candidates, cr, ir, er)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", sm.System, cg.Candidates, cr, ir, er)
+	}
+	tw.Flush()
+	writeLegend(w, "legend: ", []string{"CR/IR/ER = share of all candidates correct / incorrect (wrong result) / error (failed to run)"})
+	writePassAtK(w, s)
+}
+
+// writePassAtK prints the registry's Pass@k for the systems with several candidates for
+// some question; for the others Pass@k would only repeat EX.
+func writePassAtK(w io.Writer, s *RunSummary) {
+	m := s.Modules
+	defs := s.Metrics.Group("candidates")
+	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.CandidateGeneration.MultiCandidate > 0 }) {
+		return
+	}
+	fmt.Fprintf(w, "\nPass@k (%%): one of the first k candidates correct\n")
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\t")
+	for _, d := range defs {
+		fmt.Fprintf(tw, "%s\t", d.Label)
+	}
+	fmt.Fprintf(tw, "\n")
+	var short, single []string
+	for _, sm := range m.Systems {
+		cg := sm.CandidateGeneration
+		if cg.MultiCandidate == 0 {
+			single = append(single, sm.System)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t", sm.System)
 		for _, d := range defs {
 			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
 		}
 		fmt.Fprintf(tw, "\n")
-		if n := len(cg.PassAt); n > 0 && cg.MultiCandidate > 0 && cg.PassAt[n-1].Short > 0 {
+		if n := len(cg.PassAt); n > 0 && cg.PassAt[n-1].Short > 0 {
 			short = append(short, fmt.Sprintf("%s %d", sm.System, cg.PassAt[n-1].Short))
 		}
 	}
 	tw.Flush()
 	if len(short) > 0 && len(m.PassK) > 0 {
 		fmt.Fprintf(w, "questions with fewer than %d candidates (they use all they have): %s\n", m.PassK[len(m.PassK)-1], strings.Join(short, ", "))
+	}
+	if len(single) > 0 {
+		fmt.Fprintf(w, "not shown: %s (one candidate per question: Pass@k is EX)\n", strings.Join(single, ", "))
 	}
 }
 
@@ -156,6 +185,12 @@ func writeRevision(w io.Writer, m *metrics.ModulesSummary) {
 			pct(r.Post.Incorrect), pct(r.Post.Error), r.CI.Percent(), r.I2C.Percent(), r.E2C.Percent(), r.C2I.Percent(), r.C2E.Percent())
 	}
 	tw.Flush()
+	writeLegend(w, "legend: ", []string{
+		"CR pre/post = correct rate before / after revision; IR/ER post = incorrect / error rate after",
+		"CI = relative change of CR",
+		"I2C/E2C = share of incorrect / error first candidates that revision made correct",
+		"C2I/C2E = share of correct ones it made incorrect / error",
+	})
 }
 
 // writeUsage prints usage per question: end to end, the registry's means over every
@@ -221,13 +256,20 @@ func writeUsage(w io.Writer, sum *RunSummary) {
 		}
 	}
 	tw.Flush()
+	legend := []string{"(nonzero) = mean over the questions with usage only, as the NL2SQLBench repository reports it"}
 	if m.Pricing != "" {
-		fmt.Fprintf(w, "cost from %s, %.0f%% of prompt tokens at the cached price\n", m.Pricing, 100*m.CacheHitShare)
+		legend = append(legend, fmt.Sprintf("cost $ = tokens priced with %s, %.0f%% of prompt tokens at the cached price", m.Pricing, 100*m.CacheHitShare))
 	}
+	writeLegend(w, "legend: ", legend)
 }
 
+// writeCross prints the cross-system analysis; for one system only its correct rate by
+// schema recall (agreement, overlaps and frontiers need two systems to say anything).
 func writeCross(w io.Writer, c *metrics.CrossSystem) {
-	fmt.Fprintf(w, "\ncross-system analysis over %d questions judged for every system\n", c.Questions)
+	several := len(c.Systems) > 1
+	if several {
+		fmt.Fprintf(w, "\ncross-system analysis over %d questions judged for every system\n", c.Questions)
+	}
 	if len(c.RecallCondition) > 0 {
 		fmt.Fprintf(w, "\ncorrect rate (%%) by schema recall (first candidate / judged SQL)\n")
 		tw := newTab(w)
@@ -238,9 +280,17 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), o.ColumnRecallRight.Percent(), o.ColumnRecallWrong.Percent())
 		}
 		tw.Flush()
+		writeLegend(w, "legend: ", []string{
+			"recall=1 = questions whose used schema holds every gold table and column (recall<1: the others); n = questions",
+			"CG/final = correct rate of the first candidate / of the judged SQL",
+			"col. recall correct/wrong = mean column recall of the correct / wrong answers",
+		})
+	}
+	if !several {
+		return
 	}
 	if len(c.Agreement) > 0 {
-		fmt.Fprintf(w, "\nquestions solved by exactly n systems\n")
+		fmt.Fprintf(w, "\nquestions solved by exactly n systems (n=0: by none)\n")
 		tw := newTab(w)
 		fmt.Fprintf(tw, "difficulty\tquestions\t")
 		for n := range c.Agreement[0].Correct {
@@ -257,7 +307,7 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 		tw.Flush()
 	}
 	if len(c.Overlaps) > 0 {
-		fmt.Fprintf(w, "\noverlap of wrong answers (incorrect or error)\n")
+		fmt.Fprintf(w, "\noverlap of wrong answers (incorrect or error); Jaccard = both / wrong for either\n")
 		tw := newTab(w)
 		fmt.Fprintf(tw, "a\tb\twrong a\twrong b\tboth\tJaccard %%\t\n")
 		for _, o := range c.Overlaps {
@@ -280,4 +330,7 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 	}
 	frontier("Pareto frontier (correct rate, tokens/question)", metrics.Tokens, c.TokenFrontier)
 	frontier("Pareto frontier (correct rate, cost/question)", metrics.Dollars, c.CostFrontier)
+	if len(c.TokenFrontier)+len(c.CostFrontier) > 0 {
+		writeLegend(w, "legend: ", []string{"Pareto frontier = the systems no other beats on both correct rate and tokens (or cost), cheapest first"})
+	}
 }

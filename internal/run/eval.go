@@ -26,7 +26,8 @@ type Sink interface {
 type Observer interface {
 	// Warn is something the user should know now; the run goes on.
 	Warn(msg string)
-	// Phase starts a phase of the run (PhaseJudging, then PhaseTiming with Config.VES).
+	// Phase starts a phase of the run (PhaseHashing with Config.HashDBs, PhaseJudging,
+	// then PhaseTiming with Config.VES).
 	Phase(p Phase) Progress
 }
 
@@ -38,6 +39,7 @@ type Progress interface {
 
 // The phases of an evaluation.
 const (
+	PhaseHashing = "hashing databases" // the manifest's sha256 of every database (Config.HashDBs)
 	PhaseJudging = "judging"
 	PhaseTiming  = "timing"
 )

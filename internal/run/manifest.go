@@ -26,6 +26,11 @@ import (
 // modification time, and its sha256 with Config.HashDBs). Prepare calls it; the cli
 // writes the result as the run directory's manifest.json.
 func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
+	return newManifest(ctx, p, nil)
+}
+
+// newManifest is NewManifest telling obs (nil: nobody) how hashing the databases goes.
+func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, error) {
 	cfg, ds := p.Config, p.Dataset
 	m := &report.Manifest{
 		Tool:      "nl2sqlbench",
@@ -87,7 +92,7 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		}
 		m.Predictions = append(m.Predictions, report.PredictionFile{System: s.Name, FileDigest: d})
 	}
-	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs); err != nil {
+	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs, orQuiet(obs)); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -131,7 +136,8 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 }
 
 // databaseFiles describes the database of every db_id of ds's questions, in db_id order.
-func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool) ([]report.DatabaseFile, error) {
+// With hash, every file is read through sha256, a phase of its own (PhaseHashing) for obs.
+func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, obs Observer) ([]report.DatabaseFile, error) {
 	var ids []string
 	seen := map[string]bool{}
 	for _, q := range ds.Questions {
@@ -142,7 +148,13 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool) ([]repor
 	}
 	slices.Sort(ids)
 	out := make([]report.DatabaseFile, 0, len(ids))
-	for _, id := range ids {
+	prog := Progress(quiet{})
+	if hash {
+		prog = obs.Phase(Phase{Name: PhaseHashing, Items: len(ids)})
+		defer prog.Finish()
+	}
+	for i, id := range ids {
+		prog.Update(i, len(ids))
 		d := report.DatabaseFile{DBID: id}
 		path, ok := ds.DBPath(id)
 		if !ok {
@@ -164,6 +176,7 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool) ([]repor
 		}
 		out = append(out, d)
 	}
+	prog.Update(len(ids), len(ids))
 	return out, nil
 }
 

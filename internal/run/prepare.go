@@ -40,8 +40,8 @@ type System struct {
 }
 
 // Prepare loads cfg's dataset and prediction files, pairs them and fingerprints the run
-// (Plan.Manifest). Dataset warnings go to obs (nil: dropped) as soon as the dataset is
-// read. When the run's databases are files and not one of them exists, the error
+// (Plan.Manifest). Dataset warnings go to obs (nil: dropped) once the predictions are
+// read and the dataset is narrowed to Config.DBIDs (those about other databases dropped). When the run's databases are files and not one of them exists, the error
 // matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
@@ -55,9 +55,6 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range ds.Warnings {
-		obs.Warn(w)
-	}
 	sem, err := semanticsFor(cfg.Semantics, ds.Kind)
 	if err != nil {
 		return nil, err
@@ -66,25 +63,26 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 		return prepareSpider2(ctx, cfg, ds, sem, obs)
 	}
 	systems, err := readSystems(ds, cfg)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = keepDBs(ds, systems, cfg.DBIDs) // narrows ds.Warnings too
 	}
-	if err := keepDBs(ds, systems, cfg.DBIDs); err != nil {
-		return nil, err
+	if err == nil && (cfg.Server == nil || cfg.GoldEngine == "sqlite") {
+		err = someDatabase(ds)
 	}
-	if cfg.Server == nil || cfg.GoldEngine == "sqlite" {
-		if err := someDatabase(ds); err != nil {
-			return nil, err
-		}
+	var shard *report.ShardInfo
+	if err == nil {
+		// After the check above: a shard whose databases are all missing is skipped, as
+		// those questions are in an unsharded run. It narrows ds.Warnings too.
+		shard, err = keepShard(ds, systems, cfg.Shard)
 	}
-	// After the check above: a shard whose databases are all missing is skipped, as
-	// those questions are in an unsharded run.
-	shard, err := keepShard(ds, systems, cfg.Shard)
+	for _, w := range ds.Warnings {
+		obs.Warn(w)
+	}
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems, Shard: shard}
-	if p.Manifest, err = NewManifest(ctx, p); err != nil {
+	if p.Manifest, err = newManifest(ctx, p, obs); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -204,6 +202,11 @@ func keepDBs(ds *dataset.Dataset, systems []System, ids []string) error {
 		s.Preds = ps
 	}
 	ds.Questions = qs
+	keepIDs := map[string]bool{}
+	for _, id := range ids {
+		keepIDs[id] = true
+	}
+	ds.NarrowWarnings(keepIDs) // a warning about another database's questions says nothing here
 	return nil
 }
 

@@ -1,0 +1,26 @@
+package demo
+
+// What the demo's command tells a newcomer about the data: what each made-up system does
+// (read from its file in data/systems/) and which questions are broken on purpose. Keep
+// these in step with the data: describe_test.go checks that every system has a line and
+// that the broken questions are the ones the data breaks.
+
+// SystemNotes says in a few words what each demo system's file holds, by system name.
+var SystemNotes = map[string]string{
+	"baseline":  "one SQL per question from one LLM call (flat records with token counts)",
+	"reviser":   "selects a schema, writes one candidate SQL, then a revision step rewrites some; the revised SQL is judged",
+	"sampler-5": "selects a schema and samples 5 candidate SQLs per question; the first is judged, Pass@k looks at all 5",
+}
+
+// Broken is a demo question that cannot be judged on purpose, to show a verdict.
+type Broken struct {
+	QuestionID string
+	Verdict    string // the verdict every system gets: skipped or gold_error
+	Why        string
+}
+
+// Deliberate are the demo's questions broken on purpose; every score leaves them out.
+var Deliberate = []Broken{
+	{QuestionID: "arc-001", Verdict: "skipped", Why: "database not shipped"},
+	{QuestionID: "lib-021", Verdict: "gold_error", Why: "gold SQL names a missing column"},
+}

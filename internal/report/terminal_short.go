@@ -1,0 +1,136 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// WriteShort prints a run's answer on one screen (for one or two systems): the headline
+// table, EX per difficulty, one line per system on errors, and a legend of every term
+// printed. WriteTable prints everything summary.json has (eval --details). Like every
+// output it only prints summary.json's values.
+func WriteShort(w io.Writer, s *RunSummary) error {
+	ew := &errWriter{w: w}
+	t := Scores(s)
+	writeShortScores(ew, s, t)
+	writeEXByDifficulty(ew, s)
+	writeErrorLines(ew, s)
+	writeLegend(ew, "legend: ", headlineLegend(s, t))
+	return ew.err
+}
+
+// writeShortScores is the headline table; skipped and gold_error become columns only
+// when systems differ in them, otherwise the note line says them once.
+func writeShortScores(w io.Writer, s *RunSummary, t ScoreTable) {
+	perSystem := false
+	for _, r := range t.Rows {
+		perSystem = perSystem || r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError
+	}
+	tw := newTab(w)
+	fmt.Fprintf(tw, "system\tjudged\t")
+	for _, c := range t.Columns {
+		fmt.Fprintf(tw, "%s\t", c.Label)
+	}
+	if len(t.Columns) == 0 {
+		fmt.Fprintf(tw, "scores\t")
+	}
+	if perSystem {
+		fmt.Fprintf(tw, "skipped\tgold_error\t")
+	}
+	fmt.Fprintf(tw, "\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
+		for _, c := range r.Cells {
+			fmt.Fprintf(tw, "%s\t", c.Text)
+		}
+		if len(t.Columns) == 0 {
+			fmt.Fprintf(tw, "%s\t", noScores(r.Judged))
+		}
+		if perSystem {
+			fmt.Fprintf(tw, "%d\t%d\t", r.Skipped, r.GoldError)
+		}
+		fmt.Fprintf(tw, "\n")
+	}
+	tw.Flush()
+	excluded := ""
+	if len(t.Rows) > 0 && !perSystem {
+		excluded = excludedNote(s.Dataset.Questions, t.Rows[0])
+	}
+	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, s.Settings.Semantics, timingNote(s))
+}
+
+// excludedNote says which questions were not judged and why, when some were not.
+func excludedNote(questions int, r ScoreRow) string {
+	var parts []string
+	if r.Skipped > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped: database missing", r.Skipped))
+	}
+	if r.GoldError > 0 {
+		parts = append(parts, fmt.Sprintf("%d gold_error: the gold SQL failed", r.GoldError))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d; %s)", r.Judged, questions, strings.Join(parts, ", "))
+}
+
+// writeEXByDifficulty prints the difficulty table's EX rows.
+func writeEXByDifficulty(w io.Writer, s *RunSummary) {
+	d := ByDifficulty(s)
+	var rows []DifficultyRow
+	for _, r := range d.Rows {
+		if r.Metric == "ex" {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := newTab(w)
+	fmt.Fprintf(tw, "EX by difficulty (%%)\t%s\tall\t\n", strings.Join(d.Difficulties, "\t"))
+	fmt.Fprintf(tw, "questions\t")
+	for _, n := range d.Counts {
+		fmt.Fprintf(tw, "%d\t", n)
+	}
+	fmt.Fprintf(tw, "\n")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t", r.System)
+		for _, c := range r.Cells {
+			fmt.Fprintf(tw, "%s\t", c.Text)
+		}
+		fmt.Fprintf(tw, "\n")
+	}
+	tw.Flush()
+}
+
+// writeErrorLines says in one line how many predictions failed to run and why (by error
+// category for one system; the counts per system for several, their categories being in
+// --details).
+func writeErrorLines(w io.Writer, s *RunSummary) {
+	fmt.Fprintln(w)
+	if len(s.Systems) == 1 {
+		c := s.Systems[0].Overall.Counts
+		var cats []string
+		for _, cat := range record.Categories {
+			if n := c.Categories[cat]; n > 0 {
+				cats = append(cats, fmt.Sprintf("%s %d", cat, n))
+			}
+		}
+		detail := ""
+		if len(cats) > 0 {
+			detail = ": " + strings.Join(cats, ", ")
+		}
+		fmt.Fprintf(w, "failed to run (error): %d of %d%s\n", c.Error, c.Judged, detail)
+		return
+	}
+	var parts []string
+	for _, sys := range s.Systems {
+		c := sys.Overall.Counts
+		parts = append(parts, fmt.Sprintf("%s %d of %d", sys.System, c.Error, c.Judged))
+	}
+	fmt.Fprintf(w, "failed to run (error): %s; by category with --details\n", strings.Join(parts, ", "))
+}
