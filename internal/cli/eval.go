@@ -137,6 +137,7 @@ KIND is bird, spider or jsonl. Prediction formats are detected: BIRD JSON, Spide
 	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
+	bindTestSuite(f, &cfg.Config)
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
 	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")

@@ -89,6 +89,7 @@ type Record struct {
 	Modules       // modules.go: Pass@k, pre/post revision verdicts
 	Structural    // structural.go: exact set match, ETM
 	FlexMatch     // flex.go: the NL2SQL++ flexible result comparison
+	TestSuite     // testsuite.go: counterexample databases (ts_ex)
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

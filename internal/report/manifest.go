@@ -60,6 +60,8 @@ type ManifestSettings struct {
 	Timing         string   `json:"timing,omitempty"`         // with VES
 	VESIterations  int      `json:"ves_iterations,omitempty"` // with VES
 	Pricing        string   `json:"pricing,omitempty"`        // where token prices came from
+	// TestSuite is the counterexample search's seed and budget ("" when off).
+	TestSuite string `json:"test_suite,omitempty"`
 }
 
 // FileDigest fingerprints one input file.

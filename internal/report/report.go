@@ -35,6 +35,7 @@ type RunSummary struct {
 	ETM            *match.ETMSummary               `json:"etm,omitempty"`             // ETM and EX/ETM disagreements (table_etm.go)
 	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
+	TestSuite      *metrics.TestSuiteSummary       `json:"test_suite,omitempty"`      // counterexample databases (table_testsuite.go)
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`

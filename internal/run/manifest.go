@@ -102,6 +102,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
+		TestSuite:      testSuiteSetting(cfg),
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

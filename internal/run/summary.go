@@ -65,6 +65,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			sum.Flex = append(sum.Flex, f)
 		}
 	}
+	sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 
 	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 {
