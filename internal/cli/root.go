@@ -80,5 +80,6 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newParseCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
+	root.AddCommand(newVerifyCmd(e))
 	return root
 }

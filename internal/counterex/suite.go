@@ -125,4 +125,3 @@ func (e *suiteEntry) mapTo(sp *spec, k int) instance {
 	}
 	return out
 }
-
