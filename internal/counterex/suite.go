@@ -12,7 +12,7 @@ import (
 // Suite sizes: how many random variants a question's distillation draws at most, and how
 // many neighbours it tries to tell apart.
 const (
-	suiteDraws      = 60
+	suiteDraws      = 32
 	suiteNeighbours = 24
 )
 

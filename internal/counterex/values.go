@@ -2,9 +2,12 @@ package counterex
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // literal is a constant of a query and the column name it was compared with ("" when
@@ -145,10 +148,10 @@ func variants(v any) []any {
 		return []any{x, x - 1, x + 1, x - 0.01, x + 0.01, math.Floor(x), math.Ceil(x)}
 	case string:
 		out := []any{x, strings.ToUpper(x), strings.ToLower(x), x + " ", " " + x}
-		if strings.ContainsAny(x, "%_") {
+		if strings.ContainsAny(x, "%_") { // a LIKE pattern: strings it matches or nearly does
 			core := strings.Trim(x, "%_")
 			core = strings.NewReplacer("%", "", "_", "x").Replace(core)
-			out = append(out, core, "a"+core+"b", core+"z", strings.ToUpper(core))
+			out = []any{core, "a" + core + "b", core + "z", strings.ToUpper(core), core + " "}
 		}
 		if n, err := strconv.ParseInt(x, 10, 64); err == nil {
 			out = append(out, n, n-1, n+1)
@@ -227,16 +230,27 @@ func buildPools(ctx context.Context, d *dbInfo, s *spec, queries []string) pools
 					add(&cp.data, v)
 				}
 			}
+			date := isDateColumn(c, samples[ti], ci)
+			addLit := func(v any) {
+				if date {
+					for _, d := range dateVariants(v) {
+						add(&cp.lits, d)
+					}
+					return
+				}
+				add(&cp.lits, v)
+			}
 			for _, l := range lits {
 				if l.col != "" && strings.EqualFold(l.col, c.name) {
 					for _, v := range variants(l.v) {
-						add(&cp.lits, v)
+						addLit(v)
 					}
 				}
 			}
 			for _, l := range lits {
-				if _, isText := l.v.(string); isText == (c.aff == affText || c.aff == affBlob || c.aff == affNumeric) {
-					add(&cp.lits, l.v)
+				str, isText := l.v.(string)
+				if isText == (c.aff == affText || c.aff == affBlob || c.aff == affNumeric) && !strings.ContainsAny(str, "%_") {
+					addLit(l.v)
 				}
 			}
 			switch c.aff {
@@ -315,4 +329,53 @@ func fit(v any, a affinity) any {
 		return nil
 	}
 	return v
+}
+
+var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+
+// isDateColumn reports whether column ci holds dates: declared DATE / TIME, or most of
+// its sampled text starts like an ISO date. Such a column only gets ISO dates, so a
+// counterexample never rests on a malformed date.
+func isDateColumn(c colSpec, rows [][]any, ci int) bool {
+	t := strings.ToUpper(c.typ)
+	if strings.Contains(t, "DATE") || strings.Contains(t, "TIME") {
+		return true
+	}
+	n, dates := 0, 0
+	for _, r := range rows {
+		if s, ok := r[ci].(string); ok {
+			n++
+			if dateRe.MatchString(s) {
+				dates++
+			}
+		}
+	}
+	return n > 0 && dates*5 >= n*4
+}
+
+// dateVariants maps a literal compared with a date column to ISO dates at and around it:
+// a year gives its first and last day and the days just outside, a month likewise, a
+// date itself and the days beside it. Anything else gives nothing.
+func dateVariants(v any) []any {
+	s := strings.TrimSpace(fmt.Sprint(v))
+	if t, err := time.Parse("2006", s); err == nil && len(s) == 4 {
+		return dates(t, t.AddDate(1, 0, -1), t.AddDate(0, 0, -1), t.AddDate(1, 0, 0), t.AddDate(0, 6, 14))
+	}
+	if t, err := time.Parse("2006-01", s); err == nil {
+		return dates(t, t.AddDate(0, 1, -1), t.AddDate(0, 0, -1), t.AddDate(0, 1, 0))
+	}
+	for _, layout := range []string{"2006-01-02", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return append([]any{s}, dates(t.AddDate(0, 0, -1), t.AddDate(0, 0, 1))...)
+		}
+	}
+	return nil
+}
+
+func dates(ts ...time.Time) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = t.Format("2006-01-02")
+	}
+	return out
 }

@@ -41,6 +41,7 @@ type AnswerView struct {
 	Extra          []KV
 	Result         *ResultView
 	Disagree       bool
+	Counterexample *CounterexampleView // eval --test-suite found one
 }
 
 // questions joins the systems' records by dataset index.
@@ -62,6 +63,7 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 				order = append(order, r.Index)
 			}
 			a := answer(si, s.Name, r, perQuestion)
+			a.Counterexample = counterexampleView(run.Dir, r)
 			q.Answers = append(q.Answers, a)
 			q.Filter += fmt.Sprintf("%d:%s ", si, r.Verdict)
 			if a.Disagree {
@@ -80,7 +82,7 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 // inVerdictLine are the registry metrics the drill-down shows beside the verdict; the
 // others it lists with their per-question values (drillMetrics).
 var inVerdictLine = map[string]bool{"ex": true, "incorrect": true, "error": true, "ex_bird": true, "ex_spider": true,
-	"esm": true, "etm": true, "flex": true}
+	"esm": true, "etm": true, "flex": true, "ts_ex": true}
 
 // drillMetrics are the registry metrics shown per question in the drill-down.
 func drillMetrics(ks []int) []metrics.Metric {
@@ -106,6 +108,9 @@ func answer(si int, system string, r *record.Record, perQuestion []metrics.Metri
 	if r.ETM != nil {
 		a.Metrics = append(a.Metrics, KV{"ETM", fmt.Sprint(*r.ETM)})
 		a.Disagree = r.Judged() && (*r.ETM == 1) != (r.Verdict == record.Correct)
+	}
+	if r.TSEX != nil {
+		a.Metrics = append(a.Metrics, KV{"TS-EX", fmt.Sprint(*r.TSEX)})
 	}
 	if r.FlexVerdict != "" {
 		a.Metrics = append(a.Metrics, KV{"Flex", r.FlexVerdict})

@@ -23,7 +23,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 	if err := WriteModulesTable(w, s); err != nil {
 		return err
 	}
-	return firstErr(writeETM(w, s), writeFlexTable(w, s))
+	return firstErr(writeETM(w, s), writeTestSuite(w, s), writeFlexTable(w, s))
 }
 
 func writeScores(w io.Writer, s *RunSummary) {
