@@ -195,10 +195,11 @@ func (p *pair) check(ctx context.Context, sb *sandbox, in instance) (bool, insta
 		return false, nil, nil
 	}
 	fwd, err := p.run(ctx, sb)
-	sb.rollback()
-	if err != nil || !p.differs(fwd) {
+	if err != nil || !p.differs(fwd) || p.tieOnly(ctx, sb, fwd) {
+		sb.rollback()
 		return false, got, fwd
 	}
+	sb.rollback()
 	if again, err := sb.load(got, true); err != nil || again.rows() != got.rows() {
 		sb.rollback()
 		return false, got, fwd
