@@ -172,6 +172,7 @@ queries (docs/spider2.md).`,
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
 	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
+	bindTestSuite(f, &cfg.Config)
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
 	f.StringVar(&cfg.ShardArg, "shard", "", shardUsage)

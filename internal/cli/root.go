@@ -85,5 +85,6 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
+	root.AddCommand(newVerifyCmd(e))
 	return root
 }

@@ -96,7 +96,14 @@ func resumeRecords(f *os.File, path string) ([]record.Record, error) {
 }
 
 // Write appends one judged record to its system's records file, flushed.
-func (d *runDir) Write(system int, r *record.Record) error { return d.ws[system].Write(r) }
+// A counterexample script (eval --test-suite) is written first, so a record never names
+// a missing file.
+func (d *runDir) Write(system int, r *record.Record) error {
+	if err := writeCounterexample(d.out, r); err != nil {
+		return err
+	}
+	return d.ws[system].Write(r)
+}
 
 // Rewrite replaces a system's records file with recs, atomically (temp file + rename),
 // so an interrupted timing phase leaves the judged records intact.

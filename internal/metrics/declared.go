@@ -27,6 +27,8 @@ func Declared(opt Options) []Metric {
 	}
 	ms := []Metric{
 		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true),
+		intMetric("ts_ex", "TS-EX", "eval --test-suite: EX-correct and no counterexample database found within the budget (internal/counterex)",
+			func(r *record.Record) *int { return r.TSEX }),
 		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
 		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
 		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true,

@@ -90,6 +90,7 @@ type Record struct {
 	Structural    // structural.go: exact set match, ETM
 	FlexMatch     // flex.go: the NL2SQL++ flexible result comparison
 	Spider2Match  // spider2.go: Spider 2.0 result tables, official and strict
+	TestSuite     // testsuite.go: counterexample databases (ts_ex)
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

@@ -29,16 +29,17 @@ type QuestionView struct {
 
 // AnswerView is one system's answer to one question.
 type AnswerView struct {
-	SysIdx        int
-	System        string
-	Verdict       string
-	ErrorCategory string
-	ErrorMessage  string
-	SQL           string // formatted
-	Facts         []Fact // the drill-down's labelled values (htmlfacts.go)
-	Candidates    []record.Candidate
-	Result        *ResultView
-	Disagree      bool
+	SysIdx         int
+	System         string
+	Verdict        string
+	ErrorCategory  string
+	ErrorMessage   string
+	SQL            string // formatted
+	Facts          []Fact // the drill-down's labelled values (htmlfacts.go)
+	Candidates     []record.Candidate
+	Result         *ResultView
+	Disagree       bool
+	Counterexample *CounterexampleView // eval --test-suite found one
 }
 
 // questions joins the systems' records by dataset index.
@@ -60,6 +61,7 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 				order = append(order, r.Index)
 			}
 			a := answer(si, s.Name, r, perQuestion)
+			a.Counterexample = counterexampleView(run.Dir, r)
 			q.Answers = append(q.Answers, a)
 			q.Filter += fmt.Sprintf("%d:%s ", si, r.Verdict)
 			if a.Disagree {
@@ -78,7 +80,7 @@ func questions(run *Run, evidence map[int]string) []QuestionView {
 // inVerdictLine are the registry metrics the drill-down shows beside the verdict; the
 // others it lists with their per-question values (drillMetrics).
 var inVerdictLine = map[string]bool{"ex": true, "incorrect": true, "error": true, "ex_bird": true, "ex_spider": true,
-	"esm": true, "etm": true, "flex": true}
+	"esm": true, "etm": true, "flex": true, "ts_ex": true}
 
 // drillMetrics are the registry metrics shown per question in the drill-down.
 func drillMetrics(ks []int) []metrics.Metric {

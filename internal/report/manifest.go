@@ -74,6 +74,8 @@ type ManifestSettings struct {
 	// Shard is the part of the questions this run judged (eval --shard); nil: all of
 	// them. Being a setting, resume refuses to continue a run with another shard.
 	Shard *ShardInfo `json:"shard,omitempty"`
+	// TestSuite is the counterexample search's seed and budget ("" when off).
+	TestSuite string `json:"test_suite,omitempty"`
 }
 
 // FileDigest fingerprints one input file.

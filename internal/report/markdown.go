@@ -93,6 +93,9 @@ func WriteMarkdown(w io.Writer, run *Run) error {
 			mdRow(&b, row)
 		}
 	}
+	if lines := testSuiteLines(s); len(lines) > 0 {
+		fmt.Fprintf(&b, "\n### Counterexample databases\n\n```\n%s\n```\n", strings.Join(lines[2:], "\n"))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -36,6 +36,7 @@ type RunSummary struct {
 	ESMPartial     []metrics.PartialSummary        `json:"esm_partial,omitempty"`     // Spider's partial-match breakdown (table_partial.go)
 	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
+	TestSuite      *metrics.TestSuiteSummary       `json:"test_suite,omitempty"`      // counterexample databases (table_testsuite.go)
 	Spider2        []metrics.Spider2Summary        `json:"spider2,omitempty"`         // Spider 2.0: both modes, their disagreements
 	// Paired compares every two systems on the same questions (McNemar, paired
 	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.

@@ -25,7 +25,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 	if err := WriteModulesTable(w, s); err != nil {
 		return err
 	}
-	return firstErr(writeETM(w, s), WritePartialTable(w, s), writeFlexTable(w, s), writeSpider2Table(w, s))
+	return firstErr(writeETM(w, s), writeTestSuite(w, s), WritePartialTable(w, s), writeFlexTable(w, s), writeSpider2Table(w, s))
 }
 
 func writeScores(w io.Writer, s *RunSummary) {

@@ -29,7 +29,11 @@ func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.A
 		esm:    match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}),
 		etm:    match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode()),
 	}
-	return []judge.Annotator{st, moduleAnnotator(cfg, ds)}, st, nil
+	as := []judge.Annotator{st, moduleAnnotator(cfg, ds)}
+	if cfg.TestSuite {
+		as = append(as, testSuiteAnnotator(cfg, ds))
+	}
+	return as, st, nil
 }
 
 // moduleAnnotator fills every record's schema-linking and module fields.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
@@ -37,6 +38,12 @@ type Config struct {
 	ESMValues, ESMDistinct bool   // stricter exact set match variants (match.Options); off = official
 	ETMVerbose             bool   // keep etm_rules on every record, not only on ETM matches
 	ETMMode                string // "official" (default: the ETM authors' script) or "corrected" (etm_mode.go)
+
+	// TestSuite searches a counterexample database for every EX-correct prediction
+	// (internal/counterex), with TestSuiteSeed and TestSuiteBudget (zero: the default).
+	TestSuite       bool
+	TestSuiteSeed   int64
+	TestSuiteBudget counterex.Budget
 
 	// Server runs the predictions somewhere other than the dataset's SQLite files; nil:
 	// the SQLite files. Engine and GoldEngine name where predictions and gold SQL run,

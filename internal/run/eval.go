@@ -143,6 +143,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]
+		placeCounterexample(s.Dir, r)
 		s.Records = append(s.Records, *r)
 		return sink.Write(i, r)
 	})

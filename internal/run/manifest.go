@@ -122,6 +122,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(cfg, p),
 		Shard:          p.Shard,
+		TestSuite:      testSuiteSetting(cfg),
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

@@ -74,6 +74,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			sum.ESMPartial = append(sum.ESMPartial, p)
 		}
 	}
+	sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
 	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())

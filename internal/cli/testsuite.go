@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+)
+
+// bindTestSuite adds eval's counterexample-search flags (docs/test-suite.md).
+func bindTestSuite(f *pflag.FlagSet, cfg *benchrun.Config) {
+	f.BoolVar(&cfg.TestSuite, "test-suite", false, "search a counterexample database for every EX-correct prediction: ts_ex, counterexample (docs/test-suite.md)")
+	f.Int64Var(&cfg.TestSuiteSeed, "test-suite-seed", 1, "seed of the counterexample search (same seed and count budget: same databases)")
+	f.Var((*budgetFlag)(&cfg.TestSuiteBudget), "test-suite-budget", "per prediction: databases tried, a time, or both (default "+counterex.DefaultBudget.String()+")")
+}
+
+// budgetFlag is --test-suite-budget.
+type budgetFlag counterex.Budget
+
+func (b *budgetFlag) String() string { return counterex.Budget(*b).String() }
+func (b *budgetFlag) Type() string   { return "N,DURATION" }
+func (b *budgetFlag) Set(s string) error {
+	v, err := counterex.ParseBudget(s)
+	if err != nil {
+		return err
+	}
+	*b = budgetFlag(v)
+	return nil
+}
+
+// writeCounterexample writes r's counterexample script to its path in the run directory
+// out (atomically: a temp file renamed), before the record naming it is written.
+func writeCounterexample(out string, r *record.Record) error {
+	c := r.Counterexample
+	if c == nil || c.Script == "" {
+		return nil
+	}
+	if c.Path == "" || filepath.IsAbs(c.Path) || strings.Contains(c.Path, "..") {
+		return fmt.Errorf("counterexample of question %d: bad path %q", r.Index, c.Path)
+	}
+	path := filepath.Join(out, filepath.FromSlash(c.Path))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write counterexample: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(c.Script), 0o644); err != nil {
+		return fmt.Errorf("write counterexample: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write counterexample: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package counterex
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+)
+
+// dbInfo is what the search needs from one original database, read once (read-only)
+// and shared by every question on it.
+type dbInfo struct {
+	path   string
+	schema *dbschema.Schema
+	// collate is each column's declared collation ("table\x00column" lowercased).
+	collate map[string]string
+	// fkOK says, per "table\x00index" of a foreign key, whether it can be enforced: its
+	// parent exists, its parent columns are unique, and the original data satisfies it.
+	fkOK map[string]bool
+	// samples holds up to sampleRows rows of each table, read lazily.
+	mu      sync.Mutex
+	samples map[string][][]any
+	ro      *sql.DB
+}
+
+const (
+	sampleRows   = 200
+	probeTimeout = 2 * time.Second
+)
+
+func key(a, b string) string { return strings.ToLower(a) + "\x00" + strings.ToLower(b) }
+
+// openDBInfo introspects the database at path and checks its foreign keys.
+func openDBInfo(ctx context.Context, path string) (*dbInfo, error) {
+	s, err := dbschema.Introspect(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	ro, err := sql.Open("sqlite3", engine.ReadOnlyDSN(path))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	ro.SetMaxOpenConns(2)
+	d := &dbInfo{path: path, schema: s, collate: map[string]string{}, fkOK: map[string]bool{}, samples: map[string][][]any{}, ro: ro}
+	for _, t := range s.Tables {
+		var ddl sql.NullString
+		_ = ro.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type='table' AND name=?`, t.Name).Scan(&ddl)
+		for _, c := range t.Columns {
+			if coll := columnCollation(ddl.String, c.Name); coll != "" {
+				d.collate[key(t.Name, c.Name)] = coll
+			}
+		}
+		for i, fk := range t.ForeignKeys {
+			d.fkOK[key(t.Name, fmt.Sprint(i))] = d.fkUsable(ctx, t, fk)
+		}
+	}
+	return d, nil
+}
+
+func (d *dbInfo) Close() error { return d.ro.Close() }
+
+// fkUsable reports whether fk can be declared in a variant: SQLite refuses a foreign key
+// whose parent columns are not unique ("foreign key mismatch"), and one the original
+// data violates is a documentation hint, not a constraint the queries may rely on.
+func (d *dbInfo) fkUsable(ctx context.Context, t *dbschema.Table, fk dbschema.ForeignKey) bool {
+	p := d.schema.Table(fk.RefTable)
+	if p == nil || len(fk.RefColumns) != len(fk.Columns) || len(fk.Columns) == 0 || strings.EqualFold(p.Name, t.Name) {
+		return false
+	}
+	for _, c := range fk.RefColumns {
+		if p.Column(c) == nil {
+			return false
+		}
+	}
+	for _, c := range fk.Columns {
+		if t.Column(c) == nil {
+			return false
+		}
+	}
+	if !sameCols(p.PrimaryKey, fk.RefColumns) && !p.IsUnique(fk.RefColumns...) {
+		return false
+	}
+	var notNull, match []string
+	for i, c := range fk.Columns {
+		notNull = append(notNull, "c."+quoteIdent(c)+" IS NOT NULL")
+		match = append(match, "p."+quoteIdent(fk.RefColumns[i])+" = c."+quoteIdent(c))
+	}
+	q := fmt.Sprintf("SELECT 1 FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS p WHERE %s) LIMIT 1",
+		quoteIdent(t.Name), strings.Join(notNull, " AND "), quoteIdent(p.Name), strings.Join(match, " AND "))
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	rows, err := d.ro.QueryContext(ctx, q)
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	violated := rows.Next()
+	return !violated && rows.Err() == nil
+}
+
+// sample returns up to sampleRows rows of table (all its columns, in order).
+func (d *dbInfo) sample(ctx context.Context, t *dbschema.Table) [][]any {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if rows, ok := d.samples[strings.ToLower(t.Name)]; ok {
+		return rows
+	}
+	var cols []string
+	for _, c := range t.Columns {
+		cols = append(cols, quoteIdent(c.Name))
+	}
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	var out [][]any
+	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), quoteIdent(t.Name), sampleRows)
+	if conn, err := d.ro.Conn(ctx); err == nil {
+		_ = conn.Raw(func(dc any) error {
+			if c, ok := dc.(*sqlite3.SQLiteConn); ok {
+				if res, err := engine.QueryConn(ctx, c, q, engine.Limits{MaxRows: sampleRows, MaxBytes: 8 << 20}); err == nil {
+					out = res.Rows
+				}
+			}
+			return nil
+		})
+		conn.Close()
+	}
+	d.samples[strings.ToLower(t.Name)] = out
+	return out
+}
+
+var collateRe = regexp.MustCompile(`(?i)\bCOLLATE\s+("?)(\w+)("?)`)
+
+// columnCollation finds the COLLATE clause of column name in a CREATE TABLE text: the
+// definition is cut at the next top-level comma.
+func columnCollation(ddl, name string) string {
+	open := strings.Index(ddl, "(")
+	if open < 0 {
+		return ""
+	}
+	for _, def := range splitTopLevel(ddl[open+1:]) {
+		def = strings.TrimSpace(def)
+		first := strings.Trim(firstWord(def), "\"`[]'")
+		if strings.EqualFold(first, name) {
+			if m := collateRe.FindStringSubmatch(def); m != nil {
+				return strings.ToUpper(m[2])
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+func firstWord(s string) string {
+	if s == "" {
+		return ""
+	}
+	switch s[0] {
+	case '"', '`', '\'':
+		if j := strings.IndexByte(s[1:], s[0]); j >= 0 {
+			return s[:j+2]
+		}
+	case '[':
+		if j := strings.IndexByte(s, ']'); j >= 0 {
+			return s[:j+1]
+		}
+	}
+	if i := strings.IndexAny(s, " \t\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// splitTopLevel splits s at commas outside parentheses and quotes.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '[':
+			quote = ']'
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth < 0 {
+				return append(out, s[start:i])
+			}
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+func sameCols(a, b []string) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		if !strings.EqualFold(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

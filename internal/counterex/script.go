@@ -1,0 +1,132 @@
+package counterex
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+)
+
+// script renders a counterexample as a standalone SQLite script: foreign keys on, the
+// variant's tables (types, collations, keys, enforced foreign keys), then its rows,
+// parents first. The queries it separates are in its header comment, for a reader.
+func script(sp *spec, in instance, golds []string, pred string, sem judge.Semantics) string {
+	var b strings.Builder
+	b.WriteString("-- nl2sqlbench counterexample database: on it the prediction's result differs from the gold's\n")
+	fmt.Fprintf(&b, "-- under %s semantics.\n", sem)
+	for _, g := range golds {
+		fmt.Fprintf(&b, "-- gold: %s\n", oneLine(g))
+	}
+	fmt.Fprintf(&b, "-- pred: %s\n", oneLine(pred))
+	b.WriteString("PRAGMA foreign_keys = ON;\n")
+	for _, ts := range sp.tables {
+		b.WriteString(ts.ddl)
+		b.WriteString(";\n")
+	}
+	for ti, ts := range sp.tables {
+		for _, row := range in[ti] {
+			var names, vals []string
+			for ci, c := range ts.cols {
+				names = append(names, quoteIdent(c.name))
+				vals = append(vals, sqlLiteral(row[ci]))
+			}
+			fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", quoteIdent(ts.t.Name), strings.Join(names, ", "), strings.Join(vals, ", "))
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sqlLiteral writes v so that SQLite reads back the same value and storage class.
+func sqlLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return "NULL"
+		case math.IsInf(x, 1):
+			return "9e999"
+		case math.IsInf(x, -1):
+			return "-9e999"
+		}
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0"
+		}
+		return s
+	case string:
+		if utf8.ValidString(x) && !strings.ContainsRune(x, 0) {
+			return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+		}
+		return "CAST(X'" + hex.EncodeToString([]byte(x)) + "' AS TEXT)"
+	case []byte:
+		return "X'" + hex.EncodeToString(x) + "'"
+	}
+	return "'" + strings.ReplaceAll(fmt.Sprint(v), "'", "''") + "'"
+}
+
+// Verification errors.
+var (
+	ErrNotReproduced = errors.New("counterexample does not reproduce: the results are equal")
+	ErrConstraint    = errors.New("counterexample breaks its schema's constraints")
+)
+
+// Verify loads a counterexample script into a fresh in-memory database with foreign
+// keys enforced, checks that every constraint holds (PRAGMA foreign_key_check finds
+// nothing; keys and NOT NULL were enforced by the inserts), and runs the queries under
+// sem. It returns both results (the first gold's) when the prediction matches none of
+// golds, ErrNotReproduced when it matches one, ErrConstraint when the data is invalid.
+func Verify(ctx context.Context, text string, golds []string, pred string, sem judge.Semantics) (gold, predRes *engine.Result, err error) {
+	db, err := sql.Open("sqlite3", scratchDSN)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, text); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrConstraint, err)
+	}
+	rows, err := conn.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrConstraint, err)
+	}
+	bad := rows.Next()
+	rows.Close()
+	if bad {
+		return nil, nil, fmt.Errorf("%w: PRAGMA foreign_key_check reports a violation", ErrConstraint)
+	}
+	p := newPair(sem, golds, pred)
+	err = conn.Raw(func(dc any) error {
+		c := dc.(*sqlite3.SQLiteConn)
+		o, err := p.run(ctx, &sandbox{c: c})
+		if err != nil {
+			return err
+		}
+		if !p.differs(o) {
+			return ErrNotReproduced
+		}
+		gold, predRes = o.golds[0], o.pred
+		return nil
+	})
+	return gold, predRes, err
+}

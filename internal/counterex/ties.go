@@ -1,0 +1,101 @@
+package counterex
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+)
+
+// A query that orders rows and keeps the first n (ORDER BY x LIMIT 1) does not say which
+// of several tied rows it keeps, and under Spider's ordered comparison the order of tied
+// rows is not said either. Two queries can then differ only in how SQLite broke a tie,
+// which is no evidence of a different meaning. Inserting the rows in reverse order
+// (sandbox.go) changes ties broken by insertion order, but not ties broken by the order
+// of a key or an index. So a variant also passes the tie probe: each ordering query's
+// sort keys are selected instead of its columns (a single SELECT only), and a tie where it
+// matters rejects the variant. A query the probe cannot rewrite, or whose probe fails,
+// rejects it too: soundness first.
+
+var (
+	orderTailRe = regexp.MustCompile(`(?is)^(.*?)\bORDER\s+BY\s+(.*?)(?:\s+LIMIT\s+(\d+)(?:\s+OFFSET\s+\d+)?)?\s*;?\s*$`)
+	selectHead  = regexp.MustCompile(`(?is)^\s*SELECT\s+(DISTINCT\s+)?`)
+	fromRe      = regexp.MustCompile(`(?i)\bFROM\b`)
+	dirSuffix   = regexp.MustCompile(`(?i)\s+(ASC|DESC)\s*$`)
+	selectWord  = regexp.MustCompile(`(?i)\bSELECT\b`)
+	orderByWord = regexp.MustCompile(`(?i)\bORDER\s+BY\b`)
+)
+
+// tieProbe is q with its sort keys as its columns and no LIMIT, and q's LIMIT (0: none);
+// ok is false when q orders rows but cannot be rewritten.
+func tieProbe(q string) (probe string, limit int, ok bool) {
+	m := orderTailRe.FindStringSubmatch(q)
+	if m == nil || len(selectWord.FindAllStringIndex(q, -1)) != 1 {
+		return "", 0, false
+	}
+	head, keys := m[1], m[2]
+	loc := selectHead.FindStringIndex(head)
+	from := fromRe.FindStringIndex(head)
+	if loc == nil || from == nil || from[0] < loc[1] {
+		return "", 0, false
+	}
+	var bare []string
+	for _, k := range splitTopLevel(keys) {
+		bare = append(bare, dirSuffix.ReplaceAllString(strings.TrimSpace(k), ""))
+	}
+	probe = "SELECT " + strings.Join(bare, ", ") + " " + head[from[0]:] + " ORDER BY " + keys
+	if m[3] != "" {
+		for _, c := range m[3] {
+			limit = limit*10 + int(c-'0')
+		}
+	}
+	return probe, limit, true
+}
+
+// tieMatters reports whether sql's result on the loaded variant depends on how a tie was
+// broken: a tie across its LIMIT, or (ordered comparison, results equal as bags) any tie.
+func (p *pair) tieMatters(ctx context.Context, sb *sandbox, sql string, ordered bool) bool {
+	if !orderByWord.MatchString(sql) {
+		return false
+	}
+	probe, limit, ok := tieProbe(sql)
+	if !ok {
+		return true
+	}
+	res, err := engine.QueryConn(ctx, sb.c, probe, queryLimits)
+	if err != nil {
+		return true
+	}
+	rows := res.Rows
+	if limit > 0 {
+		return limit < len(rows) && sameRow(rows[limit-1], rows[limit])
+	}
+	if !ordered {
+		return false
+	}
+	for i := 1; i < len(rows); i++ {
+		if sameRow(rows[i-1], rows[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameRow(a, b []any) bool {
+	r := &engine.Result{Rows: [][]any{a}}
+	s := &engine.Result{Rows: [][]any{b}}
+	return judge.BirdEqual(r, s)
+}
+
+// tieOnly reports whether the forward outcome o may come from tie-breaking alone.
+func (p *pair) tieOnly(ctx context.Context, sb *sandbox, o *outcome) bool {
+	for i, g := range p.golds {
+		ordered := p.sem == judge.Spider && p.order[i] && judge.SpiderEqual(o.golds[i], o.pred, false)
+		if p.tieMatters(ctx, sb, g, ordered) || p.tieMatters(ctx, sb, p.pred, ordered) {
+			return true
+		}
+	}
+	return false
+}

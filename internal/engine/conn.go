@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// QueryConn runs one read-only statement on a go-sqlite3 connection the caller opened
+// itself (an in-memory scratch database, as the counterexample search builds), with the
+// same checks, limits and value types as SQLite.Query: a result from here compares with
+// one from a database file exactly as two file results do.
+func QueryConn(ctx context.Context, c *sqlite3.SQLiteConn, query string, lim Limits) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
+	first, more := firstStatement(query)
+	if more {
+		return nil, ErrMultipleStatements
+	}
+	if onlyTrivia(first) {
+		return nil, ErrEmptyQuery
+	}
+	qctx, cancel := withTimeout(ctx, lim.Timeout)
+	defer cancel()
+	res, err := runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
+	if err != nil {
+		if qctx.Err() != nil && ctx.Err() == nil {
+			return nil, ErrTimeout
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return res, nil
+}

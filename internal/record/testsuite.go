@@ -1,0 +1,34 @@
+package record
+
+// TestSuite holds the counterexample search's fields (eval --test-suite, internal/
+// counterex). Fields are added here, never renamed.
+//
+// TSEX is 1 when the record is EX-correct and no counterexample database was found
+// within the budget, 0 when it is not correct or one was found; absent when the search
+// was off. TSDBs counts the variant databases tried (0 with TSNote saying why none could
+// be built: a query reading a view, say; ts_ex then stays the EX verdict).
+type TestSuite struct {
+	TSEX           *int            `json:"ts_ex,omitempty"`
+	TSDBs          int             `json:"ts_dbs,omitempty"`
+	TSNote         string          `json:"ts_note,omitempty"`
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
+}
+
+// Counterexample is a database on which the prediction's result differs from the gold's
+// under the run's semantics: a standalone SQL script (CREATE TABLE + INSERT) in the run
+// directory, and both results on it.
+type Counterexample struct {
+	// Path is the script's path inside the run directory (slash-separated).
+	Path       string      `json:"path"`
+	Rows       int         `json:"rows"` // rows the script inserts
+	GoldResult ResultTable `json:"gold_result"`
+	PredResult ResultTable `json:"pred_result"`
+	// Script is the SQL text, written to Path by the run directory's writer.
+	Script string `json:"-"`
+}
+
+// ResultTable is a small query result as stored for display: BLOBs as X'..' text.
+type ResultTable struct {
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// writeTestSuite prints summary.json's test_suite section (eval --test-suite): per
+// system, the EX-correct predictions searched and those a counterexample database
+// proved wrong, and which questions; TS-EX itself is in the score tables beside EX. It
+// prints nothing when the run did not search.
+func writeTestSuite(w io.Writer, s *RunSummary) error {
+	for _, line := range testSuiteLines(s) {
+		if _, err := io.WriteString(w, line+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// testSuiteLines is the section as text lines: a table, then each system's list.
+func testSuiteLines(s *RunSummary) []string {
+	t := s.TestSuite
+	if t == nil || len(t.Systems) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ncounterexample databases (%s)\n", t.Settings)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "system\tEX-correct searched\tnot searchable\tcounterexamples\tEX yes ETM no\tof them with counterexample\tdatabases tried\t\n")
+	for _, sys := range t.Systems {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", sys.System, sys.Searched, sys.Unsearched, sys.Found, sys.ETMNo, sys.ETMNoFound, sys.DBs)
+	}
+	tw.Flush()
+	for _, sys := range t.Systems {
+		idx := make([]int, len(sys.Differ))
+		for i, c := range sys.Differ {
+			idx[i] = c.Index
+		}
+		fmt.Fprintf(&b, "%s: EX yes, TS-EX no (counterexample database found): %s\n", sys.System, indexList(idx))
+	}
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// CounterexampleView is a record's counterexample in the drill-down: the script and
+// both results on it.
+type CounterexampleView struct {
+	Path       string
+	Rows       int
+	Script     string // "" when the file cannot be read (Note says why)
+	Note       string
+	Gold, Pred *ResultView
+}
+
+// counterexampleView reads r's counterexample script from the run directory dir.
+func counterexampleView(dir string, r *record.Record) *CounterexampleView {
+	c := r.Counterexample
+	if c == nil {
+		return nil
+	}
+	v := &CounterexampleView{Path: c.Path, Rows: c.Rows, Gold: tableView(c.GoldResult), Pred: tableView(c.PredResult)}
+	if text, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path))); err != nil {
+		v.Note = "script not readable: " + err.Error()
+	} else {
+		v.Script = string(text)
+	}
+	return v
+}
+
+func tableView(t record.ResultTable) *ResultView {
+	v := &ResultView{Columns: t.Columns, Total: len(t.Rows), Note: plural(len(t.Rows), "row")}
+	for _, row := range t.Rows {
+		cells := make([]Cell, len(row))
+		for j, val := range row {
+			cells[j] = Cell{Text: cellText(val)}
+		}
+		v.Rows = append(v.Rows, cells)
+	}
+	return v
+}

@@ -1,0 +1,47 @@
+package run
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
+
+// This file wires eval --test-suite: the counterexample search (internal/counterex) as
+// one more annotator, and where its scripts go in the run directory.
+
+// CounterexampleDir is the folder of a system's counterexample scripts, inside its
+// directory of the run directory.
+const CounterexampleDir = "counterexamples"
+
+// testSuiteAnnotator searches every EX-correct record under the run's semantics.
+func testSuiteAnnotator(cfg Config, ds *dataset.Dataset) *counterex.Annotator {
+	sem, _ := semanticsFor(cfg.Semantics, ds.Kind) // already checked by Prepare
+	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem})
+}
+
+func (c *Config) testSuiteBudget() counterex.Budget {
+	if c.TestSuiteBudget == (counterex.Budget{}) {
+		return counterex.DefaultBudget
+	}
+	return c.TestSuiteBudget
+}
+
+// testSuiteSetting is the search's seed and budget for the manifest and the summary
+// ("" when off): a different seed or budget can find different counterexamples.
+func testSuiteSetting(cfg Config) string {
+	if !cfg.TestSuite {
+		return ""
+	}
+	return fmt.Sprintf("seed=%d budget=%s", cfg.TestSuiteSeed, cfg.testSuiteBudget())
+}
+
+// placeCounterexample names where r's counterexample script goes in the run directory:
+// DIR/<system dir>/counterexamples/q<index>.sql. The Sink writes it with the record.
+func placeCounterexample(systemDir string, r *record.Record) {
+	if r.Counterexample != nil && r.Counterexample.Path == "" {
+		r.Counterexample.Path = path.Join(systemDir, CounterexampleDir, fmt.Sprintf("q%d.sql", r.Index))
+	}
+}
