@@ -86,7 +86,7 @@ func demoArgs(t *testing.T) ([]string, []string) {
 
 func demoArgsFiles(t *testing.T) ([]string, []string, *demo.Files) {
 	f := demoFiles(t)
-	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--max-rows", "10000"} // a small row cap and the default timeout: with 2 s a loaded machine turned the demo's row_limit candidate into a timeout
+	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", "2s", "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
 	for _, name := range f.SystemOrder {
 		args = append(args, "--pred", name+"="+f.Systems[name])
 	}
