@@ -86,6 +86,6 @@ does: the new run takes its place only once complete).`,
 	cmd.Flags().StringVar(&out, "out", filepath.Join("runs", "demo"), "run directory")
 	cmd.Flags().StringVar(&cache, "cache", "", "where to build the demo databases (default: the user cache directory)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
-	cmd.Flags().BoolVar(&details, "details", false, "print every table (schema selection, Pass@k, revision, usage and cost, cross-system, ETM), not only the headline scores")
+	cmd.Flags().BoolVar(&details, "details", false, "print every table (95% intervals, paired tests, schema selection, Pass@k, revision, usage and cost, cross-system, ETM), not only the headline scores")
 	return cmd
 }

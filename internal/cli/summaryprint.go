@@ -28,7 +28,7 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 	}
 	var more string
 	if !o.Details {
-		more = "every table (schema, candidates, usage, cross-system, ETM): add --details; "
+		more = "every table (95% intervals, paired tests, ESM partial match, schema, candidates, usage, ETM): add --details; "
 	}
 	if !o.WritesReport {
 		more += fmt.Sprintf("HTML report: nl2sqlbench report %s --html %s", out, filepath.Join(out, "report.html"))
