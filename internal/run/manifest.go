@@ -75,6 +75,13 @@ func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
 		}
 		m.DiffJSON = &t
 	}
+	if ds.Alternatives != "" {
+		t, err := digestFile(ctx, ds.Alternatives)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: alternatives file: %w", err)
+		}
+		m.Alternatives = &t
+	}
 	for i, s := range p.Systems {
 		_, path := splitPredSpec(cfg.Preds[i])
 		digest := digestFile
