@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -53,32 +54,11 @@ See docs/review.md.`,
 			if path == "" {
 				path = filepath.Join(dir, reviewsFile)
 			}
-			rs, err := review.Read(path)
+			out, err := rescoreRun(ctx, run, path)
 			if errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("no reviews: %s does not exist", path)
 			}
 			if err != nil {
-				return err
-			}
-			m, err := runManifest(run)
-			if err != nil {
-				return err
-			}
-			if eng := m.Settings.Engine; eng != "" && eng != engineSQLite {
-				return fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", dir, eng)
-			}
-			cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
-				Semantics: judge.Semantics(run.Summary.Settings.Semantics), Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
-				MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
-			for _, s := range run.Systems {
-				cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
-			}
-			res, err := benchrun.Rescore(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
-			if err := writeJSONAtomic(filepath.Join(dir, reviewedFile), out); err != nil {
 				return err
 			}
 			return printRescored(e, out, dir)
@@ -86,6 +66,34 @@ See docs/review.md.`,
 	}
 	cmd.Flags().StringVar(&reviews, "reviews", "", "reviews file (default RUN_DIR/reviews.jsonl)")
 	return cmd
+}
+
+// rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
+// the dashboard (serve) calls it after recording a review.
+func rescoreRun(ctx context.Context, run *report.Run, path string) (reviewedSummary, error) {
+	rs, err := review.Read(path)
+	if err != nil {
+		return reviewedSummary{}, err
+	}
+	m, err := runManifest(run)
+	if err != nil {
+		return reviewedSummary{}, err
+	}
+	if eng := m.Settings.Engine; eng != "" && eng != engineSQLite {
+		return reviewedSummary{}, fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", run.Dir, eng)
+	}
+	cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
+		Semantics: judge.Semantics(run.Summary.Settings.Semantics), Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
+		MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
+	for _, s := range run.Systems {
+		cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
+	}
+	res, err := benchrun.Rescore(ctx, cfg)
+	if err != nil {
+		return reviewedSummary{}, err
+	}
+	out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
+	return out, writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out)
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {

@@ -31,7 +31,14 @@ databases, so binding to another address prints a warning. It answers only reque
 addressed to localhost, 127.0.0.1, [::1] or the bound address on its port (421 otherwise:
 another site cannot reach it by pointing its own name at 127.0.0.1), and its pages run only
 their own inline script and style (Content-Security-Policy with their sha256 hashes, no
-framing).`,
+framing).
+
+A question's drill-down records a review (docs/review.md): the prediction of a system
+acceptable or not, or the gold wrong with a corrected SQL, and a note. It is appended to the
+run directory's reviews.jsonl and the run is re-scored (as nl2sqlbench rescore does), so the
+pages show EX raw and reviewed side by side; reviews in reviews.jsonl are applied again when
+the dashboard starts. Every review POST must carry the dashboard's session token (random per
+start, embedded in its pages) and name no other origin: another site cannot record one.`,
 		Example: `  nl2sqlbench serve runs/ --addr 127.0.0.1:8080`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,6 +62,10 @@ framing).`,
 			}
 			srv := report.NewServer(args[0], opt)
 			defer srv.Close()
+			srv.SetRescorer(func(ctx context.Context, run *report.Run, path string) error {
+				_, err := rescoreRun(ctx, run, path)
+				return err
+			})
 			// Only requests naming this listener are served (no DNS rebinding).
 			hs := &http.Server{Handler: srv.HandlerAt(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
 			fmt.Fprintf(e.stdout, "nl2sqlbench dashboard on http://%s/ (Ctrl-C to stop)\n", ln.Addr())

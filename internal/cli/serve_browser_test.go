@@ -56,20 +56,33 @@ func (s *syncBuffer) String() string {
 // its base URL; the server stops when the test ends.
 func startServe(t *testing.T, dir string) string {
 	t.Helper()
+	u, stop := startServeStop(t, dir)
+	t.Cleanup(stop)
+	return u
+}
+
+// startServeStop is startServe returning the function that stops the server (and waits
+// for it), for a test that restarts it.
+func startServeStop(t *testing.T, dir string) (string, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Run(ctx, []string{"serve", dir, "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errb)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop within 10s of its context ending")
-		}
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Error("serve did not stop within 10s of its context ending")
+			}
+		})
+	}
+	t.Cleanup(stop)
 	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
@@ -77,7 +90,7 @@ func startServe(t *testing.T, dir string) string {
 			if strings.Contains(errb.String(), "warning") {
 				t.Errorf("serve on loopback printed a warning: %s", errb.String())
 			}
-			return u
+			return u, stop
 		}
 		select {
 		case code := <-done:
@@ -86,7 +99,7 @@ func startServe(t *testing.T, dir string) string {
 		}
 	}
 	t.Fatalf("serve printed no address: stdout %q stderr %q", out.String(), errb.String())
-	return ""
+	return "", stop
 }
 
 // browser starts headless Chromium and records every console message of its pages.

@@ -27,8 +27,11 @@ type Dataset struct {
 	Tables string // tables.json path, if any
 	// DiffJSON is the question JSON that gave a BIRD gold .sql its question ids and
 	// difficulties (bird_gold.go), "" otherwise.
-	DiffJSON  string
-	Questions []Question
+	DiffJSON string
+	// Alternatives is the file of accepted alternative golds laid over the questions
+	// (alternatives.go), "" without one.
+	Alternatives string
+	Questions    []Question
 	// Spider2 is set for a Spider 2.0 suite (kind spider2): its tasks, eval config and
 	// gold result files, aligned with Questions.
 	Spider2 *Spider2Suite
@@ -47,6 +50,8 @@ type Options struct {
 	// DiffJSON is the question JSON giving a BIRD gold .sql its difficulties (--diff-json,
 	// BIRD's --diff_json_path); "" looks beside the .sql (DiffJSONFor).
 	DiffJSON string
+	// Alternatives is a file of accepted alternative golds (alternatives.go), "" for none.
+	Alternatives string
 }
 
 // Unknown is the difficulty of a question whose difficulty is not given or cannot be

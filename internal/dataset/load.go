@@ -53,6 +53,11 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("load %s dataset: --diff-json %s applies only to BIRD's gold .sql (--dataset bird:FILE_gold.sql); %s has its own difficulty: %w",
 			strings.ToLower(kind), opt.DiffJSON, path, ErrBadSpec)
 	}
+	if opt.Alternatives != "" {
+		if err := applyAlternatives(d, opt.Alternatives); err != nil {
+			return nil, fmt.Errorf("load %s dataset: %w", strings.ToLower(kind), err)
+		}
+	}
 	if opt.DBRoot != "" {
 		if fi, err := os.Stat(opt.DBRoot); err != nil || !fi.IsDir() {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("database root %s is not a directory: every question will be skipped", opt.DBRoot))

@@ -24,6 +24,7 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 		sec.Systems = append(sec.Systems, SystemValues{System: systems[i].Name, Values: []Value{}})
 	}
 	groups := make([][]DifficultyGroup, len(systems)) // split once per system, not per metric
+	var bs bootstrapBatch                             // every mean's bootstrap, drawn together once the section is built
 	for si, s := range systems {
 		groups[si] = ByDifficulty(s.Records)
 	}
@@ -40,16 +41,20 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 					reason = why
 				}
 			}
-			v := aggregate(m, s.Name, s.Records, reason)
+			vi := len(sec.Systems[si].Values)
+			v, xs := aggregate(m, s.Name, s.Records, reason)
 			v.ID = m.ID
-			for _, g := range groups[si] {
-				d := aggregate(m, s.Name, g.Records, reason)
+			bs.add(m, si, vi, -1, xs)
+			for di, g := range groups[si] {
+				d, dxs := aggregate(m, s.Name, g.Records, reason)
 				d.Name = g.Name
 				v.ByDifficulty = append(v.ByDifficulty, d)
+				bs.add(m, si, vi, di, dxs)
 			}
 			sec.Systems[si].Values = append(sec.Systems[si].Values, v)
 		}
 	}
+	bs.run(sec)
 	return sec
 }
 
@@ -73,8 +78,10 @@ func present(m *Metric, systems []SystemRecords) bool {
 	return false
 }
 
-// aggregate is the one place a metric's per-question values are averaged.
-func aggregate(m *Metric, system string, recs []record.Record, reason string) Value {
+// aggregate is the one place a metric's per-question values are averaged. It returns
+// the value and, when the value is applicable and its interval still to be bootstrapped,
+// the per-question values it averaged (nil otherwise).
+func aggregate(m *Metric, system string, recs []record.Record, reason string) (Value, []float64) {
 	var sum float64
 	var out Value
 	var xs []float64 // the per-question values averaged, for the interval
@@ -118,11 +125,13 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) Va
 	out.Applicable = reason == "" && out.Value != nil && out.Coverage >= m.MinCoverage
 	if out.Applicable {
 		out.Text = m.Unit.Format(*out.Value)
-		setInterval(m, &out, xs)
+		if setInterval(m, &out, xs) {
+			return out, xs
+		}
 	} else {
 		out.Text = naText(out.N, out.Judged, reason)
 	}
-	return out
+	return out, nil
 }
 
 // Lookup finds a metric's definition and a system's value of it; ok is false when the

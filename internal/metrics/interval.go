@@ -75,18 +75,54 @@ func (r *rng) intn(n int) int {
 // bootstrapMeans returns the sorted means of BootstrapResamples resamples (with
 // replacement, same size) of xs.
 func bootstrapMeans(xs []float64) []float64 {
-	n := len(xs)
+	return bootstrapMeansOf(len(xs), [][]float64{xs})[0]
+}
+
+// bootstrapMeansOf bootstraps several columns of the same length n at once. Resample
+// b takes the next n draws of the generator seeded with BootstrapSeed, so the resample
+// indices depend only on n: every column of length n is resampled with the same
+// indices whether it is bootstrapped alone or with others, and drawing them once for
+// all columns changes no result, only the cost. A resample is kept as how many times
+// it drew each question; a column's resampled sum is then the dot product of those
+// counts with its values, in question order. It returns each column's sorted means.
+func bootstrapMeansOf(n int, cols [][]float64) [][]float64 {
+	k := len(cols)
+	flat := make([]float64, k*BootstrapResamples) // flat[j*B+b]: column j's mean in resample b
+	counts := make([]float64, n)
 	r := rng{s: BootstrapSeed}
-	means := make([]float64, BootstrapResamples)
-	for b := range means {
-		var sum float64
+	for b := 0; b < BootstrapResamples; b++ {
+		clear(counts)
 		for i := 0; i < n; i++ {
-			sum += xs[r.intn(n)]
+			counts[r.intn(n)]++
 		}
-		means[b] = sum / float64(n)
+		for j, col := range cols {
+			flat[j*BootstrapResamples+b] = dot(counts, col) / float64(n)
+		}
 	}
-	sort.Float64s(means)
-	return means
+	out := make([][]float64, k)
+	for j := range out {
+		out[j] = flat[j*BootstrapResamples : (j+1)*BootstrapResamples : (j+1)*BootstrapResamples]
+		sort.Float64s(out[j])
+	}
+	return out
+}
+
+// dot is sum(a[i] x b[i]) with four partial sums, so the additions do not wait on
+// each other.
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // quantile is the q-quantile of sorted xs by linear interpolation between order
@@ -190,25 +226,79 @@ func PairedBootstrap(a, b []float64) (diff, lo, hi, p float64) {
 }
 
 // setInterval fills v's confidence interval from the per-question values xs that its
-// mean averages: Wilson's for a 0/1 metric, the percentile bootstrap otherwise.
-func setInterval(m *Metric, v *Value, xs []float64) {
+// mean averages: Wilson's for a 0/1 metric, the percentile bootstrap otherwise. It
+// reports whether the interval is a bootstrap still to be drawn (bootstrapBatch),
+// which is left to the caller so that all of a section's bootstraps share their draws.
+func setInterval(m *Metric, v *Value, xs []float64) (pending bool) {
 	if len(xs) == 0 {
-		return
+		return false
 	}
-	var lo, hi float64
-	if m.Binary {
+	switch {
+	case m.Binary:
 		k := 0
 		for _, x := range xs {
 			if x != 0 {
 				k++
 			}
 		}
-		lo, hi = Wilson(k, len(xs))
-		v.CIMethod = MethodWilson
-	} else {
-		lo, hi = BootstrapMean(xs)
-		v.CIMethod = MethodBootstrap
+		lo, hi := Wilson(k, len(xs))
+		setCI(m, v, MethodWilson, lo, hi)
+	case constant(xs):
+		setCI(m, v, MethodBootstrap, xs[0], xs[0])
+	default:
+		return true
 	}
+	return false
+}
+
+func setCI(m *Metric, v *Value, method string, lo, hi float64) {
+	v.CIMethod = method
 	v.CILow, v.CIHigh = &lo, &hi
 	v.CIText = "[" + m.Unit.Format(lo) + ", " + m.Unit.Format(hi) + "]"
+}
+
+// bootstrapBatch collects a section's pending bootstrap intervals and draws them
+// together: every mean over n questions, of any metric and any system, is resampled
+// from the same n-question draws (bootstrapMeansOf), exactly as BootstrapMean would
+// resample it alone.
+type bootstrapBatch struct{ jobs []bootstrapJob }
+
+type bootstrapJob struct {
+	m          *Metric
+	si, vi, di int // system, value, difficulty (-1: the overall value)
+	xs         []float64
+}
+
+func (bb *bootstrapBatch) add(m *Metric, si, vi, di int, xs []float64) {
+	if xs != nil {
+		bb.jobs = append(bb.jobs, bootstrapJob{m: m, si: si, vi: vi, di: di, xs: xs})
+	}
+}
+
+func (bb *bootstrapBatch) run(sec *Section) {
+	byN := map[int][]int{}
+	var ns []int
+	for ji, j := range bb.jobs {
+		n := len(j.xs)
+		if byN[n] == nil {
+			ns = append(ns, n)
+		}
+		byN[n] = append(byN[n], ji)
+	}
+	a := (1 - Confidence) / 2
+	for _, n := range ns {
+		ids := byN[n]
+		cols := make([][]float64, len(ids))
+		for k, ji := range ids {
+			cols[k] = bb.jobs[ji].xs
+		}
+		for k, ms := range bootstrapMeansOf(n, cols) {
+			j := bb.jobs[ids[k]]
+			v := &sec.Systems[j.si].Values[j.vi]
+			if j.di >= 0 {
+				v = &v.ByDifficulty[j.di]
+			}
+			setCI(j.m, v, MethodBootstrap, quantile(ms, a), quantile(ms, 1-a))
+		}
+	}
 }

@@ -33,8 +33,10 @@ type Manifest struct {
 	Dataset  FileDigest       `json:"dataset"`
 	Tables   *FileDigest      `json:"tables,omitempty"` // the dataset's tables.json, if any
 	// DiffJSON is the question JSON that gave a BIRD gold .sql dataset its difficulties.
-	DiffJSON    *FileDigest      `json:"diff_json,omitempty"`
-	Predictions []PredictionFile `json:"predictions"`
+	DiffJSON *FileDigest `json:"diff_json,omitempty"`
+	// Alternatives is the file of accepted alternative golds (--alternatives).
+	Alternatives *FileDigest      `json:"alternatives,omitempty"`
+	Predictions  []PredictionFile `json:"predictions"`
 	// Databases are the databases of the judged questions, by db_id: size and
 	// modification time always, their sha256 only with eval --hash-dbs (HashedDBs).
 	Databases []DatabaseFile `json:"databases"`

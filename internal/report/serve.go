@@ -32,10 +32,14 @@ type Server struct {
 
 	mu    sync.Mutex
 	pages map[string]cachedPage
+
+	token    string     // the session token every review POST must carry (serve_review.go)
+	rescore  Rescorer   // nil: no reviews recorded
+	reviewMu sync.Mutex // one review appended and re-scored at a time
 }
 
 type cachedPage struct {
-	stamp string // summary.json's size and modification time
+	stamp string // summary.json's, reviewed.json's and reviews.jsonl's sizes and modification times
 	run   *Run
 	page  *Page
 }
@@ -46,7 +50,7 @@ const maxRunDepth = 4
 // NewServer returns a dashboard over root: a run directory, or a directory holding run
 // directories (at any depth up to 4). Close releases its database connections.
 func NewServer(root string, opt ExecOptions) *Server {
-	return &Server{root: root, opt: opt, eng: engine.NewSQLite(), pages: map[string]cachedPage{}}
+	return &Server{root: root, opt: opt, eng: engine.NewSQLite(), pages: map[string]cachedPage{}, token: newToken()}
 }
 
 // Close releases the engine.
@@ -59,6 +63,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /run/{id}/{$}", s.runPage)
 	mux.HandleFunc("GET /run/{id}/q/{idx}", s.questionPage)
 	mux.HandleFunc("GET /run/{id}/compare", s.comparePage)
+	mux.HandleFunc("POST /run/{id}/q/{idx}/review", s.postReview)
 	return mux
 }
 
@@ -127,6 +132,11 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 		return nil, nil, err
 	}
 	stamp := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	for _, f := range []string{ReviewedFile, ReviewsFile} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			stamp += fmt.Sprint(" ", fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c, ok := s.pages[id]; ok && c.stamp == stamp {
@@ -135,6 +145,15 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 	run, err := LoadRun(ctx, dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Reviews recorded before a restart (or written by hand) that reviewed.json does not
+	// reflect yet are applied now, so the pages never show stale reviewed scores.
+	if s.rescore != nil && reviewsPending(dir, run.Reviewed) {
+		if err := s.rescore(ctx, run, filepath.Join(dir, ReviewsFile)); err != nil {
+			run.Warnings = append(run.Warnings, "reviews not applied: "+err.Error())
+		} else if run, err = LoadRun(ctx, dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	p := BuildPage(ctx, run, "")
 	p.Base = "/run/" + url.PathEscape(id) + "/"
@@ -203,7 +222,11 @@ func (s *Server) questionPage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		q.Gold = &ResultView{Note: "result tables not shown: the databases are not available (" + run.Summary.Dataset.DBRoot + " not found)"}
 	}
-	s.render(w, "qpage", map[string]any{"Title": q.Label() + " · " + p.Title, "Base": p.Base, "Home": p.Home, "Question": q})
+	data := map[string]any{"Title": q.Label() + " · " + p.Title, "Base": p.Base, "Home": p.Home, "Question": q}
+	if s.rescore != nil {
+		data["Review"] = s.reviewForm(run, p, q.Index)
+	}
+	s.render(w, "qpage", data)
 }
 
 // comparePage lists the questions one system gets right and the other does not.
@@ -268,7 +291,9 @@ func (s *Server) render(w http.ResponseWriter, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: no referrer leaves for another site, and the review
+	// form's POST carries its real Origin (no-referrer would make it "null").
+	w.Header().Set("Referrer-Policy", "same-origin")
 	if err := pageTemplates.ExecuteTemplate(w, name, data); err != nil {
 		http.Error(w, "render: "+err.Error(), http.StatusInternalServerError)
 	}

@@ -19,11 +19,13 @@ type Config struct {
 	DatasetSpec string // KIND:PATH
 	DBRoot      string
 	Tables      string
-	DiffJSON    string   // BIRD question JSON giving a gold .sql dataset its difficulties
-	Preds       []string // [NAME=]FILE
-	Timeout     time.Duration
-	Workers     int
-	MaxRows     int
+	DiffJSON    string // BIRD question JSON giving a gold .sql dataset its difficulties
+	// Alternatives is a file of accepted alternative golds (--alternatives, docs/review.md).
+	Alternatives string
+	Preds        []string // [NAME=]FILE
+	Timeout      time.Duration
+	Workers      int
+	MaxRows      int
 	// MaxResultBytes caps each result's bytes; 0: engine.DefaultMaxBytes.
 	MaxResultBytes int64
 	Semantics      string // bird, spider or "" (spider for Spider datasets, else bird)

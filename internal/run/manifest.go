@@ -80,6 +80,13 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 		}
 		m.DiffJSON = &t
 	}
+	if ds.Alternatives != "" {
+		t, err := digestFile(ctx, ds.Alternatives)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: alternatives file: %w", err)
+		}
+		m.Alternatives = &t
+	}
 	for i, s := range p.Systems {
 		_, path := splitPredSpec(cfg.Preds[i])
 		digest := digestFile

@@ -51,7 +51,7 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if !buildPinned() {
 		go executableSum() // the manifest's; hashed while the dataset and predictions load
 	}
-	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON})
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives})
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,7 @@ func CompareManifests(old, cur *report.Manifest) error {
 	d = append(d, digestDiffs("dataset file", &old.Dataset, &cur.Dataset)...)
 	d = append(d, digestDiffs("tables file", old.Tables, cur.Tables)...)
 	d = append(d, digestDiffs("difficulty file", old.DiffJSON, cur.DiffJSON)...)
+	d = append(d, digestDiffs("alternatives file", old.Alternatives, cur.Alternatives)...)
 	d = append(d, predictionDiffs(old.Predictions, cur.Predictions)...)
 	d = append(d, databaseDiffs(old.Databases, cur.Databases)...)
 	if len(d) == 0 {
