@@ -46,10 +46,11 @@ var pathFlags = map[string]func(string) string{
 		}
 		return name + absPath(path)
 	},
-	"db-root":   absPath,
-	"tables":    absPath,
-	"pricing":   absPath,
-	"diff-json": absPath,
+	"db-root":      absPath,
+	"tables":       absPath,
+	"pricing":      absPath,
+	"diff-json":    absPath,
+	"alternatives": absPath,
 }
 
 // rememberedArgs lists the flags set on fs that shape what is judged, as --name=value.

@@ -38,7 +38,9 @@ type Spider2Suite struct {
 	Suite   string // Spider2Lite or Spider2Snow
 	Dir     string // the suite directory
 	GoldDir string // evaluation_suite/gold/exec_result
-	Tasks   []Spider2Task
+	// EvalFile is the eval config (condition_cols, ignore_order per task).
+	EvalFile string
+	Tasks    []Spider2Task
 }
 
 // Spider2Task is one task with its eval config and gold result files.
@@ -122,7 +124,7 @@ func loadSpider2(path string, opt Options) (*Dataset, error) {
 	if d.DBRoot == "" {
 		d.DBRoot = filepath.Join(dir, "resource", "databases")
 	}
-	s := &Spider2Suite{Suite: suite, Dir: dir, GoldDir: goldDir}
+	s := &Spider2Suite{Suite: suite, Dir: dir, GoldDir: goldDir, EvalFile: evalFile}
 	seen := map[string]int{}
 	for i, o := range objs {
 		var id, db, text string

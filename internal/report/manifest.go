@@ -35,8 +35,12 @@ type Manifest struct {
 	// DiffJSON is the question JSON that gave a BIRD gold .sql dataset its difficulties.
 	DiffJSON *FileDigest `json:"diff_json,omitempty"`
 	// Alternatives is the file of accepted alternative golds (--alternatives).
-	Alternatives *FileDigest      `json:"alternatives,omitempty"`
-	Predictions  []PredictionFile `json:"predictions"`
+	Alternatives *FileDigest `json:"alternatives,omitempty"`
+	// Spider2Eval and Spider2Gold are a Spider 2.0 suite's eval config and its gold result
+	// CSVs (every file's name and contents): the verdicts depend on both.
+	Spider2Eval *FileDigest      `json:"spider2_eval,omitempty"`
+	Spider2Gold *FileDigest      `json:"spider2_gold,omitempty"`
+	Predictions []PredictionFile `json:"predictions"`
 	// Databases are the databases of the judged questions, by db_id: size and
 	// modification time always, their sha256 only with eval --hash-dbs (HashedDBs).
 	Databases []DatabaseFile `json:"databases"`

@@ -87,6 +87,11 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 		}
 		m.Alternatives = &t
 	}
+	if s2 := ds.Spider2; s2 != nil {
+		if m.Spider2Eval, m.Spider2Gold, err = spider2Digests(ctx, s2); err != nil {
+			return nil, err
+		}
+	}
 	for i, s := range p.Systems {
 		_, path := splitPredSpec(cfg.Preds[i])
 		digest := digestFile

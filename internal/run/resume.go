@@ -59,6 +59,8 @@ func CompareManifests(old, cur *report.Manifest) error {
 	d = append(d, digestDiffs("tables file", old.Tables, cur.Tables)...)
 	d = append(d, digestDiffs("difficulty file", old.DiffJSON, cur.DiffJSON)...)
 	d = append(d, digestDiffs("alternatives file", old.Alternatives, cur.Alternatives)...)
+	d = append(d, digestDiffs("Spider 2.0 eval config", old.Spider2Eval, cur.Spider2Eval)...)
+	d = append(d, digestDiffs("Spider 2.0 gold results", old.Spider2Gold, cur.Spider2Gold)...)
 	d = append(d, predictionDiffs(old.Predictions, cur.Predictions)...)
 	d = append(d, databaseDiffs(old.Databases, cur.Databases)...)
 	if len(d) == 0 {

@@ -236,3 +236,18 @@ func spider2ModeSetting(cfg Config, p *Plan) string {
 	m, _ := judge.ParseSpider2Mode(cfg.Spider2Mode)
 	return string(m)
 }
+
+// spider2Digests fingerprints what a Spider 2.0 verdict is judged against besides the
+// task file: the eval config and the gold result CSVs (34 MB for a suite: hashed in full,
+// as a changed gold CSV changes verdicts silently otherwise).
+func spider2Digests(ctx context.Context, s *dataset.Spider2Suite) (eval, gold *report.FileDigest, err error) {
+	e, err := digestFile(ctx, s.EvalFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest: Spider 2.0 eval config: %w", err)
+	}
+	g, err := digestDir(ctx, s.GoldDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("manifest: Spider 2.0 gold results: %w", err)
+	}
+	return &e, &g, nil
+}
