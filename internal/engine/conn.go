@@ -25,13 +25,7 @@ func QueryConn(ctx context.Context, c *sqlite3.SQLiteConn, query string, lim Lim
 	defer cancel()
 	res, err := runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
 	if err != nil {
-		if qctx.Err() != nil && ctx.Err() == nil {
-			return nil, ErrTimeout
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, err
+		return nil, queryError(ctx, qctx, err)
 	}
 	return res, nil
 }

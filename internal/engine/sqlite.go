@@ -173,13 +173,7 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 		return qerr
 	})
 	if err != nil {
-		if qctx.Err() != nil && ctx.Err() == nil {
-			return nil, ErrTimeout
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, err
+		return nil, queryError(ctx, qctx, err)
 	}
 	return res, nil
 }
@@ -337,4 +331,16 @@ func sqliteClass(msg string) ErrorClass {
 		return ClassSyntax
 	}
 	return ClassOther
+}
+
+// queryError says why a statement run under qctx (a child of ctx bounded by the
+// timeout) failed: its own timeout, the caller's cancellation, or the database's error.
+func queryError(ctx, qctx context.Context, err error) error {
+	if qctx.Err() != nil && ctx.Err() == nil {
+		return ErrTimeout
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }

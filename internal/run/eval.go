@@ -165,14 +165,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	}
 	res.Elapsed = time.Since(t0)
 
-	srs := make([]SystemRecords, len(res.Systems))
-	for i := range res.Systems {
-		s := &res.Systems[i]
-		s.Statistics = metrics.NewStatistics(s.Records)
-		srs[i] = SystemRecords{Name: s.Name, Dir: s.Dir, Records: s.Records}
-	}
-	res.Summary = Summarize(ctx, cfg, ds, p.Semantics, srs)
-	res.Summary.Manifest = p.Manifest
+	summarizeResult(ctx, p, res)
 	if overBudget != "" {
 		res.Summary.Warnings = append(res.Summary.Warnings, overBudget)
 	}
@@ -188,4 +181,17 @@ func serialWarn(obs Observer) func(string) {
 		defer mu.Unlock()
 		obs.Warn(msg)
 	}
+}
+
+// summarizeResult gives every judged system its statistics.json and the run its one
+// summary (Summarize), carrying the plan's manifest: the end of every kind of run.
+func summarizeResult(ctx context.Context, p *Plan, res *Result) {
+	srs := make([]SystemRecords, len(res.Systems))
+	for i := range res.Systems {
+		s := &res.Systems[i]
+		s.Statistics = metrics.NewStatistics(s.Records)
+		srs[i] = SystemRecords{Name: s.Name, Dir: s.Dir, Records: s.Records}
+	}
+	res.Summary = Summarize(ctx, p.Config, p.Dataset, p.Semantics, srs)
+	res.Summary.Manifest = p.Manifest
 }

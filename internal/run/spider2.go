@@ -142,14 +142,7 @@ func evalSpider2(ctx context.Context, p *Plan, res *Result, sink Sink, obs Obser
 		return nil, err
 	}
 	res.Elapsed = time.Since(t0)
-	srs := make([]SystemRecords, len(res.Systems))
-	for i := range res.Systems {
-		s := &res.Systems[i]
-		s.Statistics = metrics.NewStatistics(s.Records)
-		srs[i] = SystemRecords{Name: s.Name, Dir: s.Dir, Records: s.Records}
-	}
-	res.Summary = Summarize(ctx, cfg, ds, p.Semantics, srs)
-	res.Summary.Manifest = p.Manifest
+	summarizeResult(ctx, p, res)
 	return res, nil
 }
 
