@@ -126,9 +126,9 @@ systems=(baseline reviser sampler-5)
 preds=""
 for s in "${systems[@]}"; do preds="$preds $s=$d/systems/$s.jsonl"; done
 "$bin" eval --dataset "jsonl:$q" --db-root "$d/databases" --pred "baseline=$d/systems/baseline.jsonl" \
-	--pred "reviser=$d/systems/reviser.jsonl" --pred "sampler-5=$d/systems/sampler-5.jsonl" --timeout 2s --json --out demo-unsharded >/dev/null 2>&1
+	--pred "reviser=$d/systems/reviser.jsonl" --pred "sampler-5=$d/systems/sampler-5.jsonl" --timeout 2s --max-rows 10000 --json --out demo-unsharded >/dev/null 2>&1
 # The demo's databases are not beside its questions file: --db-root goes in EXTRA.
-export NL2SQLBENCH=$bin DATASET="jsonl:$q" PREDS=$preds RUNS=$tmp/slurm EXTRA="--db-root $d/databases --timeout 2s"
+export NL2SQLBENCH=$bin DATASET="jsonl:$q" PREDS=$preds RUNS=$tmp/slurm EXTRA="--db-root $d/databases --timeout 2s --max-rows 10000"
 for id in 0 1 2; do
 	SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=2 SLURM_ARRAY_TASK_COUNT=3 SLURM_CPUS_PER_TASK=2 \
 		bash "$repo/deploy/slurm/eval-array.sh" >/dev/null 2>&1
@@ -145,7 +145,7 @@ fi
 if command -v parallel >/dev/null; then
 	parallel -j 2 "$bin" eval --dataset "jsonl:$q" --db-root "$d/databases" \
 		--pred "baseline=$d/systems/baseline.jsonl" --pred "reviser=$d/systems/reviser.jsonl" --pred "sampler-5=$d/systems/sampler-5.jsonl" \
-		--timeout 2s --shard {}/3 --json --out par/shard-{} '>' /dev/null '2>&1' ::: 0 1 2
+		--timeout 2s --max-rows 10000 --shard {}/3 --json --out par/shard-{} '>' /dev/null '2>&1' ::: 0 1 2
 	"$bin" merge par/shard-* --json --out par/merged >/dev/null
 	if line=$(same_run par/merged demo-unsharded "${systems[@]}"); then
 		echo "GNU parallel (demo, 3 shards): $line"

@@ -16,11 +16,11 @@ import (
 // partial-match section against what it must agree with: its exact-match count is the
 // official evaluation.py's (ts_exact, 681 of 972) and the structural section's ESM
 // count; its denominators are counts of the records' esm_partial; and the terminal
-// prints the table.
+// prints the table with --details.
 func TestPartialMatchSpiderDev(t *testing.T) {
 	root := testutil.Shared(t, "data/spider")
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, _ := runCLI(t, "eval", "--dataset", "spider:"+root, "--pred", "DAIL="+filepath.Join(root, "predictions/DAIL.txt"), "--out", out)
+	stdout, _ := runCLI(t, "eval", "--dataset", "spider:"+root, "--pred", "DAIL="+filepath.Join(root, "predictions/DAIL.txt"), "--details", "--out", out)
 	if !strings.Contains(stdout, "Spider partial match") || !strings.Contains(stdout, "keywords f1") {
 		t.Errorf("the terminal output has no partial-match table:\n%s", stdout)
 	}
