@@ -238,6 +238,9 @@ func better(higher bool) string {
 
 func signedText(u metrics.Unit, d float64) string {
 	s := u.Format(d)
+	if zero := strings.Trim(s, "-0.%"); zero == "" {
+		return strings.TrimPrefix(s, "-") // no change: never "-0.00" (a negated zero, or a tiny difference rounded away)
+	}
 	if !strings.HasPrefix(s, "-") {
 		return "+" + s
 	}

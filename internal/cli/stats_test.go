@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
 // TestEvalDetails checks that eval --details prints every headline value with the
@@ -47,6 +50,19 @@ func TestEvalDetails(t *testing.T) {
 			if x.Metric == "ex" && !strings.Contains(out, p.A+" vs "+p.B) || x.Metric == "ex" && !strings.Contains(out, x.Text) {
 				t.Errorf("paired %s vs %s ex %q not printed", p.A, p.B, x.Text)
 			}
+		}
+	}
+}
+
+// TestSignedText: a change prints with its sign, and no change prints as 0.00, never as
+// "-0.00" (B - A of two equal values is a negated zero).
+func TestSignedText(t *testing.T) {
+	for _, c := range []struct {
+		d    float64
+		want string
+	}{{0.0123, "+1.23"}, {-0.0123, "-1.23"}, {math.Copysign(0, -1), "0.00"}, {-0.00001, "0.00"}, {0, "0.00"}} {
+		if got := signedText(metrics.Percent, c.d); got != c.want {
+			t.Errorf("signedText(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }
