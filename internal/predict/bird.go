@@ -21,15 +21,9 @@ const birdSeparator = "\t----- bird -----\t"
 // checked when pairing. A null value is an empty prediction, as BIRD's script treats
 // it (it substitutes a blank query).
 func readBIRD(path string, data []byte) (*Set, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	lc := newLineCounter(data)
-	tok, err := dec.Token()
+	dec, lc, err := openJSON(path, data, '{', "BIRD predictions must be one JSON object of strings")
 	if err != nil {
-		return nil, jsonError(path, data, 0, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("%s:%d: BIRD predictions must be one JSON object of strings: %w",
-			path, lc.at(dec.InputOffset()), ErrMalformed)
+		return nil, err
 	}
 	set := &Set{Path: path, Format: FormatBIRD}
 	seen := map[int]int{} // question index -> line of its key
@@ -86,4 +80,20 @@ func parseIndex(key string) (int, bool) {
 	}
 	n, err := strconv.Atoi(key)
 	return n, err == nil
+}
+
+// openJSON starts reading a prediction file that must be one JSON value opening with
+// delim (an object or an array), token by token; want says what the file must be when
+// it is not.
+func openJSON(path string, data []byte, delim json.Delim, want string) (*json.Decoder, *lineCounter, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	lc := newLineCounter(data)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, jsonError(path, data, 0, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != delim {
+		return nil, nil, fmt.Errorf("%s:%d: %s: %w", path, lc.at(dec.InputOffset()), want, ErrMalformed)
+	}
+	return dec, lc, nil
 }

@@ -17,15 +17,9 @@ const FormatList = "list"
 // in BIRD files); anything else that is not a string is an error naming its line and
 // element, since guessing what a number or object meant would mis-score silently.
 func readList(path string, data []byte) (*Set, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	lc := newLineCounter(data)
-	tok, err := dec.Token()
+	dec, lc, err := openJSON(path, data, '[', "a SQL list must be one JSON array of strings")
 	if err != nil {
-		return nil, jsonError(path, data, 0, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fmt.Errorf("%s:%d: a SQL list must be one JSON array of strings: %w",
-			path, lc.at(dec.InputOffset()), ErrMalformed)
+		return nil, err
 	}
 	set := &Set{Path: path, Format: FormatList}
 	for i := 0; dec.More(); i++ {
