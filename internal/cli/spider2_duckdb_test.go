@@ -85,8 +85,8 @@ func TestSpider2DuckDBEndToEnd(t *testing.T) {
 		t.Fatalf("%d records, want 4", len(recs))
 	}
 	man, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil || !strings.Contains(string(man), "shop.duckdb") {
-		t.Errorf("manifest does not name the DuckDB file: %v", err)
+	if err != nil || !strings.Contains(string(man), "shop.duckdb") || !strings.Contains(string(man), `"duckdb": "v1.`) {
+		t.Errorf("manifest does not name the DuckDB file and library: %v\n%s", err, man)
 	}
 
 	// No library: the DuckDB tasks are skipped, saying how to give one.

@@ -186,3 +186,13 @@ func loadDuckDB(path string) (version string, err error) {
 	duckLib.version = C.GoString(C.ddb_library_version())
 	return duckLib.version, nil
 }
+
+// DuckDBLibrary loads the library at lib ("": $NL2SQLBENCH_LIBDUCKDB) and returns its path
+// and DuckDB version, for a run's manifest.
+func DuckDBLibrary(lib string) (path, version string, err error) {
+	if lib == "" {
+		lib = os.Getenv(LibDuckDBEnv)
+	}
+	v, err := loadDuckDB(lib)
+	return lib, v, err
+}

@@ -133,6 +133,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(cfg, p),
+		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),
 	}
