@@ -117,7 +117,7 @@ func (o *engineOpts) Open(workers int, sqlite engine.Engine) (engine.Engine, jud
 			return nil, nil, nil, err
 		}
 	case engineDuckDB:
-		return o.openDuckDB(sqlite)
+		return o.openDuckDB(workers, sqlite)
 	case engineSQLPP:
 		s, err := engine.NewSQLPP(o.SQLPPEndpoint, o.SQLPPUser, os.Getenv(o.SQLPPPWEnv), o.SQLPPBucket)
 		if err != nil {

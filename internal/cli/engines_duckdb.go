@@ -21,12 +21,16 @@ var _ benchrun.DatasetServer = (*engineOpts)(nil)
 func (o *engineOpts) UseDataset(ds *dataset.Dataset) { o.duckDS = ds }
 
 // openDuckDB is Open for --engine duckdb.
-func (o *engineOpts) openDuckDB(sqlite engine.Engine) (engine.Engine, judge.Locator, *judge.Target, error) {
+func (o *engineOpts) openDuckDB(workers int, sqlite engine.Engine) (engine.Engine, judge.Locator, *judge.Target, error) {
 	ds := o.duckDS
 	if ds == nil {
 		return nil, nil, nil, fmt.Errorf("--engine duckdb: no dataset to find the DuckDB files in")
 	}
-	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: o.DuckDBLib})
+	threads := 0 // the engine's default: the CPUs, at most 4
+	if workers > 1 {
+		threads = 1 // workers queries at once each get a thread, not a thread per CPU
+	}
+	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: o.DuckDBLib, Threads: threads})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--engine duckdb: %w", err)
 	}
