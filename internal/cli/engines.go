@@ -20,6 +20,7 @@ const (
 	enginePostgres = "postgres"
 	engineMySQL    = "mysql"
 	engineSQLPP    = "sqlpp"
+	engineDuckDB   = "duckdb"
 	goldSame       = "same"
 )
 
@@ -40,10 +41,13 @@ type engineOpts struct {
 	SQLPPUser     string
 	SQLPPPWEnv    string
 	SQLPPBucket   string
+	DuckDBLib     string           // --duckdb-lib: libduckdb.so ("": $NL2SQLBENCH_LIBDUCKDB)
+	duckDS        *dataset.Dataset // where --engine duckdb finds <db>.duckdb files (UseDataset)
 }
 
 func (o *engineOpts) bind(f *pflag.FlagSet) {
-	f.StringVar(&o.Engine, "engine", engineSQLite, "where predictions run: sqlite, postgres, mysql or sqlpp (Couchbase Query Service)")
+	f.StringVar(&o.Engine, "engine", engineSQLite, "where predictions run: sqlite, postgres, mysql, sqlpp (Couchbase Query Service) or duckdb (<db>.duckdb files under --db-root)")
+	f.StringVar(&o.DuckDBLib, "duckdb-lib", "", "libduckdb.so for DuckDB files (default $"+engine.LibDuckDBEnv+"; bash .ci/duckdb.sh fetches one)")
 	f.StringVar(&o.DSNEnv, "dsn-env", "", "environment variable holding the server DSN template, {db} standing for the db_id (default "+defaultPGDSNEnv+" / "+defaultMySQLDSNEnv+")")
 	f.StringVar(&o.GoldEngine, "gold-engine", "", "where gold SQL runs: same (the --engine) or sqlite (default: sqlite for --engine sqlpp, else same)")
 	f.StringVar(&o.SQLPPEndpoint, "sqlpp-endpoint", "", "Couchbase query service URL for --engine sqlpp, e.g. http://localhost:8093")
@@ -55,13 +59,13 @@ func (o *engineOpts) bind(f *pflag.FlagSet) {
 // check validates the flags without opening anything.
 func (o *engineOpts) check() error {
 	switch o.Engine {
-	case "", engineSQLite, enginePostgres, engineMySQL, engineSQLPP:
+	case "", engineSQLite, enginePostgres, engineMySQL, engineSQLPP, engineDuckDB:
 	case "postgresql":
 		o.Engine = enginePostgres
 	case "mariadb":
 		o.Engine = engineMySQL
 	default:
-		return usagef("--engine: unknown engine %q (want sqlite, postgres, mysql or sqlpp)", o.Engine)
+		return usagef("--engine: unknown engine %q (want sqlite, postgres, mysql, sqlpp or duckdb)", o.Engine)
 	}
 	if o.Engine == "" {
 		o.Engine = engineSQLite
@@ -112,6 +116,8 @@ func (o *engineOpts) Open(workers int, sqlite engine.Engine) (engine.Engine, jud
 		if eng, err = engine.OpenServer(o.Engine, dsn, max(workers, 1)); err != nil {
 			return nil, nil, nil, err
 		}
+	case engineDuckDB:
+		return o.openDuckDB(workers, sqlite)
 	case engineSQLPP:
 		s, err := engine.NewSQLPP(o.SQLPPEndpoint, o.SQLPPUser, os.Getenv(o.SQLPPPWEnv), o.SQLPPBucket)
 		if err != nil {
@@ -147,6 +153,9 @@ func (o *engineOpts) Ping(ctx context.Context, eng engine.Engine, ds *dataset.Da
 		return nil
 	}
 	db := ds.Questions[0].DBID
+	if o.Engine == engineDuckDB {
+		return o.pingDuckDB(ctx, eng, ds)
+	}
 	if _, err := eng.Query(ctx, db, "SELECT 1", engine.Limits{Timeout: 30 * time.Second}); err != nil {
 		return fmt.Errorf("--engine %s: cannot run a query on database %q: %w", o.Engine, db, err)
 	}

@@ -56,6 +56,7 @@ type runOutput struct {
 func (c *evalConfig) runConfig() benchrun.Config {
 	rc := c.Config
 	rc.Engine, rc.GoldEngine = c.Engines.Engine, c.Engines.goldName()
+	rc.DuckDBLib = c.Engines.DuckDBLib
 	if c.Engines.server() {
 		rc.Server = &c.Engines
 	}

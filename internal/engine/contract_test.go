@@ -2,7 +2,8 @@ package engine_test
 
 // One contract suite, run against every engine: SQLite always; PostgreSQL and MySQL
 // when NL2SQLBENCH_PG_DSN / NL2SQLBENCH_MYSQL_DSN name a server (.ci/servers.sh starts
-// both on loopback and prints those variables). The same SQLite fixture is loaded into
+// both on loopback and prints those variables); DuckDB when NL2SQLBENCH_LIBDUCKDB names
+// libduckdb.so (.ci/duckdb.sh fetches it), on a DuckDB file built from duckFixture. The same SQLite fixture is loaded into
 // each server (internal/export), so every engine must give the same values, of the same
 // Go types, and the same error categories.
 
@@ -111,6 +112,11 @@ func contractTargets(t *testing.T) []contractTarget {
 		targets = append(targets, contractTarget{"postgres", engine.NewPostgres(dsn, 4), contractDB})
 	} else {
 		t.Logf("%s not set: PostgreSQL skipped (bash .ci/servers.sh starts a server)", pgDSNVar)
+	}
+	if lib := os.Getenv(engine.LibDuckDBEnv); lib != "" {
+		targets = append(targets, duckTarget(t, lib))
+	} else {
+		t.Logf("%s not set: DuckDB skipped (export %s=\"$(bash .ci/duckdb.sh)\")", engine.LibDuckDBEnv, engine.LibDuckDBEnv)
 	}
 	if dsn := os.Getenv(mysqlDSNVar); dsn != "" {
 		loadInto(t, export.MySQL, dsn, src, contractDB)

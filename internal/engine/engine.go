@@ -3,8 +3,9 @@
 //
 // Every engine returns results in one shape (Result) with values normalised to a small set
 // of Go types, so the comparators never care which engine ran a query. SQLite, PostgreSQL,
-// MySQL/MariaDB and Couchbase SQL++ (over its REST API) are here; to add one, implement
-// Engine in a new file and run it through the contract suite (contract_test.go).
+// MySQL/MariaDB, Couchbase SQL++ (over its REST API) and DuckDB (libduckdb.so loaded at
+// run time) are here; to add one, implement Engine in a new file and run it through the
+// contract suite (contract_test.go).
 package engine
 
 import (

@@ -38,7 +38,12 @@ type Spider2Options struct {
 	Progress func(done, total int)
 	// SQLite runs .sql answers of tasks whose backend is SQLite (nil: they are skipped).
 	SQLite engine.Engine
-	Limits engine.Limits
+	// DuckDB runs .sql answers of SQLite-backend tasks whose database under the root is
+	// a DuckDB file (<db>.duckdb) rather than an SQLite one; nil: such tasks are skipped
+	// with NoDuckDB as the reason.
+	DuckDB   engine.Engine
+	NoDuckDB string
+	Limits   engine.Limits
 }
 
 // Reasons a Spider 2.0 task is skipped (its record's error message).
@@ -227,15 +232,12 @@ func spider2Table(ctx context.Context, ds *dataset.Dataset, q *dataset.Question,
 	if t.Backend != dataset.BackendSQLite {
 		return nil, fmt.Sprintf("needs %s to run its SQL: no %s engine here (submit <id>.csv result tables for such tasks)", t.Backend, t.Backend), nil
 	}
-	if opt.SQLite == nil {
-		return nil, "no SQLite engine in this run", nil
-	}
-	db, ok := ds.DBPath(q.DBID)
-	if !ok {
-		return nil, fmt.Sprintf("database %s missing under %s", q.DBID, ds.DBRoot), nil
+	eng, db, why := spider2Engine(ds, q.DBID, opt)
+	if why != "" {
+		return nil, why, nil
 	}
 	t0 := time.Now()
-	res, err := opt.SQLite.Query(ctx, db, sql, opt.Limits)
+	res, err := eng.Query(ctx, db, sql, opt.Limits)
 	r.ExecMillis = float64(time.Since(t0).Microseconds()) / 1000
 	if err != nil {
 		return nil, "", err
@@ -245,6 +247,28 @@ func spider2Table(ctx context.Context, ds *dataset.Dataset, q *dataset.Question,
 		return nil, "", fmt.Errorf("read result back as pandas does: %w", err)
 	}
 	return f, "", nil
+}
+
+// spider2Engine locates a local task's database: the SQLite file when there is one,
+// else a DuckDB file; why says why the task cannot run (no engine, no file).
+func spider2Engine(ds *dataset.Dataset, dbID string, opt Spider2Options) (engine.Engine, string, string) {
+	if db, ok := ds.DBPath(dbID); ok {
+		if opt.SQLite == nil {
+			return nil, "", "no SQLite engine in this run"
+		}
+		return opt.SQLite, db, ""
+	}
+	if db, ok := ds.DuckDBPath(dbID); ok {
+		if opt.DuckDB == nil {
+			why := opt.NoDuckDB
+			if why == "" {
+				why = "no DuckDB engine in this run"
+			}
+			return nil, "", fmt.Sprintf("database %s is a DuckDB file: %s", db, why)
+		}
+		return opt.DuckDB, db, ""
+	}
+	return nil, "", fmt.Sprintf("database %s missing under %s (%s.sqlite or %s.duckdb)", dbID, ds.DBRoot, dbID, dbID)
 }
 
 var spider2SQLBlock = regexp.MustCompile("(?s)```sql\n(.*?)\n```")

@@ -77,6 +77,9 @@ type ManifestSettings struct {
 	VESIterations int    `json:"ves_iterations,omitempty"` // with VES
 	Pricing       string `json:"pricing,omitempty"`        // where token prices came from
 	Spider2Mode   string `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
+	// DuckDB is the DuckDB library that ran queries on DuckDB files ("v1.5.6 /path/libduckdb.so");
+	// "" when the run uses none.
+	DuckDB string `json:"duckdb,omitempty"`
 	// Shard is the part of the questions this run judged (eval --shard); nil: all of
 	// them. Being a setting, resume refuses to continue a run with another shard.
 	Shard *ShardInfo `json:"shard,omitempty"`

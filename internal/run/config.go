@@ -64,6 +64,7 @@ type Config struct {
 	HashDBs bool // the manifest holds every database's sha256, not only its size and time
 
 	Spider2Mode string // Spider 2.0 comparison: official or strict ("": official)
+	DuckDBLib   string // libduckdb.so for DuckDB files ("": $NL2SQLBENCH_LIBDUCKDB)
 }
 
 // passK is the k list in force.

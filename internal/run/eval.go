@@ -120,6 +120,9 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	var gold *judge.Target
 	if cfg.Server != nil {
 		var err error
+		if s, ok := cfg.Server.(DatasetServer); ok {
+			s.UseDataset(ds) // DuckDB files are found under the dataset's root
+		}
 		if eng, locate, gold, err = cfg.Server.Open(cfg.Workers, sqlite); err != nil {
 			return nil, err
 		}

@@ -104,7 +104,7 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 		}
 		m.Predictions = append(m.Predictions, report.PredictionFile{System: s.Name, FileDigest: d})
 	}
-	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs, orQuiet(obs)); err != nil {
+	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs, cfg.Engine, orQuiet(obs)); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -133,6 +133,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(cfg, p),
+		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),
 	}
@@ -150,7 +151,8 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 
 // databaseFiles describes the database of every db_id of ds's questions, in db_id order.
 // With hash, every file is read through sha256, a phase of its own (PhaseHashing) for obs.
-func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, obs Observer) ([]report.DatabaseFile, error) {
+// engineName is the --engine ("duckdb": DuckDB files are recorded first).
+func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineName string, obs Observer) ([]report.DatabaseFile, error) {
 	var ids []string
 	seen := map[string]bool{}
 	for _, q := range ds.Questions {
@@ -170,6 +172,9 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, obs Obse
 		prog.Update(i, len(ids))
 		d := report.DatabaseFile{DBID: id}
 		path, ok := ds.DBPath(id)
+		if p, duck := ds.DuckDBPath(id); duck && (engineName == "duckdb" || !ok && ds.Spider2 != nil) {
+			path, ok = p, true // where the predictions run: a DuckDB file
+		}
 		if !ok {
 			d.Missing = true
 			out = append(out, d)

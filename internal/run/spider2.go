@@ -128,6 +128,12 @@ func evalSpider2(ctx context.Context, p *Plan, res *Result, sink Sink, obs Obser
 	prog := obs.Phase(Phase{Name: PhaseJudging})
 	opt := judge.Spider2Options{Mode: mode, Workers: cfg.Workers, Progress: prog.Update, SQLite: sqlite,
 		Limits: engine.Limits{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes}}
+	if duck, why := spider2DuckDB(p); duck != nil {
+		defer duck.Close()
+		opt.DuckDB = duck
+	} else {
+		opt.NoDuckDB = why
+	}
 	t0 := time.Now()
 	err = judge.RunSpider2(ctx, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]

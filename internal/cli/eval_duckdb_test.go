@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
+)
+
+// TestEvalEngineDuckDB: --engine duckdb runs gold and predictions of a JSONL dataset on
+// <db-root>/<db>/<db>.duckdb files; a question whose database has no DuckDB file is
+// skipped; no library is a usage-level error naming --duckdb-lib and the variable.
+func TestEvalEngineDuckDB(t *testing.T) {
+	lib := testutil.LibDuckDB(t)
+	dir := t.TempDir()
+	root := filepath.Join(dir, "dbs")
+	if err := os.MkdirAll(filepath.Join(root, "shop"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.CreateDuckDB(lib, filepath.Join(root, "shop", "shop.duckdb"),
+		"CREATE TABLE item (name VARCHAR, price DECIMAL(8, 2))",
+		"INSERT INTO item VALUES ('pen', 1.50), ('book', 12.00), ('cup', 3.25)"); err != nil {
+		t.Fatal(err)
+	}
+	questions := filepath.Join(dir, "q.jsonl")
+	os.WriteFile(questions, []byte(`{"question_id": "q1", "db_id": "shop", "question": "Cheapest item?", "gold": "SELECT name FROM item ORDER BY price LIMIT 1"}
+{"question_id": "q2", "db_id": "shop", "question": "Total price?", "gold": "SELECT SUM(price) FROM item"}
+{"question_id": "q3", "db_id": "gone", "question": "Anything?", "gold": "SELECT 1"}
+`), 0o644)
+	preds := filepath.Join(dir, "p.txt")
+	os.WriteFile(preds, []byte("SELECT name FROM item WHERE price = (SELECT MIN(price) FROM item)\nSELECT SUM(price) - 1 FROM item\nSELECT 1\n"), 0o644)
+	out := filepath.Join(dir, "run")
+	runCLI(t, "eval", "--dataset", "jsonl:"+questions, "--db-root", root, "--engine", "duckdb", "--duckdb-lib", lib, "--pred", "sys="+preds, "--out", out)
+	want := map[string]record.Verdict{"q1": record.Correct, "q2": record.Incorrect, "q3": record.Skipped}
+	recs := readRecords(t, filepath.Join(out, "sys", "records.jsonl"))
+	if len(recs) != 3 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for _, r := range recs {
+		if r.Verdict != want[r.QuestionID] {
+			t.Errorf("%s: %s (%s), want %s", r.QuestionID, r.Verdict, r.ErrorMessage, want[r.QuestionID])
+		}
+	}
+
+	t.Setenv(engine.LibDuckDBEnv, "")
+	code, _, stderr := run("eval", "--dataset", "jsonl:"+questions, "--db-root", root, "--engine", "duckdb", "--pred", "sys="+preds, "--out", filepath.Join(dir, "run2"))
+	if code == 0 || !strings.Contains(stderr, "--duckdb-lib") || !strings.Contains(stderr, engine.LibDuckDBEnv) {
+		t.Errorf("no library: exit %d, stderr %q", code, stderr)
+	}
+}
