@@ -57,16 +57,38 @@ func writeShortScores(w io.Writer, s *RunSummary, t ScoreTable) {
 	tw.Flush()
 	excluded := ""
 	if len(t.Rows) > 0 && !perSystem {
-		excluded = excludedNote(s.Dataset.Questions, t.Rows[0])
+		excluded = excludedNote(s.Dataset.Questions, t.Rows[0], skipReason(s))
 	}
 	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, s.Settings.Semantics, timingNote(s))
 }
 
+// skipReason says why questions were skipped: a SQL run skips only questions whose
+// database is missing; a Spider 2.0 run skips tasks for several reasons (no answer
+// submitted, a backend without an engine), which its summary lists and its warning prints.
+func skipReason(s *RunSummary) string {
+	if len(s.Spider2) == 0 {
+		return "database missing"
+	}
+	var why string
+	for _, x := range s.Spider2 {
+		for reason := range x.Skipped {
+			if why != "" && why != reason {
+				return "reasons in the warning"
+			}
+			why = reason
+		}
+	}
+	if why == "" {
+		return "reasons in the warning"
+	}
+	return why
+}
+
 // excludedNote says which questions were not judged and why, when some were not.
-func excludedNote(questions int, r ScoreRow) string {
+func excludedNote(questions int, r ScoreRow, skipWhy string) string {
 	var parts []string
 	if r.Skipped > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped: database missing", r.Skipped))
+		parts = append(parts, fmt.Sprintf("%d skipped: %s", r.Skipped, skipWhy))
 	}
 	if r.GoldError > 0 {
 		parts = append(parts, fmt.Sprintf("%d gold_error: the gold SQL failed", r.GoldError))
