@@ -20,7 +20,7 @@ func BenchmarkSmallSelect(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := e.Query(ctx, path, `SELECT id, name FROM t WHERE id = 3`, lim)
-		if err != nil || len(res.Rows) != 1 {
+		if err != nil || res.NumRows() != 1 {
 			b.Fatalf("query: %v, %+v", err, res)
 		}
 	}
@@ -38,7 +38,7 @@ func BenchmarkMillionRows(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := e.Query(ctx, path, q, Limits{})
-		if err != nil || len(res.Rows) != 1000000 {
+		if err != nil || res.NumRows() != 1000000 {
 			b.Fatalf("query: %v", err)
 		}
 	}
