@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -18,9 +17,11 @@ import (
 // Design: a million-row result held as [][]any costs an interface value, a boxed number
 // or a string header per cell, and a slice header per row: about 120 bytes per row of
 // three columns, several hundred megabytes for a pair of large results. Here the cells
-// sit row-major in three flat slices: one kind byte per cell, one uint64 per cell (the
-// int64 or float64 bits, or for text and blobs an offset into the arena) and one byte
-// arena holding every text and blob as a uvarint length followed by the bytes. A
+// sit row-major in three flat stores: one kind byte per cell, one uint64 per cell (the
+// int64 or float64 bits, or for text and blobs where they are in the arena) and one byte
+// arena holding every text and blob as a uvarint length followed by the bytes. Each
+// store grows in fixed-size chunks (chunk.go), so reading a large result never copies
+// what it already holds nor leaves the smaller copies behind as garbage. A
 // 3-column row of an int, a short text and a real costs about 40 bytes. Readers use
 // NumRows/NumCols and the typed accessors (Kind, Int, Float, Text, Bytes) in hot loops;
 // Value and Row box values and are for small results and code that is not hot.
@@ -32,9 +33,9 @@ type Result struct {
 	Columns []string
 
 	width, rows int
-	kinds       []Kind   // rows*width, row-major
-	nums        []uint64 // rows*width: int64 or float64 bits, arena offset for Text and Blob
-	arena       []byte   // text and blob bytes, each preceded by its uvarint length
+	kinds       chunked[Kind]   // rows*width, row-major
+	nums        chunked[uint64] // rows*width: int64 or float64 bits, arenaRef for Text and Blob
+	arena       arena           // text and blob bytes, each preceded by its uvarint length
 	// missing holds the cell indices (row*width+col), ascending, of cells that were
 	// MISSING (a field the result document lacks; SQL++ only). Such a cell is Null, so
 	// every comparator that ignores MISSING treats it as NULL. Nil for SQL engines.
@@ -71,13 +72,13 @@ func (r *Result) NumCols() int {
 }
 
 // Kind is the kind of the value at row i, column j.
-func (r *Result) Kind(i, j int) Kind { return r.kinds[r.cell(i, j)] }
+func (r *Result) Kind(i, j int) Kind { return r.kinds.at(r.cell(i, j)) }
 
 // Int is the value at (i, j), which must be of kind Int.
-func (r *Result) Int(i, j int) int64 { return int64(r.nums[r.cell(i, j)]) }
+func (r *Result) Int(i, j int) int64 { return int64(r.nums.at(r.cell(i, j))) }
 
 // Float is the value at (i, j), which must be of kind Float.
-func (r *Result) Float(i, j int) float64 { return math.Float64frombits(r.nums[r.cell(i, j)]) }
+func (r *Result) Float(i, j int) float64 { return math.Float64frombits(r.nums.at(r.cell(i, j))) }
 
 // Text is the value at (i, j), which must be of kind Text (or Blob: its bytes as a
 // string). It shares the result's memory: no copy is made.
@@ -97,11 +98,11 @@ func (r *Result) Bytes(i, j int) []byte { return r.raw(r.cell(i, j)) }
 // nil for an empty blob). It allocates for most values: hot loops use the typed accessors.
 func (r *Result) Value(i, j int) any {
 	c := r.cell(i, j)
-	switch r.kinds[c] {
+	switch r.kinds.at(c) {
 	case Int:
-		return int64(r.nums[c])
+		return int64(r.nums.at(c))
 	case Float:
-		return math.Float64frombits(r.nums[c])
+		return math.Float64frombits(r.nums.at(c))
 	case Text:
 		return string(r.raw(c))
 	case Blob:
@@ -144,13 +145,14 @@ func (r *Result) Equal(o *Result) bool {
 		!slices.Equal(r.missing, o.missing) {
 		return false
 	}
-	for c := range r.kinds {
-		if r.kinds[c] != o.kinds[c] {
+	for c := range r.rows * r.width {
+		k := r.kinds.at(c)
+		if k != o.kinds.at(c) {
 			return false
 		}
-		switch r.kinds[c] {
+		switch k {
 		case Int, Float:
-			if r.nums[c] != o.nums[c] {
+			if r.nums.at(c) != o.nums.at(c) {
 				return false
 			}
 		case Text, Blob:
@@ -204,12 +206,7 @@ func (r *Result) cell(i, j int) int {
 	return i*r.width + j
 }
 
-func (r *Result) raw(c int) []byte {
-	off := r.nums[c]
-	n, k := binary.Uvarint(r.arena[off:])
-	start := off + uint64(k)
-	return r.arena[start : start+n : start+n]
-}
+func (r *Result) raw(c int) []byte { return r.arena.get(r.nums.at(c)) }
 
 // NewResult builds a Result from boxed rows (values as AppendValue takes them). For
 // tests and small hand-made results; every row must have the same number of values,
@@ -254,8 +251,8 @@ func (b *ResultBuilder) NumRows() int { return b.res.rows }
 func (b *ResultBuilder) Bytes() int64 { return b.bytes }
 
 func (b *ResultBuilder) add(k Kind, n uint64, size int64) {
-	b.res.kinds = append(b.res.kinds, k)
-	b.res.nums = append(b.res.nums, n)
+	b.res.kinds.append(k)
+	b.res.nums.append(n)
 	b.bytes += size + cellOverhead
 	b.n++
 }
@@ -265,7 +262,7 @@ func (b *ResultBuilder) AppendNull() { b.add(Null, 0, 0) }
 
 // AppendMissing appends a MISSING cell (SQL++): a Null that IsMissing reports.
 func (b *ResultBuilder) AppendMissing() {
-	b.res.missing = append(b.res.missing, len(b.res.kinds))
+	b.res.missing = append(b.res.missing, b.res.kinds.n)
 	b.add(Null, 0, 0)
 }
 
@@ -277,30 +274,23 @@ func (b *ResultBuilder) AppendFloat(v float64) { b.add(Float, math.Float64bits(v
 
 // AppendText appends a text (its bytes as they are, valid UTF-8 or not).
 func (b *ResultBuilder) AppendText(s string) {
-	off := b.arenaLen(len(s))
-	b.res.arena = append(b.res.arena, s...)
-	b.add(Text, off, int64(len(s)))
+	ref, dst := b.res.arena.alloc(len(s))
+	copy(dst, s)
+	b.add(Text, ref, int64(len(s)))
 }
 
 // AppendTextBytes appends a text given as bytes (copied).
 func (b *ResultBuilder) AppendTextBytes(s []byte) {
-	off := b.arenaLen(len(s))
-	b.res.arena = append(b.res.arena, s...)
-	b.add(Text, off, int64(len(s)))
+	ref, dst := b.res.arena.alloc(len(s))
+	copy(dst, s)
+	b.add(Text, ref, int64(len(s)))
 }
 
 // AppendBlob appends a blob (copied). An empty blob stays a blob, never a NULL.
 func (b *ResultBuilder) AppendBlob(v []byte) {
-	off := b.arenaLen(len(v))
-	b.res.arena = append(b.res.arena, v...)
-	b.add(Blob, off, int64(len(v)))
-}
-
-// arenaLen writes a value's length to the arena and returns where it starts.
-func (b *ResultBuilder) arenaLen(n int) uint64 {
-	off := uint64(len(b.res.arena))
-	b.res.arena = binary.AppendUvarint(b.res.arena, uint64(n))
-	return off
+	ref, dst := b.res.arena.alloc(len(v))
+	copy(dst, v)
+	b.add(Blob, ref, int64(len(v)))
 }
 
 // AppendValue appends a Go value: nil, int64, float64, string, []byte, or (for drivers
@@ -341,7 +331,8 @@ func (b *ResultBuilder) EndRow() error {
 		n := b.n
 		// Drop the partial row so the builder stays consistent.
 		cut := b.res.rows * b.res.width
-		b.res.kinds, b.res.nums = b.res.kinds[:cut], b.res.nums[:cut]
+		b.res.kinds.truncate(cut)
+		b.res.nums.truncate(cut)
 		for len(b.res.missing) > 0 && b.res.missing[len(b.res.missing)-1] >= cut {
 			b.res.missing = b.res.missing[:len(b.res.missing)-1]
 		}
@@ -357,7 +348,8 @@ func (b *ResultBuilder) EndRow() error {
 func (b *ResultBuilder) Result() *Result {
 	r := b.res
 	cut := r.rows * r.width
-	r.kinds, r.nums = r.kinds[:cut:cut], r.nums[:cut:cut]
+	r.kinds.truncate(cut)
+	r.nums.truncate(cut)
 	b.res = nil
 	return r
 }

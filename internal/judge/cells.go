@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -159,12 +160,33 @@ type rowSlot struct {
 	count int32 // a counter for the caller (copies, or matched)
 }
 
+// slotPool keeps the slot arrays of finished row sets: the comparators of one question
+// run one after another on the same results, so one table of a given size serves them
+// all instead of each leaving its own behind as garbage.
+var slotPool sync.Pool // of *[]rowSlot
+
+// newRowSet returns an empty set for n rows; release gives its memory back.
 func newRowSet(n int) *rowSet {
 	size := 1
 	for size < 2*n {
 		size <<= 1
 	}
+	if p, ok := slotPool.Get().(*[]rowSlot); ok {
+		if cap(*p) >= size {
+			s := (*p)[:size]
+			clear(s)
+			return &rowSet{slots: s, mask: uint64(size - 1)}
+		}
+		slotPool.Put(p)
+	}
 	return &rowSet{slots: make([]rowSlot, size), mask: uint64(size - 1)}
+}
+
+// release returns the set's slots to the pool; the set must not be used after.
+func (s *rowSet) release() {
+	slots := s.slots
+	s.slots = nil
+	slotPool.Put(&slots)
 }
 
 // find returns the slot of the row equal to row i of r (eq decides, against the stored

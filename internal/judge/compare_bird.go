@@ -66,6 +66,7 @@ func mix64(h uint64) uint64 {
 // g row must find an equal p row, and every distinct p row must be found by some g row.
 func sameRowSetHashed(p, g *engine.Result) bool {
 	set := newRowSet(p.NumRows())
+	defer set.release()
 	distinct := 0
 	for i := range p.NumRows() {
 		sl := set.find(rowHash(p, i), func(k int) bool { return rowEqual(p, k, p, i) })

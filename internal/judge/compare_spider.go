@@ -428,6 +428,7 @@ func sameRowsIdentical(g, p *engine.Result) bool {
 // means only "not that simple": the full comparison decides.
 func sameBagIdentical(g, p *engine.Result) bool {
 	set := newRowSet(g.NumRows())
+	defer set.release()
 	for i := range g.NumRows() {
 		h := rowHash(g, i)
 		sl := set.find(h, func(k int) bool { return rowIdentical(g, k, g, i) })

@@ -67,6 +67,7 @@ func distinctRows(r *engine.Result) []int32 {
 	n := r.NumRows()
 	out := make([]int32, 0, n)
 	set := newRowSet(n)
+	defer set.release()
 	for i := range n {
 		h := rowHash(r, i)
 		sl := set.find(h, func(k int) bool { return rowKeyEqual(r, k, r, i) })
