@@ -44,6 +44,12 @@ func SpiderEqual(gold, pred *engine.Result, orderMatters bool) bool {
 	if gold.NumCols() == pred.NumCols() && (sameRowsIdentical(gold, pred) || (!orderMatters && sameBagIdentical(gold, pred))) {
 		return true
 	}
+	// Every column match below needs each gold column to be, as a multiset, some pred
+	// column: checked first on the results in place, so a wrong prediction is rejected
+	// without converting either result.
+	if gold.NumCols() != pred.NumCols() || !columnsCouldMatch(gold, pred) {
+		return false
+	}
 	g, ok := pyTableOf(gold, textIgnore)
 	if !ok {
 		return false
@@ -159,6 +165,36 @@ func unorderRows(t *pyTable) pyTable {
 		}
 	}
 	return out
+}
+
+// columnsCouldMatch reports whether the columns of g and p (same shape) can be paired so
+// that paired columns have equal fingerprints (columnFingerprints on Python keys, text
+// decoded as Spider decodes it): a necessary condition of both the ordered and the bag
+// column match.
+func columnsCouldMatch(g, p *engine.Result) bool {
+	w := g.NumCols()
+	gfp, pfp := resultFingerprints(g), resultFingerprints(p)
+	compat := make([]bool, w*w)
+	for i := range w {
+		for j := range w {
+			compat[i*w+j] = gfp[i] == pfp[j]
+		}
+	}
+	return perfectMatching(w, compat)
+}
+
+// resultFingerprints is columnFingerprints(pyTableOf(r, textIgnore)) without the table.
+func resultFingerprints(r *engine.Result) [][2]uint64 {
+	fp := make([][2]uint64, r.NumCols())
+	for i := range r.NumRows() {
+		for j := range fp {
+			pv, _ := pyCellOf(r, i, j, textIgnore) // never fails under textIgnore
+			h := keyHash(&pv.key)
+			fp[j][0] += h
+			fp[j][1] ^= mix64(h)
+		}
+	}
+	return fp
 }
 
 // orderedColumnMatch: with rows in order, a column permutation makes the lists equal
