@@ -16,6 +16,7 @@ targets=(
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
   "./internal/judge FuzzCompare"
+  "./internal/judge FuzzCompareOracle"
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"

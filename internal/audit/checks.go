@@ -66,7 +66,8 @@ func orderChecks(ctx context.Context, q querier, path, sql string, lim engine.Li
 	if err != nil {
 		return out, fmt.Errorf("reverse scan: %w", err)
 	}
-	if d := bagDiff(plain.Rows, rres.Rows); d != "" {
+	// Boxed: the rows are keyed by rowText anyway (see consensus).
+	if d := bagDiff(plain.BoxedRows(), rres.BoxedRows()); d != "" {
 		out = append(out, finding{check: CheckReverseScan, evidence: "the result changes when SQLite scans tables backwards (PRAGMA reverse_unordered_selects = 1): " + d})
 	}
 	return out, nil
@@ -103,11 +104,12 @@ func keyChecks(ctx context.Context, q querier, path, sql string, sh shape, lim e
 	keys := func(r []any) []any { return r[ncol:] }
 	sel := func(r []any) []any { return r[:ncol] }
 	var out []finding
+	rows := res.BoxedRows() // keyed by rowText anyway: see consensus
 	if sh.HasLimit && sh.Limit >= 0 {
-		out = append(out, limitTie(res.Rows, sh, keys, sel)...)
-		out = append(out, nullsFirst(res.Rows, sh, keys)...)
+		out = append(out, limitTie(rows, sh, keys, sel)...)
+		out = append(out, nullsFirst(rows, sh, keys)...)
 	}
-	out = append(out, textNumbers(res.Rows, sh, keys)...)
+	out = append(out, textNumbers(rows, sh, keys)...)
 	return out, nil
 }
 
@@ -308,17 +310,18 @@ func sample(xs []string) string {
 
 // resultChecks looks at a gold's own result: no rows, or only NULLs.
 func resultChecks(res *engine.Result) []finding {
-	if len(res.Rows) == 0 {
+	if res.NumRows() == 0 {
 		return []finding{{check: CheckGoldEmpty, evidence: fmt.Sprintf("the gold returns no rows (columns %s)", strings.Join(res.Columns, ", "))}}
 	}
-	for _, r := range res.Rows {
+	for rowI := range res.NumRows() {
+		r := res.Row(rowI)
 		for _, v := range r {
 			if v != nil {
 				return nil
 			}
 		}
 	}
-	return []finding{{check: CheckGoldAllNull, evidence: fmt.Sprintf("every value of the gold's %d row(s) is NULL (columns %s)", len(res.Rows), strings.Join(res.Columns, ", "))}}
+	return []finding{{check: CheckGoldAllNull, evidence: fmt.Sprintf("every value of the gold's %d row(s) is NULL (columns %s)", res.NumRows(), strings.Join(res.Columns, ", "))}}
 }
 
 var (
@@ -333,7 +336,7 @@ var (
 // (its name ends in id) holding integers.
 func idForName(question string, res *engine.Result) []finding {
 	m := strings.TrimSpace(strings.Trim(asksName.FindString(question), " \t\"'¿"))
-	if m == "" || asksID.MatchString(question) || len(res.Columns) == 0 || len(res.Rows) == 0 {
+	if m == "" || asksID.MatchString(question) || len(res.Columns) == 0 || res.NumRows() == 0 {
 		return nil
 	}
 	for _, c := range res.Columns {
@@ -341,7 +344,8 @@ func idForName(question string, res *engine.Result) []finding {
 			return nil
 		}
 	}
-	for _, r := range res.Rows {
+	for rowI := range res.NumRows() {
+		r := res.Row(rowI)
 		for _, v := range r {
 			if _, ok := v.(int64); !ok && v != nil {
 				return nil
@@ -349,7 +353,7 @@ func idForName(question string, res *engine.Result) []finding {
 		}
 	}
 	return []finding{{check: CheckIDForName, heuristic: true, evidence: fmt.Sprintf("heuristic: the question says %q but the gold returns only id-like integer columns (%s), e.g. %s",
-		m, strings.Join(res.Columns, ", "), rowText(res.Rows[0]))}}
+		m, strings.Join(res.Columns, ", "), rowText(res.Row(0)))}}
 }
 
 // idLike: "id", "x_id", "t.id", "x id", or camel case "CustomerID", "userId".

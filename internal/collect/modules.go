@@ -61,7 +61,7 @@ func (r *runner) execute(ctx context.Context, db *dbInfo, sql string) execOutcom
 	if err != nil {
 		return execOutcome{err: err}
 	}
-	return execOutcome{rows: len(res.Rows), key: canonical(res)}
+	return execOutcome{rows: res.NumRows(), key: canonical(res)}
 }
 
 const maxVoteRows = 100_000
@@ -70,8 +70,9 @@ const maxVoteRows = 100_000
 // compared by value (1 and 1.0 agree): two candidates vote together when their results
 // would match under set-style execution accuracy.
 func canonical(res *engine.Result) string {
-	rows := make([]string, len(res.Rows))
-	for i, row := range res.Rows {
+	rows := make([]string, res.NumRows())
+	for i := range res.NumRows() {
+		row := res.Row(i)
 		var b strings.Builder
 		for _, v := range row {
 			switch x := v.(type) {

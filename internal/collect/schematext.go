@@ -70,7 +70,8 @@ func loadDB(ctx context.Context, eng engine.Engine, path string, samples int) (*
 				continue // a column we cannot sample is shown without values
 			}
 			var vals []string
-			for _, row := range res.Rows {
+			for rowI := range res.NumRows() {
+				row := res.Row(rowI)
 				if len(row) > 0 {
 					vals = append(vals, renderValue(row[0]))
 				}

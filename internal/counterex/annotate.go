@@ -84,7 +84,8 @@ const maxShownRows = 50
 // Table is r as a record stores it for display (at most maxShownRows rows).
 func Table(r *engine.Result) record.ResultTable {
 	t := record.ResultTable{Columns: r.Columns, Rows: [][]any{}}
-	for i, row := range r.Rows {
+	for i := range r.NumRows() {
+		row := r.Row(i)
 		if i == maxShownRows {
 			break
 		}

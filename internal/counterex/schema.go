@@ -124,7 +124,7 @@ func (d *dbInfo) sample(ctx context.Context, t *dbschema.Table) [][]any {
 		_ = conn.Raw(func(dc any) error {
 			if c, ok := dc.(*sqlite3.SQLiteConn); ok {
 				if res, err := engine.QueryConn(ctx, c, q, engine.Limits{MaxRows: sampleRows, MaxBytes: 8 << 20}); err == nil {
-					out = res.Rows
+					out = res.BoxedRows() // at most sampleRows rows
 				}
 			}
 			return nil

@@ -68,24 +68,24 @@ func (p *pair) tieMatters(ctx context.Context, sb *sandbox, sql string, ordered 
 	if err != nil {
 		return true
 	}
-	rows := res.Rows
 	if limit > 0 {
-		return limit < len(rows) && sameRow(rows[limit-1], rows[limit])
+		return limit < res.NumRows() && sameRow(res, limit-1, limit)
 	}
 	if !ordered {
 		return false
 	}
-	for i := 1; i < len(rows); i++ {
-		if sameRow(rows[i-1], rows[i]) {
+	for i := 1; i < res.NumRows(); i++ {
+		if sameRow(res, i-1, i) {
 			return true
 		}
 	}
 	return false
 }
 
-func sameRow(a, b []any) bool {
-	r := &engine.Result{Rows: [][]any{a}}
-	s := &engine.Result{Rows: [][]any{b}}
+// sameRow reports whether rows i and k of res are equal as BIRD compares rows.
+func sameRow(res *engine.Result, i, k int) bool {
+	r := engine.NewResult(nil, [][]any{res.Row(i)})
+	s := engine.NewResult(nil, [][]any{res.Row(k)})
 	return judge.BirdEqual(r, s)
 }
 

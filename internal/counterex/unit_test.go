@@ -73,7 +73,7 @@ CREATE TABLE c (id INTEGER NOT NULL, pid INTEGER, PRIMARY KEY (id), FOREIGN KEY 
 		t.Errorf("equal results: %v, want ErrNotReproduced", err)
 	}
 	g, p, err := Verify(ctx, schema+"INSERT INTO p VALUES (1);\nINSERT INTO c VALUES (1, 1);\n", []string{gold}, pred, judge.Bird)
-	if err != nil || g.Rows[0][0] != int64(1) || p.Rows[0][0] != int64(0) {
+	if err != nil || g.Value(0, 0) != int64(1) || p.Value(0, 0) != int64(0) {
 		t.Errorf("a real counterexample: %v %v %v", g, p, err)
 	}
 }

@@ -35,7 +35,7 @@ func TestByteLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := e.Query(context.Background(), fixturePath, tc.query, Limits{MaxBytes: tc.maxBytes})
 			if !tc.wantErr {
-				if err != nil || len(res.Rows) == 0 {
+				if err != nil || res.NumRows() == 0 {
 					t.Fatalf("Query = %v, %v; want rows", res, err)
 				}
 				return

@@ -174,7 +174,7 @@ func contractValues(t *testing.T, tg contractTarget) {
 		if diff := cmp.Diff(tc.cols, res.Columns); diff != "" {
 			t.Errorf("%q columns (-want +got):\n%s", tc.query, diff)
 		}
-		if diff := cmp.Diff(tc.rows, res.Rows); diff != "" {
+		if diff := cmp.Diff(tc.rows, res.BoxedRows()); diff != "" {
 			t.Errorf("%q rows (-want +got):\n%s", tc.query, diff)
 		}
 	}
@@ -231,7 +231,7 @@ func contractReadOnly(t *testing.T, tg contractTarget) {
 		}
 	}
 	res, err := tg.eng.Query(ctx, tg.db, "SELECT COUNT(*), MIN(name) FROM t", engine.Limits{})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{int64(10), "alpha"}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{int64(10), "alpha"}}) {
 		t.Errorf("table changed after refused writes: %v %v", res, err)
 	}
 }
@@ -274,7 +274,7 @@ func contractLimits(t *testing.T, tg contractTarget) {
 	}
 	// A pooled connection used by a timed-out query must serve the next one normally.
 	res, err := tg.eng.Query(context.Background(), tg.db, "SELECT COUNT(*) FROM t", engine.Limits{Timeout: 10 * time.Second})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{int64(10)}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{int64(10)}}) {
 		t.Errorf("query after a timeout: %v %v", res, err)
 	}
 }
@@ -285,7 +285,7 @@ func contractConcurrent(t *testing.T, tg contractTarget) {
 	for i := range 16 {
 		wg.Go(func() {
 			res, err := tg.eng.Query(context.Background(), tg.db, "SELECT id FROM t WHERE id <= 5", engine.Limits{Timeout: 10 * time.Second})
-			if err == nil && len(res.Rows) != 5 {
+			if err == nil && res.NumRows() != 5 {
 				err = errors.New("wrong row count")
 			}
 			if err != nil {
@@ -358,7 +358,7 @@ func TestDemoOnServers(t *testing.T) {
 					continue
 				}
 				if !judge.BirdEqual(roughly(got), roughly(want)) {
-					t.Errorf("%s: %s result differs from SQLite's\n  sql: %s\n  sqlite: %v\n  %s: %v", q.ID, sv.name, q.Gold[0], want.Rows, sv.name, got.Rows)
+					t.Errorf("%s: %s result differs from SQLite's\n  sql: %s\n  sqlite: %v\n  %s: %v", q.ID, sv.name, q.Gold[0], want.BoxedRows(), sv.name, got.BoxedRows())
 					continue
 				}
 				same++
@@ -374,8 +374,8 @@ func TestDemoOnServers(t *testing.T) {
 // roughly rounds every number to 4 decimal places (as float64), so results that differ
 // only in the last digits of a float compare equal.
 func roughly(r *engine.Result) *engine.Result {
-	out := &engine.Result{Columns: r.Columns}
-	for _, row := range r.Rows {
+	var rows [][]any
+	for _, row := range r.BoxedRows() {
 		nr := make([]any, len(row))
 		for i, v := range row {
 			switch x := v.(type) {
@@ -387,9 +387,9 @@ func roughly(r *engine.Result) *engine.Result {
 				nr[i] = v
 			}
 		}
-		out.Rows = append(out.Rows, nr)
+		rows = append(rows, nr)
 	}
-	return out
+	return engine.NewResult(r.Columns, rows)
 }
 
 // assertStopped checks that no server still runs slowQuery after the timeout and the
@@ -411,11 +411,11 @@ func assertStopped(t *testing.T, tg contractTarget) {
 		if err != nil {
 			t.Fatalf("list running statements: %v", err)
 		}
-		if cmp.Equal(res.Rows, [][]any{{int64(0)}}) {
+		if cmp.Equal(res.BoxedRows(), [][]any{{int64(0)}}) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the server still runs the timed-out or cancelled statement 5s later: %v", res.Rows)
+			t.Fatalf("the server still runs the timed-out or cancelled statement 5s later: %v", res.BoxedRows())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

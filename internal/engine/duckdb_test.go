@@ -67,25 +67,25 @@ func TestDuckDBValues(t *testing.T) {
 			t.Errorf("%s: %v", tc.query, err)
 			continue
 		}
-		if len(res.Rows) != 1 {
-			t.Errorf("%s: %d rows", tc.query, len(res.Rows))
+		if res.NumRows() != 1 {
+			t.Errorf("%s: %d rows", tc.query, res.NumRows())
 			continue
 		}
-		if diff := cmp.Diff(tc.want, res.Rows[0]); diff != "" {
+		if diff := cmp.Diff(tc.want, res.Row(0)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.query, diff)
 		}
 	}
 	// TIMESTAMPTZ is written in UTC whatever the session's time zone.
 	res, err := eng.Query(context.Background(), db, "SELECT TIMESTAMPTZ '2024-01-05 10:00:00+02'", engine.Limits{})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{"2024-01-05 08:00:00+00:00"}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{"2024-01-05 08:00:00+00:00"}}) {
 		t.Errorf("TIMESTAMPTZ: %v %v", res, err)
 	}
 	// Many rows cross chunk boundaries (DuckDB's chunks hold 2048), NULLs by the mask.
 	res, err = eng.Query(context.Background(), db, "SELECT CASE WHEN x % 3 = 0 THEN NULL ELSE x END AS x FROM range(5000) r(x) ORDER BY r.x", engine.Limits{})
-	if err != nil || len(res.Rows) != 5000 {
+	if err != nil || res.NumRows() != 5000 {
 		t.Fatalf("5000 rows: %v", err)
 	}
-	for i, row := range res.Rows {
+	for i, row := range res.BoxedRows() {
 		var want any = int64(i)
 		if i%3 == 0 {
 			want = nil
@@ -107,7 +107,7 @@ func TestDuckDBUnsupportedType(t *testing.T) {
 		}
 	}
 	res, err := eng.Query(context.Background(), db, "SELECT CAST([1, 2] AS VARCHAR) AS l", engine.Limits{})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{"[1, 2]"}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{"[1, 2]"}}) {
 		t.Errorf("cast list: %v %v", res, err)
 	}
 }
@@ -145,7 +145,7 @@ func TestDuckDBReadOnly(t *testing.T) {
 		}
 	}
 	res, err := eng.Query(context.Background(), db, "SELECT COUNT(*) FROM t", engine.Limits{})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{int64(2)}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{int64(2)}}) {
 		t.Errorf("after refused writes: %v %v", res, err)
 	}
 	eng.Close()
@@ -252,7 +252,7 @@ func BenchmarkDuckDBSmallSelect(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := eng.Query(context.Background(), db, "SELECT id, name FROM t WHERE id = 3", lim)
-		if err != nil || len(res.Rows) != 1 {
+		if err != nil || res.NumRows() != 1 {
 			b.Fatal(err)
 		}
 	}
@@ -265,7 +265,7 @@ func BenchmarkDuckDBMillionRows(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := eng.Query(context.Background(), db, "SELECT x, 'row' || x FROM range(1, 1000001) r(x)", engine.Limits{})
-		if err != nil || len(res.Rows) != 1000000 {
+		if err != nil || res.NumRows() != 1000000 {
 			b.Fatal(err)
 		}
 	}

@@ -130,12 +130,11 @@ func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Columns: make([]string, len(cols))}
+	names := make([]string, len(cols))
 	for i, c := range cols {
-		res.Columns[i] = c.name
+		names[i] = c.name
 	}
-	var rb duckRows
-	var size int64
+	b := NewResultBuilder(names)
 	data := make([]unsafe.Pointer, len(cols))
 	valid := make([]*uint64, len(cols))
 	for {
@@ -150,7 +149,7 @@ func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64)
 			if e := C.ddb_result_error(r); e != nil {
 				return nil, duckError(C.GoString(e))
 			}
-			return res, nil
+			return b.Result(), nil
 		}
 		n := int(C.ddb_data_chunk_get_size(chunk))
 		for i := range cols {
@@ -161,22 +160,22 @@ func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64)
 		err := func() error {
 			defer C.ddb_destroy_data_chunk(&chunk)
 			for k := range n {
-				if maxRows > 0 && len(res.Rows) >= maxRows {
+				if maxRows > 0 && b.NumRows() >= maxRows {
 					return fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
 				}
-				row := rb.next(len(cols))
 				for i := range cols {
 					if !duckValid(valid[i], k) {
-						row[i] = nil
+						b.AppendNull()
 					} else {
-						row[i] = cols[i].value(data[i], k)
+						b.AppendValue(cols[i].value(data[i], k))
 					}
-					size += resultBytes(row[i])
-					if maxBytes > 0 && size > maxBytes {
+					if maxBytes > 0 && b.Bytes() > maxBytes {
 						return byteLimitError(maxBytes)
 					}
 				}
-				appendRow(res, row)
+				if err := b.EndRow(); err != nil {
+					return err
+				}
 			}
 			return nil
 		}()
@@ -184,22 +183,6 @@ func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64)
 			return nil, err
 		}
 	}
-}
-
-// appendRow adds one row to res: the one place a DuckDB row enters a Result.
-func appendRow(res *Result, row []any) { res.Rows = append(res.Rows, row) }
-
-// duckRows cuts rows from shared slabs (as SQLite's runRaw does): one allocation per
-// rowSlab rows instead of one per row.
-type duckRows struct{ slab []any }
-
-func (b *duckRows) next(n int) []any {
-	if len(b.slab)+n > cap(b.slab) {
-		b.slab = make([]any, 0, rowSlab*max(n, 1))
-	}
-	row := b.slab[len(b.slab) : len(b.slab)+n : len(b.slab)+n]
-	b.slab = b.slab[:len(b.slab)+n]
-	return row
 }
 
 // duckValid reads row k's bit of a validity mask (nil: every row is valid).

@@ -241,40 +241,44 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, query string, lim Lim
 	if err != nil {
 		return nil, s.d.dbError(err)
 	}
-	res := &Result{Columns: make([]string, len(cts))}
+	names := make([]string, len(cts))
 	types := make([]string, len(cts))
 	for i, ct := range cts {
-		res.Columns[i] = ct.Name()
+		names[i] = ct.Name()
 		types[i] = strings.ToUpper(ct.DatabaseTypeName())
 	}
+	b := NewResultBuilder(names)
 	vals := make([]any, len(cts))
 	ptrs := make([]any, len(cts))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	maxBytes, size := lim.byteCap(), int64(0)
+	maxBytes := lim.byteCap()
 	for rows.Next() {
-		if lim.MaxRows > 0 && len(res.Rows) >= lim.MaxRows {
+		if lim.MaxRows > 0 && b.NumRows() >= lim.MaxRows {
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, lim.MaxRows)
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, s.d.dbError(err)
 		}
-		row := make([]any, len(vals))
 		for i, v := range vals {
-			if row[i], err = s.d.normalise(types[i], v); err != nil {
-				return nil, fmt.Errorf("column %q: %w", res.Columns[i], err)
+			nv, err := s.d.normalise(types[i], v)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", names[i], err)
 			}
-			if size += resultBytes(row[i]); maxBytes > 0 && size > maxBytes {
+			b.AppendValue(nv)
+			if maxBytes > 0 && b.Bytes() > maxBytes {
 				return nil, byteLimitError(maxBytes)
 			}
 		}
-		res.Rows = append(res.Rows, row)
+		if err := b.EndRow(); err != nil {
+			return nil, err
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, s.d.dbError(err)
 	}
-	return res, nil
+	return b.Result(), nil
 }
 
 // copyBytes copies a driver buffer (drivers reuse them) and keeps an empty value non-nil.

@@ -37,7 +37,7 @@ func BenchmarkServerSmallSelect(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				res, err := e.Query(context.Background(), contractDB, "SELECT id, name FROM t WHERE id = 3", lim)
-				if err != nil || len(res.Rows) != 1 {
+				if err != nil || res.NumRows() != 1 {
 					b.Fatalf("query: %v", err)
 				}
 			}

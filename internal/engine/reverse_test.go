@@ -15,7 +15,7 @@ func TestReverseUnordered(t *testing.T) {
 	e.MaxConnsPerDB = 1 // every query reuses the one connection the pragma was set on
 	first := func(lim Limits) string {
 		r := mustQuery(t, e, path, "SELECT x FROM t", lim)
-		return fmt.Sprint(r.Rows)
+		return fmt.Sprint(r.BoxedRows())
 	}
 	if got := first(Limits{}); got != "[[1] [2] [3]]" {
 		t.Fatalf("plain scan: %s", got)
@@ -26,7 +26,7 @@ func TestReverseUnordered(t *testing.T) {
 	if got := first(Limits{}); got != "[[1] [2] [3]]" {
 		t.Errorf("after the reversed query the connection still reverses: %s", got)
 	}
-	if got := fmt.Sprint(mustQuery(t, e, path, "SELECT x FROM t ORDER BY x DESC", Limits{ReverseUnordered: true}).Rows); got != "[[3] [2] [1]]" {
+	if got := fmt.Sprint(mustQuery(t, e, path, "SELECT x FROM t ORDER BY x DESC", Limits{ReverseUnordered: true}).BoxedRows()); got != "[[3] [2] [1]]" {
 		t.Errorf("ORDER BY is kept: %s", got)
 	}
 	if _, err := e.Query(context.Background(), path, "PRAGMA reverse_unordered_selects = 1", Limits{}); err == nil {

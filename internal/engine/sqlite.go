@@ -236,60 +236,43 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 	for i := range decl {
 		decl[i] = "" // no driver-side type conversion: see the doc comment above
 	}
-	cols := rows.Columns()
-	res := &Result{Columns: append([]string(nil), cols...)}
-	dest := make([]driver.Value, len(cols))
-	// Rows are cut from shared slabs rather than allocated one by one: on a million-row
-	// result that saves a million allocations and their size-class slack.
-	var slab []any
-	var size int64
+	b := NewResultBuilder(rows.Columns())
+	dest := make([]driver.Value, len(rows.Columns()))
 	for {
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
-				return res, nil
+				return b.Result(), nil
 			}
 			return nil, tooBig(err)
 		}
-		if maxRows > 0 && len(res.Rows) >= maxRows {
+		if maxRows > 0 && b.NumRows() >= maxRows {
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
 		}
-		if len(slab)+len(dest) > cap(slab) {
-			slab = make([]any, 0, rowSlab*max(len(dest), 1))
+		for _, v := range dest {
+			appendSQLite(b, v)
 		}
-		row := slab[len(slab) : len(slab)+len(dest) : len(slab)+len(dest)]
-		slab = slab[:len(slab)+len(dest)]
-		for i, v := range dest {
-			size += resultBytes(v) // before normalise copies it
-			if maxBytes > 0 && size > maxBytes {
-				return nil, byteLimitError(maxBytes)
-			}
-			row[i] = normalise(v)
+		if maxBytes > 0 && b.Bytes() > maxBytes {
+			return nil, byteLimitError(maxBytes)
 		}
-		res.Rows = append(res.Rows, row)
+		if err := b.EndRow(); err != nil {
+			return nil, err
+		}
 	}
 }
 
-// rowSlab is how many rows' worth of values one slab holds.
-const rowSlab = 512
-
-// normalise maps a driver value to the Result value types.
-func normalise(v driver.Value) any {
+// appendSQLite appends one go-sqlite3 value (copied: the driver reuses its buffers).
+func appendSQLite(b *ResultBuilder, v driver.Value) {
 	switch x := v.(type) {
-	case nil, int64, float64, string:
-		return x
+	case int64:
+		b.AppendInt(x)
+	case float64:
+		b.AppendFloat(x)
+	case string:
+		b.AppendText(x)
 	case []byte:
-		// Copy (the driver reuses its buffer) and keep an empty BLOB non-nil, so that it is
-		// never mistaken for NULL.
-		b := make([]byte, len(x))
-		copy(b, x)
-		return b
-	case bool: // not produced once decltypes are cleared; kept for safety
-		if x {
-			return int64(1)
-		}
-		return int64(0)
-	default:
-		return fmt.Sprint(x)
+		b.AppendBlob(x) // an empty BLOB stays a blob, never mistaken for NULL
+	default: // nil; bool is not produced once decltypes are cleared, AppendValue maps it
+		b.AppendValue(x)
 	}
 }
 

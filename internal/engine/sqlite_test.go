@@ -27,32 +27,32 @@ func TestValuesKeepStoredTypes(t *testing.T) {
 	)
 	e := newEngine(t)
 	res := mustQuery(t, e, path, `SELECT d, dt, ts, b, r, i, n, bl, tx FROM v ORDER BY k`, Limits{})
-	want := &Result{
-		Columns: []string{"d", "dt", "ts", "b", "r", "i", "n", "bl", "tx"},
-		Rows: [][]any{
+	want := NewResult(
+		[]string{"d", "dt", "ts", "b", "r", "i", "n", "bl", "tx"},
+		[][]any{
 			{"2020-01-02", "2020-01-02 03:04:05", "2020-01-02T03:04:05Z", int64(1), 1.5, int64(42), nil, []byte{0, 0xff, 0x10}, "hello"},
 			{"not a date", "yesterday", int64(1577934245), int64(0), -0.25, int64(-7), nil, []byte{}, "\xff\xfeA"},
 			{int64(20200102), 2.5, "", "true", 3.0, int64(9223372036854775807), "x", nil, ""},
 			{nil, nil, nil, nil, nil, nil, nil, nil, nil},
 		},
-	}
+	)
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
 
 	// Expressions have no declared type; aliases are kept as written.
 	res = mustQuery(t, e, path, `SELECT 1 AS "My Col", 'a', 2.5, NULL, x'01', d || '' FROM v WHERE k = 2`, Limits{})
-	want = &Result{
-		Columns: []string{"My Col", "'a'", "2.5", "NULL", "x'01'", "d || ''"},
-		Rows:    [][]any{{int64(1), "a", 2.5, nil, []byte{1}, "not a date"}},
-	}
+	want = NewResult(
+		[]string{"My Col", "'a'", "2.5", "NULL", "x'01'", "d || ''"},
+		[][]any{{int64(1), "a", 2.5, nil, []byte{1}, "not a date"}},
+	)
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("expression result (-want +got):\n%s", diff)
 	}
 
 	// A query that returns no rows still has its columns and a non-nil result.
 	res = mustQuery(t, e, path, `SELECT k, d FROM v WHERE 0`, Limits{})
-	if res == nil || len(res.Rows) != 0 || !cmp.Equal(res.Columns, []string{"k", "d"}) {
+	if res == nil || res.NumRows() != 0 || !cmp.Equal(res.Columns, []string{"k", "d"}) {
 		t.Errorf("empty result = %+v", res)
 	}
 }
@@ -63,7 +63,7 @@ func TestBlobIsCopied(t *testing.T) {
 		`INSERT INTO b VALUES (x'0102'), (x'0304'), (x'0506')`)
 	res := mustQuery(t, newEngine(t), path, `SELECT v FROM b ORDER BY rowid`, Limits{})
 	want := [][]any{{[]byte{1, 2}}, {[]byte{3, 4}}, {[]byte{5, 6}}}
-	if diff := cmp.Diff(want, res.Rows); diff != "" {
+	if diff := cmp.Diff(want, res.BoxedRows()); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
@@ -117,7 +117,7 @@ func TestWritesAreRefused(t *testing.T) {
 	}
 	// The engine still works and the data are intact; TestMain checks the bytes.
 	res := mustQuery(t, e, fixturePath, `SELECT count(*), sum(id), max(name) FROM t`, Limits{})
-	if diff := cmp.Diff([][]any{{int64(10), int64(55), "name9"}}, res.Rows); diff != "" {
+	if diff := cmp.Diff([][]any{{int64(10), int64(55), "name9"}}, res.BoxedRows()); diff != "" {
 		t.Errorf("fixture changed (-want +got):\n%s", diff)
 	}
 	if _, err := os.Stat(other); !os.IsNotExist(err) {
@@ -126,12 +126,12 @@ func TestWritesAreRefused(t *testing.T) {
 	// The refused settings did not reach the pooled connections either.
 	for i := 0; i < 6; i++ {
 		res := mustQuery(t, e, fixturePath, `PRAGMA query_only`, Limits{})
-		if res.Rows[0][0] != int64(1) {
-			t.Errorf("query_only = %v on a pooled connection, want 1", res.Rows[0][0])
+		if res.Value(0, 0) != int64(1) {
+			t.Errorf("query_only = %v on a pooled connection, want 1", res.Value(0, 0))
 		}
 		res = mustQuery(t, e, fixturePath, `SELECT count(*) FROM pragma_database_list WHERE name NOT IN ('main', 'temp')`, Limits{})
-		if res.Rows[0][0] != int64(0) {
-			t.Errorf("%v databases attached on a pooled connection, want 0", res.Rows[0][0])
+		if res.Value(0, 0) != int64(0) {
+			t.Errorf("%v databases attached on a pooled connection, want 0", res.Value(0, 0))
 		}
 	}
 }
@@ -159,8 +159,8 @@ func TestReadingPragmasAllowed(t *testing.T) {
 			t.Errorf("Query(%q): %v", tc.query, err)
 			continue
 		}
-		if len(res.Rows) != tc.wantRows {
-			t.Errorf("Query(%q) = %d rows, want %d", tc.query, len(res.Rows), tc.wantRows)
+		if res.NumRows() != tc.wantRows {
+			t.Errorf("Query(%q) = %d rows, want %d", tc.query, res.NumRows(), tc.wantRows)
 		}
 	}
 }
@@ -204,14 +204,14 @@ func TestMultipleStatements(t *testing.T) {
 			t.Errorf("Query(%q): %v", tc.query, err)
 			continue
 		}
-		if len(res.Rows) != 1 {
-			t.Errorf("Query(%q) returned %d rows, want 1", tc.query, len(res.Rows))
+		if res.NumRows() != 1 {
+			t.Errorf("Query(%q) returned %d rows, want 1", tc.query, res.NumRows())
 		}
 	}
 	// The second statement of a refused query never ran.
 	res := mustQuery(t, e, fixturePath, `SELECT count(*) FROM t`, Limits{})
-	if res.Rows[0][0] != int64(10) {
-		t.Errorf("fixture has %v rows, want 10", res.Rows[0][0])
+	if res.Value(0, 0) != int64(10) {
+		t.Errorf("fixture has %v rows, want 10", res.Value(0, 0))
 	}
 }
 
@@ -261,8 +261,8 @@ func TestTimeoutInterrupts(t *testing.T) {
 		// The same engine, on the same connection, still answers.
 		for i := 0; i < 3; i++ {
 			res := mustQuery(t, e, fixturePath, `SELECT count(*) FROM t`, Limits{Timeout: time.Second})
-			if res.Rows[0][0] != int64(10) {
-				t.Errorf("after timeout: count = %v, want 10", res.Rows[0][0])
+			if res.Value(0, 0) != int64(10) {
+				t.Errorf("after timeout: count = %v, want 10", res.Value(0, 0))
 			}
 		}
 	}
@@ -295,8 +295,8 @@ func TestParentCancel(t *testing.T) {
 		t.Errorf("parent deadline: err = %v, want context.DeadlineExceeded", err)
 	}
 	res := mustQuery(t, e, fixturePath, `SELECT 42`, Limits{})
-	if res.Rows[0][0] != int64(42) {
-		t.Errorf("after cancel: got %v", res.Rows)
+	if res.Value(0, 0) != int64(42) {
+		t.Errorf("after cancel: got %v", res.BoxedRows())
 	}
 }
 
@@ -328,8 +328,8 @@ func TestMaxRows(t *testing.T) {
 			t.Errorf("Query(%q, MaxRows %d): %v", tc.query, tc.maxRows, err)
 			continue
 		}
-		if len(res.Rows) != tc.want {
-			t.Errorf("Query(%q, MaxRows %d) = %d rows, want %d", tc.query, tc.maxRows, len(res.Rows), tc.want)
+		if res.NumRows() != tc.want {
+			t.Errorf("Query(%q, MaxRows %d) = %d rows, want %d", tc.query, tc.maxRows, res.NumRows(), tc.want)
 		}
 	}
 }
@@ -366,7 +366,7 @@ func TestDatabasePaths(t *testing.T) {
 			t.Errorf("Query on %q: %v", n, err)
 			continue
 		}
-		if diff := cmp.Diff([][]any{{n}}, res.Rows); diff != "" {
+		if diff := cmp.Diff([][]any{{n}}, res.BoxedRows()); diff != "" {
 			t.Errorf("Query on %q reached another file (-want +got):\n%s", n, diff)
 		}
 	}
@@ -413,7 +413,7 @@ func TestConcurrentQueries(t *testing.T) {
 					errs <- err
 					continue
 				}
-				if res.Rows[0][0] != db.sum {
+				if res.Value(0, 0) != db.sum {
 					errs <- errors.New("wrong sum from " + db.path)
 				}
 				if i%10 == 0 { // some timeouts mixed in, to exercise interrupts under load
@@ -438,7 +438,7 @@ func TestCloseAndZeroValue(t *testing.T) {
 	if err != nil {
 		t.Fatalf("zero-value engine: %v", err)
 	}
-	if diff := cmp.Diff([][]any{{"name3"}}, res.Rows); diff != "" {
+	if diff := cmp.Diff([][]any{{"name3"}}, res.BoxedRows()); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 	if err := e.Close(); err != nil {

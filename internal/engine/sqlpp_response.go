@@ -26,7 +26,7 @@ func readSQLPPResponse(r io.Reader, maxRows int, maxBytes int64) (*Result, error
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	var columns []string
 	colIdx := map[string]int{}
 	var docs []sqlppDoc
 	raw := false
@@ -66,9 +66,9 @@ func readSQLPPResponse(r io.Reader, maxRows int, maxBytes int64) (*Result, error
 				for _, f := range fields {
 					c, ok := colIdx[f.name]
 					if !ok {
-						c = len(res.Columns)
+						c = len(columns)
 						colIdx[f.name] = c
-						res.Columns = append(res.Columns, f.name)
+						columns = append(columns, f.name)
 					}
 					doc.cells = append(doc.cells, sqlppCell{col: c, v: f.v})
 				}
@@ -95,37 +95,40 @@ func readSQLPPResponse(r io.Reader, maxRows int, maxBytes int64) (*Result, error
 	if len(errs) > 0 || (status != "" && status != "success") {
 		return nil, sqlppFailure(status, errs)
 	}
+	// The documents' cells are laid out as rows only now that the full column set is
+	// known; the row and byte caps bounded them while they were read.
 	if raw {
-		fieldNames := res.Columns
-		res.Columns = []string{"$1"}
+		b := NewResultBuilder([]string{"$1"})
 		for _, doc := range docs {
-			res.Rows = append(res.Rows, []any{doc.rawValue(fieldNames)})
+			b.AppendValue(doc.rawValue(columns))
+			if err := b.EndRow(); err != nil {
+				return nil, err
+			}
 		}
-		return res, nil
+		return b.Result(), nil
 	}
+	b := NewResultBuilder(columns)
 	// set[c] == i+1 when document i has column c; the rest are MISSING.
-	set := make([]int, len(res.Columns))
+	set := make([]int, len(columns))
+	row := make([]any, len(columns))
 	for i, doc := range docs {
-		row := make([]any, len(res.Columns))
+		clear(row)
 		for _, c := range doc.cells {
 			row[c.col] = c.v // a key repeated after flattening: the last value wins
 			set[c.col] = i + 1
 		}
-		var missing []int
-		for c := range row {
+		for c, v := range row {
 			if set[c] != i+1 {
-				missing = append(missing, c)
+				b.AppendMissing()
+			} else {
+				b.AppendValue(v)
 			}
 		}
-		if missing != nil {
-			if res.Missing == nil {
-				res.Missing = make([][]int, len(docs))
-			}
-			res.Missing[i] = missing
+		if err := b.EndRow(); err != nil {
+			return nil, err
 		}
-		res.Rows = append(res.Rows, row)
 	}
-	return res, nil
+	return b.Result(), nil
 }
 
 // sqlppDoc is one result, flattened: its cells, or (for a SELECT RAW scalar) its value.

@@ -129,7 +129,7 @@ func TestSQLPPResults(t *testing.T) {
 	}
 
 	res, err = e.Query(context.Background(), "superhero", "SELECT RAW COUNT(*) FROM hero", Limits{})
-	if err != nil || !cmp.Equal(res.Columns, []string{"$1"}) || !cmp.Equal(res.Rows, [][]any{{int64(3)}}) || res.Missing != nil {
+	if err != nil || !cmp.Equal(res.Columns, []string{"$1"}) || !cmp.Equal(res.BoxedRows(), [][]any{{int64(3)}}) || res.Missing() != nil {
 		t.Errorf("RAW result: %+v, %v", res, err)
 	}
 	if _, ok := f.last["timeout"]; ok {
@@ -137,7 +137,7 @@ func TestSQLPPResults(t *testing.T) {
 	}
 
 	res, err = e.QueryArgs(context.Background(), "superhero", "SELECT $1 AS a, $n AS b", []any{"x"}, map[string]any{"n": 2}, Limits{})
-	if err != nil || !cmp.Equal(res.Rows, [][]any{{"x", int64(2)}}) {
+	if err != nil || !cmp.Equal(res.BoxedRows(), [][]any{{"x", int64(2)}}) {
 		t.Errorf("arguments: %+v, %v", res, err)
 	}
 }
@@ -214,8 +214,8 @@ func TestSQLPPFlatten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([][]any{{"A"}, {nil}, {`{"x":1}`}}, res.Rows); diff != "" || res.Missing != nil {
-		t.Errorf("raw rows (-want +got):\n%s (missing %v)", diff, res.Missing)
+	if diff := cmp.Diff([][]any{{"A"}, {nil}, {`{"x":1}`}}, res.BoxedRows()); diff != "" || res.Missing() != nil {
+		t.Errorf("raw rows (-want +got):\n%s (missing %v)", diff, res.Missing())
 	}
 }
 
@@ -225,10 +225,10 @@ func checkSQLPPResult(tb testing.TB, res *Result, cols []string, rows [][]any, m
 	if diff := cmp.Diff(cols, res.Columns); diff != "" {
 		tb.Errorf("columns (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(rows, res.Rows); diff != "" {
+	if diff := cmp.Diff(rows, res.BoxedRows()); diff != "" {
 		tb.Errorf("rows (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(missing, res.Missing); diff != "" {
+	if diff := cmp.Diff(missing, res.Missing()); diff != "" {
 		tb.Errorf("missing (-want +got):\n%s", diff)
 	}
 }

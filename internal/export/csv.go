@@ -21,7 +21,8 @@ func WriteCSV(w io.Writer, res *engine.Result) error {
 		return fmt.Errorf("write csv header: %w", err)
 	}
 	rec := make([]string, len(res.Columns))
-	for i, r := range res.Rows {
+	for i := range res.NumRows() {
+		r := res.Row(i)
 		for j, v := range r {
 			rec[j] = csvField(v)
 		}

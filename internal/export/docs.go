@@ -101,8 +101,9 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 		return 0, err
 	}
 	w := bufio.NewWriter(f)
-	seen := make(map[string]bool, len(res.Rows))
-	for n, r := range res.Rows {
+	seen := make(map[string]bool, res.NumRows())
+	for n := range res.NumRows() {
+		r := res.Row(n)
 		var kp []string
 		for _, k := range keyCols {
 			kp = append(kp, keyPart(r[k]))
@@ -130,7 +131,7 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 	if err := f.Close(); err != nil {
 		return 0, fmt.Errorf("write %s: %w", path, err)
 	}
-	return len(res.Rows), nil
+	return res.NumRows(), nil
 }
 
 func writeJSON(w *bufio.Writer, v any) {

@@ -84,7 +84,7 @@ func TestReadTablesKinds(t *testing.T) {
 
 func TestWriteCSV(t *testing.T) {
 	var b bytes.Buffer
-	res := &engine.Result{Columns: []string{"a", "b"}, Rows: [][]any{{int64(1), 2.0}, {nil, "x,y"}, {1e-5, []byte{0}}}}
+	res := engine.NewResult([]string{"a", "b"}, [][]any{{int64(1), 2.0}, {nil, "x,y"}, {1e-5, []byte{0}}})
 	if err := WriteCSV(&b, res); err != nil {
 		t.Fatal(err)
 	}

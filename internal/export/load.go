@@ -170,7 +170,7 @@ func loadTable(ctx context.Context, e *engine.SQLite, src string, d Dialect, dst
 	if err != nil {
 		return 0, 0, fmt.Errorf("read: %w", err)
 	}
-	if len(res.Rows) == 0 || len(t.Columns) == 0 {
+	if res.NumRows() == 0 || len(t.Columns) == 0 {
 		return 0, 0, nil
 	}
 	tx, err := dst.BeginTx(ctx, nil)
@@ -184,13 +184,14 @@ func loadTable(ctx context.Context, e *engine.SQLite, src string, d Dialect, dst
 		cols = append(cols, d.quote(c.Name))
 	}
 	head := "INSERT INTO " + qname + " (" + strings.Join(cols, ", ") + ") VALUES "
-	for start := 0; start < len(res.Rows); start += batch {
-		end := min(start+batch, len(res.Rows))
+	for start := 0; start < res.NumRows(); start += batch {
+		end := min(start+batch, res.NumRows())
 		var b strings.Builder
 		b.WriteString(head)
 		args := make([]any, 0, (end-start)*len(t.Columns))
-		for i, r := range res.Rows[start:end] {
-			if i > 0 {
+		for i := start; i < end; i++ {
+			r := res.Row(i)
+			if i > start {
 				b.WriteString(", ")
 			}
 			b.WriteByte('(')
@@ -214,7 +215,7 @@ func loadTable(ctx context.Context, e *engine.SQLite, src string, d Dialect, dst
 	if err := tx.Commit(); err != nil {
 		return 0, 0, fmt.Errorf("commit: %w", err)
 	}
-	return len(res.Rows), repaired, nil
+	return res.NumRows(), repaired, nil
 }
 
 // toTarget converts a value for a column of kind k: numbers into a text column become

@@ -65,7 +65,8 @@ func ReadTables(ctx context.Context, e *engine.SQLite, path string) ([]Table, er
 		return nil, fmt.Errorf("list tables of %s: %w", path, err)
 	}
 	var tables []Table
-	for _, r := range res.Rows {
+	for rowI := range res.NumRows() {
+		r := res.Row(rowI)
 		name, _ := r[0].(string)
 		ddl, _ := r[1].(string)
 		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(ddl)), "CREATE VIRTUAL") {
@@ -76,7 +77,8 @@ func ReadTables(ctx context.Context, e *engine.SQLite, path string) ([]Table, er
 		if err != nil {
 			return nil, fmt.Errorf("columns of %s.%s: %w", path, name, err)
 		}
-		for _, c := range info.Rows {
+		for rowI := range info.NumRows() {
+			c := info.Row(rowI)
 			col := Column{Name: fmt.Sprint(c[0]), Declared: fmt.Sprint(c[1])}
 			if pk, ok := c[2].(int64); ok {
 				col.PKOrder = int(pk)
@@ -102,7 +104,8 @@ func sampleKind(ctx context.Context, e *engine.SQLite, path, table string, c Col
 		return 0, fmt.Errorf("sample %s.%s: %w", table, c.Name, err)
 	}
 	seen := map[string]bool{}
-	for _, r := range res.Rows {
+	for rowI := range res.NumRows() {
+		r := res.Row(rowI)
 		seen[fmt.Sprint(r[0])] = true
 	}
 	switch {

@@ -17,7 +17,7 @@ func res(rows ...[]any) *engine.Result {
 			r.Columns = append(r.Columns, fmt.Sprintf("c%d", i))
 		}
 	}
-	r.Rows = rows
+	r = engine.NewResult(r.Columns, rows)
 	return r
 }
 
@@ -75,15 +75,15 @@ func TestBirdEqualShuffled(t *testing.T) {
 		gold := realisticResult(rng, n, 3)
 		pred := &engine.Result{Columns: gold.Columns}
 		for _, i := range rng.Perm(n) {
-			pred.Rows = append(pred.Rows, gold.Rows[i])
+			pred = appendRow(pred, gold.Row(i))
 			if i%5 == 0 {
-				pred.Rows = append(pred.Rows, gold.Rows[i])
+				pred = appendRow(pred, gold.Row(i))
 			}
 		}
 		if !BirdEqual(pred, gold) {
 			t.Errorf("n=%d: shuffled copy not equal", n)
 		}
-		pred.Rows = append(pred.Rows, row("new", int64(-1), nil))
+		pred = appendRow(pred, row("new", int64(-1), nil))
 		if BirdEqual(pred, gold) {
 			t.Errorf("n=%d: extra row not noticed", n)
 		}
@@ -120,7 +120,7 @@ func realisticResult(rng *rand.Rand, rows, width int) *engine.Result {
 				}
 			}
 		}
-		r.Rows = append(r.Rows, rw)
+		r = appendRow(r, rw)
 	}
 	return r
 }
@@ -131,7 +131,7 @@ func BenchmarkBirdEqual(b *testing.B) {
 		gold := realisticResult(rng, size.rows, size.width)
 		pred := &engine.Result{Columns: gold.Columns}
 		for _, i := range rng.Perm(size.rows) {
-			pred.Rows = append(pred.Rows, gold.Rows[i])
+			pred = appendRow(pred, gold.Row(i))
 		}
 		b.Run(fmt.Sprintf("%dx%d", size.rows, size.width), func(b *testing.B) {
 			b.ReportAllocs()

@@ -3,7 +3,6 @@ package judge
 import (
 	"bytes"
 	"hash/maphash"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -32,23 +31,24 @@ import (
 // row and so reject a pair that the permutation check (and BIRD) would accept. This is
 // reproduced; a strict mode would skip the quick rejection.
 func SpiderEqual(gold, pred *engine.Result, orderMatters bool) bool {
-	var gr, pr [][]any
-	if gold != nil {
-		gr = gold.Rows
-	}
-	if pred != nil {
-		pr = pred.Rows
-	}
-	if len(gr) == 0 && len(pr) == 0 {
+	ng, np := gold.NumRows(), pred.NumRows()
+	if ng == 0 && np == 0 {
 		return true
 	}
-	if len(gr) != len(pr) {
+	if ng != np {
 		return false
 	}
 	// Fast paths for the common correct prediction: the same values with the same types
-	// (so every row sorts the same way in quick_rej), in the same order or shuffled.
-	if slices.EqualFunc(gr, pr, identicalRow) || (!orderMatters && sameBagIdentical(gr, pr)) {
+	// (so every row sorts the same way in quick_rej), in the same order or shuffled. They
+	// read the results in place; only a pair they cannot settle is converted (pyTableOf).
+	if gold.NumCols() == pred.NumCols() && (sameRowsIdentical(gold, pred) || (!orderMatters && sameBagIdentical(gold, pred))) {
 		return true
+	}
+	// Every column match below needs each gold column to be, as a multiset, some pred
+	// column: checked first on the results in place, so a wrong prediction is rejected
+	// without converting either result.
+	if gold.NumCols() != pred.NumCols() || !columnsCouldMatch(gold, pred) {
+		return false
 	}
 	g, ok := pyTableOf(gold, textIgnore)
 	if !ok {
@@ -165,6 +165,36 @@ func unorderRows(t *pyTable) pyTable {
 		}
 	}
 	return out
+}
+
+// columnsCouldMatch reports whether the columns of g and p (same shape) can be paired so
+// that paired columns have equal fingerprints (columnFingerprints on Python keys, text
+// decoded as Spider decodes it): a necessary condition of both the ordered and the bag
+// column match.
+func columnsCouldMatch(g, p *engine.Result) bool {
+	w := g.NumCols()
+	gfp, pfp := resultFingerprints(g), resultFingerprints(p)
+	compat := make([]bool, w*w)
+	for i := range w {
+		for j := range w {
+			compat[i*w+j] = gfp[i] == pfp[j]
+		}
+	}
+	return perfectMatching(w, compat)
+}
+
+// resultFingerprints is columnFingerprints(pyTableOf(r, textIgnore)) without the table.
+func resultFingerprints(r *engine.Result) [][2]uint64 {
+	fp := make([][2]uint64, r.NumCols())
+	for i := range r.NumRows() {
+		for j := range fp {
+			pv, _ := pyCellOf(r, i, j, textIgnore) // never fails under textIgnore
+			h := keyHash(&pv.key)
+			fp[j][0] += h
+			fp[j][1] ^= mix64(h)
+		}
+	}
+	return fp
 }
 
 // orderedColumnMatch: with rows in order, a column permutation makes the lists equal
@@ -420,73 +450,35 @@ func sameRows(a, b tableView, bag bool) bool {
 	return bag || matched == distinct
 }
 
-// identical reports whether two fetched values are the same Python value of the same type
-// with the same str(): stricter than ==, which also makes 1 equal 1.0 and -0.0 equal 0.
-func identical(a, b any) bool {
-	switch x := a.(type) {
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && math.Float64bits(x) == math.Float64bits(y)
-	case nil:
-		return b == nil
-	case []byte:
-		y, ok := b.([]byte)
-		return ok && bytes.Equal(x, y)
+// sameRowsIdentical reports whether row i of g is identical to row i of p for every i.
+func sameRowsIdentical(g, p *engine.Result) bool {
+	for i := range g.NumRows() {
+		if !rowIdentical(g, i, p, i) {
+			return false
+		}
 	}
-	return false
+	return true
 }
-
-func identicalRow(a, b []any) bool { return slices.EqualFunc(a, b, identical) }
 
 // sameBagIdentical reports whether p is a reordering of g, row for row identical. False
 // means only "not that simple": the full comparison decides.
-func sameBagIdentical(g, p [][]any) bool {
-	size := 1
-	for size < 2*len(g) {
-		size <<= 1
-	}
-	mask := uint64(size - 1)
-	type slot struct {
-		h     uint64
-		row   int32 // index into g plus one; 0 marks an empty slot
-		count int32
-	}
-	slots := make([]slot, size)
-	for i, r := range g {
-		h := pyRowHash(r)
-		for k := h & mask; ; k = (k + 1) & mask {
-			s := &slots[k]
-			if s.row == 0 {
-				*s = slot{h: h, row: int32(i) + 1, count: 1}
-				break
-			}
-			if s.h == h && identicalRow(g[s.row-1], r) {
-				s.count++
-				break
-			}
+func sameBagIdentical(g, p *engine.Result) bool {
+	set := newRowSet(g.NumRows())
+	defer set.release()
+	for i := range g.NumRows() {
+		h := rowHash(g, i)
+		sl := set.find(h, func(k int) bool { return rowIdentical(g, k, g, i) })
+		if sl.row == 0 {
+			*sl = rowSlot{h: h, row: int32(i) + 1}
 		}
+		sl.count++
 	}
-	for _, r := range p {
-		h := pyRowHash(r)
-		for k := h & mask; ; k = (k + 1) & mask {
-			s := &slots[k]
-			if s.row == 0 {
-				return false
-			}
-			if s.h == h && identicalRow(g[s.row-1], r) {
-				if s.count == 0 {
-					return false
-				}
-				s.count--
-				break
-			}
+	for i := range p.NumRows() {
+		sl := set.find(rowHash(p, i), func(k int) bool { return rowIdentical(g, k, p, i) })
+		if sl.row == 0 || sl.count == 0 {
+			return false
 		}
+		sl.count--
 	}
 	return true // as many rows in p as in g, each taken from g's counts
 }

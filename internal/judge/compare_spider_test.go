@@ -178,7 +178,7 @@ func TestSpiderEqualMatchesBruteForce(t *testing.T) {
 			for j := range rw {
 				rw[j] = pool[rng.IntN(3+rng.IntN(len(pool)-2))]
 			}
-			r.Rows = append(r.Rows, rw)
+			r = appendRow(r, rw)
 		}
 		return r
 	}
@@ -193,12 +193,14 @@ func TestSpiderEqualMatchesBruteForce(t *testing.T) {
 			for _, ri := range rng.Perm(rows) {
 				rw := make([]any, width)
 				for j, c := range cols {
-					rw[j] = gold.Rows[ri][c]
+					rw[j] = gold.Value(ri, c)
 				}
-				pred.Rows = append(pred.Rows, rw)
+				pred = appendRow(pred, rw)
 			}
 			if rng.IntN(3) == 0 {
-				pred.Rows[0][rng.IntN(width)] = pool[rng.IntN(len(pool))]
+				rows := pred.BoxedRows()
+				rows[0][rng.IntN(width)] = pool[rng.IntN(len(pool))]
+				pred = engine.NewResult(pred.Columns, rows)
 			}
 		} else {
 			pred = randRes(rows, width)
@@ -206,7 +208,7 @@ func TestSpiderEqualMatchesBruteForce(t *testing.T) {
 		ordered := rng.IntN(2) == 0
 		want := bruteSpider(gold, pred, ordered)
 		if got := SpiderEqual(gold, pred, ordered); got != want {
-			t.Fatalf("SpiderEqual(%v, %v, %v) = %v, brute force says %v", gold.Rows, pred.Rows, ordered, got, want)
+			t.Fatalf("SpiderEqual(%v, %v, %v) = %v, brute force says %v", gold.BoxedRows(), pred.BoxedRows(), ordered, got, want)
 		}
 		if want {
 			agreeTrue++
@@ -226,23 +228,24 @@ func TestSpiderEqualWideInterchangeableColumns(t *testing.T) {
 		for j := range rw {
 			rw[j] = int64((r * (j + 1)) % 7) // columns share values, rows differ
 		}
-		gold.Rows = append(gold.Rows, rw)
+		gold = appendRow(gold, rw)
 	}
 	pred := &engine.Result{}
 	perm := []int{3, 1, 4, 0, 5, 9, 2, 6, 8, 7}
-	for _, rw := range gold.Rows {
+	for _, rw := range gold.BoxedRows() {
 		p := make([]any, width)
 		for j, c := range perm {
 			p[j] = rw[c]
 		}
-		pred.Rows = append(pred.Rows, p)
+		pred = appendRow(pred, p)
 	}
 	if !SpiderEqual(gold, pred, false) || !SpiderEqual(gold, pred, true) {
 		t.Error("permuted columns not matched")
 	}
-	pred.Rows[17] = slices.Clone(pred.Rows[17])
-	pred.Rows[17][0], pred.Rows[17][1] = pred.Rows[17][1], pred.Rows[17][0]
-	if pred.Rows[17][0] != pred.Rows[17][1] && (SpiderEqual(gold, pred, false) || SpiderEqual(gold, pred, true)) {
+	prows := pred.BoxedRows()
+	prows[17][0], prows[17][1] = prows[17][1], prows[17][0]
+	pred = engine.NewResult(pred.Columns, prows)
+	if pred.Value(17, 0) != pred.Value(17, 1) && (SpiderEqual(gold, pred, false) || SpiderEqual(gold, pred, true)) {
 		t.Error("one row with two values swapped still matched")
 	}
 }
@@ -256,10 +259,10 @@ func BenchmarkSpiderEqual(b *testing.B) {
 		gold := realisticResult(rng, size.rows, size.width)
 		shuffled, reversed := &engine.Result{}, &engine.Result{}
 		for _, i := range rng.Perm(size.rows) {
-			shuffled.Rows = append(shuffled.Rows, gold.Rows[i])
-			rw := slices.Clone(gold.Rows[i])
+			shuffled = appendRow(shuffled, gold.Row(i))
+			rw := slices.Clone(gold.Row(i))
 			slices.Reverse(rw)
-			reversed.Rows = append(reversed.Rows, rw)
+			reversed = appendRow(reversed, rw)
 		}
 		for _, c := range []struct {
 			name string

@@ -199,22 +199,20 @@ func newFlexTable(res *engine.Result, opt FlexOptions) *flexTable {
 	}
 	nums := make([]int, n)
 	texts := make([]int, n)
-	cells := make([]flexVal, len(res.Rows)*n) // one backing array for all rows
-	t.rows = make([][]flexVal, len(res.Rows))
-	for r, row := range res.Rows {
+	cells := make([]flexVal, res.NumRows()*n) // one backing array for all rows
+	t.rows = make([][]flexVal, res.NumRows())
+	// The flex comparison works on normalised copies (flexVal) of both results; it is
+	// opt-in (--flex) and not on the memory budget of the default metrics.
+	for r := range res.NumRows() {
 		out := cells[r*n : (r+1)*n : (r+1)*n]
 		for c := range out {
 			var v any
-			if c < len(row) { // a ragged row (no engine makes one) reads as NULL-padded
-				v = row[c]
+			if c < res.NumCols() { // no engine makes a row narrower than its columns
+				v = res.Value(r, c)
 			}
 			out[c] = normFlex(v)
-		}
-		if r < len(res.Missing) && !opt.MissingIsNull {
-			for _, c := range res.Missing[r] {
-				if c >= 0 && c < n && out[c].kind == flexNull {
-					out[c] = flexVal{kind: flexMissing}
-				}
+			if c < res.NumCols() && !opt.MissingIsNull && out[c].kind == flexNull && res.IsMissing(r, c) {
+				out[c] = flexVal{kind: flexMissing}
 			}
 		}
 		for c, v := range out {

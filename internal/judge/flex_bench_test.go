@@ -12,21 +12,21 @@ import (
 // (floats for ints, numeric text, other case): the full normalise, map, sort path.
 func flexBenchResults() (gold, pred *engine.Result) {
 	const n = 10000
-	gold = &engine.Result{Columns: []string{"id", "name", "score", "city", "count"}}
-	pred = &engine.Result{Columns: []string{"City", "hero_name", "id", "cnt", "avg_score"}}
+	var grows, prows [][]any
 	for i := range n {
 		name := fmt.Sprintf("Hero %d", i)
 		city := fmt.Sprintf("City %d", i%97)
 		score := float64(i) / 7
-		gold.Rows = append(gold.Rows, []any{int64(i), name, score, city, int64(i % 13)})
+		grows = append(grows, []any{int64(i), name, score, city, int64(i % 13)})
 	}
 	for i := n - 1; i >= 0; i-- {
 		name := fmt.Sprintf(" hero %d", i)
 		city := fmt.Sprintf("CITY %d", i%97)
 		score := float64(i)/7 + 1e-9
-		pred.Rows = append(pred.Rows, []any{city, name, float64(i), fmt.Sprint(i % 13), score})
+		prows = append(prows, []any{city, name, float64(i), fmt.Sprint(i % 13), score})
 	}
-	return gold, pred
+	return engine.NewResult([]string{"id", "name", "score", "city", "count"}, grows),
+		engine.NewResult([]string{"City", "hero_name", "id", "cnt", "avg_score"}, prows)
 }
 
 func BenchmarkFlexCompare(b *testing.B) {

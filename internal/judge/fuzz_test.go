@@ -28,7 +28,7 @@ func fuzzResult(data []byte, width uint8) *engine.Result {
 		return b
 	}
 	var row []any
-	for len(data) > 0 && len(res.Rows) < 64 {
+	for len(data) > 0 && res.NumRows() < 64 {
 		tag := next(1)[0]
 		var v any
 		switch tag % 7 {
@@ -53,7 +53,7 @@ func fuzzResult(data []byte, width uint8) *engine.Result {
 		}
 		row = append(row, v)
 		if len(row) == n {
-			res.Rows = append(res.Rows, row)
+			res = appendRow(res, row)
 			row = nil
 		}
 	}
@@ -62,15 +62,15 @@ func fuzzResult(data []byte, width uint8) *engine.Result {
 
 // shuffled returns r with its rows in a random order fixed by seed.
 func shuffled(r *engine.Result, seed uint64) *engine.Result {
-	rows := slices.Clone(r.Rows)
+	rows := slices.Clone(r.BoxedRows())
 	rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	return &engine.Result{Columns: r.Columns, Rows: rows}
+	return engine.NewResult(r.Columns, rows)
 }
 
 // allUTF8 reports whether every text cell is valid UTF-8; BIRD's comparisons score a
 // result with broken text 0 even against itself (Quirk BIRD-utf8).
 func allUTF8(r *engine.Result) bool {
-	for _, row := range r.Rows {
+	for _, row := range r.BoxedRows() {
 		for _, v := range row {
 			if s, ok := v.(string); ok && !utf8.ValidString(s) {
 				return false
@@ -109,20 +109,20 @@ func FuzzCompare(f *testing.F) {
 		// Reflexivity.
 		if allUTF8(ra) {
 			if !BirdEqual(ra, ra) || !BirdEqual(sa, ra) {
-				t.Fatalf("BirdEqual: a result (or its rows shuffled) differs from itself: %v", ra.Rows)
+				t.Fatalf("BirdEqual: a result (or its rows shuffled) differs from itself: %v", ra.BoxedRows())
 			}
 			if s := SoftF1(ra, ra); s != 1 {
-				t.Fatalf("SoftF1(r, r) = %v, want 1: %v", s, ra.Rows)
+				t.Fatalf("SoftF1(r, r) = %v, want 1: %v", s, ra.BoxedRows())
 			}
 		} else if BirdEqual(ra, ra) || SoftF1(ra, ra) != 0 {
-			t.Fatalf("a result with text that is not UTF-8 must score 0 (Quirk BIRD-utf8): %v", ra.Rows)
+			t.Fatalf("a result with text that is not UTF-8 must score 0 (Quirk BIRD-utf8): %v", ra.BoxedRows())
 		}
 		if !SpiderEqual(ra, ra, true) || !SpiderEqual(ra, sa, false) {
-			t.Fatalf("SpiderEqual: a result (or its rows shuffled) differs from itself: %v", ra.Rows)
+			t.Fatalf("SpiderEqual: a result (or its rows shuffled) differs from itself: %v", ra.BoxedRows())
 		}
 		for _, opt := range []FlexOptions{{}, {RowsAsSet: true}} {
 			if v := FlexCompareWith(ra, sa, opt); v.Verdict != FlexExact {
-				t.Fatalf("FlexCompareWith(%+v)(r, shuffled r) = %+v, want exact: %v", opt, v, ra.Rows)
+				t.Fatalf("FlexCompareWith(%+v)(r, shuffled r) = %+v, want exact: %v", opt, v, ra.BoxedRows())
 			}
 		}
 	})

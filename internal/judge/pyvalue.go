@@ -234,20 +234,19 @@ type pyTable struct {
 func (t *pyTable) row(i int) []pyVal { return t.cells[i*t.width : (i+1)*t.width] }
 
 // pyTableOf converts a result; ok is false when fetching it would have raised in Python.
-// A nil result is an empty one.
+// A nil result is an empty one. It copies the whole result, so it serves only the
+// comparisons that need Python's view of every cell at once (Spider's permutation
+// search, once its fast paths failed); Soft-F1 and BIRD read the result in place.
 func pyTableOf(r *engine.Result, mode textMode) (t pyTable, ok bool) {
-	if r == nil || len(r.Rows) == 0 {
+	if r.NumRows() == 0 {
 		return pyTable{}, true
 	}
-	t.rows = len(r.Rows)
-	t.width = len(r.Rows[0])
+	t.rows = r.NumRows()
+	t.width = r.NumCols()
 	t.cells = make([]pyVal, 0, t.rows*t.width)
-	for _, row := range r.Rows {
-		if len(row) != t.width { // not produced by a real engine; refuse rather than misalign
-			return pyTable{}, false
-		}
-		for _, v := range row {
-			pv, ok := pyValueOf(v, mode)
+	for i := range t.rows {
+		for j := range t.width {
+			pv, ok := pyCellOf(r, i, j, mode)
 			if !ok {
 				return pyTable{}, false
 			}
@@ -255,6 +254,22 @@ func pyTableOf(r *engine.Result, mode textMode) (t pyTable, ok bool) {
 		}
 	}
 	return t, true
+}
+
+// pyCellOf is pyValueOf of cell (i, j), without boxing it; a text shares r's memory
+// unless invalid bytes must be dropped.
+func pyCellOf(r *engine.Result, i, j int, mode textMode) (pyVal, bool) {
+	switch r.Kind(i, j) {
+	case engine.Int:
+		return pyVal{key: pyKey{kind: pyInt, n: uint64(r.Int(i, j))}, kind: pyInt}, true
+	case engine.Float:
+		return pyFloatVal(r.Float(i, j)), true
+	case engine.Text:
+		return pyValueOf(r.Text(i, j), mode)
+	case engine.Blob:
+		return pyVal{key: pyKey{kind: pyBytes, s: r.Text(i, j)}, kind: pyBytes}, true
+	}
+	return pyVal{kind: pyNone}, true
 }
 
 func rowsEqual(a, b []pyVal) bool {

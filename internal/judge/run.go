@@ -333,7 +333,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 	for s, sys := range systems {
 		p := sys.Preds[i]
 		r := base(p)
-		r.GoldRows = len(qj.golds[0].bird.res.Rows)
+		r.GoldRows = qj.golds[0].bird.res.NumRows()
 		if p == nil {
 			r.Verdict, r.ErrorCategory, r.ErrorMessage = record.Error, record.Other, "no prediction for this question"
 			recs[s] = r
@@ -406,10 +406,10 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 		j.verdict, j.category, j.message = record.Error, Categorize(primary.err), primary.err.Error()
 	case ex == 1:
 		j.verdict = record.Correct
-		j.rows = len(primary.res.Rows)
+		j.rows = primary.res.NumRows()
 	default:
 		j.verdict = record.Incorrect
-		j.rows = len(primary.res.Rows)
+		j.rows = primary.res.NumRows()
 	}
 	return j
 }

@@ -21,27 +21,25 @@ import (
 //
 // Quirk (BIRD-utf8, as for BirdEqual): TEXT that is not valid UTF-8 in either result
 // makes Python's sqlite3 raise while fetching, which the official script scores 0.
+//
+// It reads both results in place: duplicates are found through a hash set of row indices
+// and values compared cell by cell, so no result is copied.
 func SoftF1(pred, gold *engine.Result) float64 {
-	p, ok := pyTableOf(pred, textStrict)
-	if !ok {
+	if !utf8Fetchable(pred) || !utf8Fetchable(gold) {
 		return 0
 	}
-	g, ok := pyTableOf(gold, textStrict)
-	if !ok {
-		return 0
-	}
-	if p.rows == 0 && g.rows == 0 {
+	if pred.NumRows() == 0 && gold.NumRows() == 0 {
 		return 1
 	}
-	pr, gr := distinctRows(&p), distinctRows(&g)
+	pr, gr := distinctRows(pred), distinctRows(gold)
 	var tp, fp, fn float64
-	for i, grow := range gr {
+	w := float64(gold.NumCols())
+	for i, g := range gr {
 		if i >= len(pr) {
 			fn++
 			continue
 		}
-		m, po, go_ := rowOverlap(pr[i], grow)
-		w := float64(len(grow))
+		m, po, go_ := rowOverlap(pred, int(pr[i]), gold, int(g))
 		tp += float64(m) / w
 		fp += float64(po) / w
 		fn += float64(go_) / w
@@ -62,60 +60,48 @@ func SoftF1(pred, gold *engine.Result) float64 {
 	return 2 * precision * recall / (precision + recall)
 }
 
-// distinctRows returns t's rows with later duplicates dropped, in first-seen order.
-func distinctRows(t *pyTable) [][]pyVal {
-	out := make([][]pyVal, 0, t.rows)
-	seen := make(map[string]struct{}, t.rows)
-	var key []byte
-	for i := 0; i < t.rows; i++ {
-		r := t.row(i)
-		key = appendRowKey(key[:0], r)
-		if _, dup := seen[string(key)]; dup {
-			continue
+// distinctRows returns the indices of r's rows with later duplicates (Python tuple ==)
+// dropped, in first-seen order. Rows compare by their cells' keys, as the script's
+// set of tuples does for the values SQLite returns.
+func distinctRows(r *engine.Result) []int32 {
+	n := r.NumRows()
+	out := make([]int32, 0, n)
+	set := newRowSet(n)
+	defer set.release()
+	for i := range n {
+		h := rowHash(r, i)
+		sl := set.find(h, func(k int) bool { return rowKeyEqual(r, k, r, i) })
+		if sl.row == 0 {
+			*sl = rowSlot{h: h, row: int32(i) + 1}
+			out = append(out, int32(i))
 		}
-		seen[string(key)] = struct{}{}
-		out = append(out, r)
 	}
 	return out
 }
 
-// appendRowKey appends an encoding of the row's Python equality keys that is equal for
-// two rows exactly when the rows are equal as tuples.
-func appendRowKey(b []byte, r []pyVal) []byte {
-	for _, v := range r {
-		b = append(b, byte(v.key.kind))
-		for s := 0; s < 64; s += 8 {
-			b = append(b, byte(v.key.n>>s))
-		}
-		n := len(v.key.s)
-		b = append(b, byte(n), byte(n>>8), byte(n>>16), byte(n>>24), byte(n>>32), byte(n>>40))
-		b = append(b, v.key.s...)
-	}
-	return b
-}
-
-// rowOverlap counts, for one paired row, the prediction values found in the gold row,
-// those not found, and the gold values not found in the prediction row (membership by
-// Python ==, as the script's `in` tests).
-func rowOverlap(pred, gold []pyVal) (matched, predOnly, goldOnly int) {
-	for _, v := range pred {
-		if containsKey(gold, v.key) {
+// rowOverlap counts, for prediction row pi paired with gold row gi, the prediction
+// values found in the gold row, those not found, and the gold values not found in the
+// prediction row (membership by Python ==, as the script's `in` tests).
+func rowOverlap(pred *engine.Result, pi int, gold *engine.Result, gi int) (matched, predOnly, goldOnly int) {
+	for j := range pred.NumCols() {
+		if cellIn(pred, pi, j, gold, gi) {
 			matched++
 		} else {
 			predOnly++
 		}
 	}
-	for _, v := range gold {
-		if !containsKey(pred, v.key) {
+	for j := range gold.NumCols() {
+		if !cellIn(gold, gi, j, pred, pi) {
 			goldOnly++
 		}
 	}
 	return matched, predOnly, goldOnly
 }
 
-func containsKey(row []pyVal, k pyKey) bool {
-	for _, v := range row {
-		if v.key == k {
+// cellIn reports whether cell (i, j) of a equals some cell of row k of b.
+func cellIn(a *engine.Result, i, j int, b *engine.Result, k int) bool {
+	for l := range b.NumCols() {
+		if cellKeyEqual(a, i, j, b, k, l) {
 			return true
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
-func rowsOf(rows ...[]any) *engine.Result { return &engine.Result{Rows: rows} }
+func rowsOf(rows ...[]any) *engine.Result { return engine.NewResult(nil, rows) }
 
 func TestSoftF1(t *testing.T) {
 	tests := []struct {

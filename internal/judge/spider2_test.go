@@ -118,13 +118,13 @@ func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 // TestResultCSV: a query result goes through pandas' to_csv and read_csv as in
 // evaluate.py's SQL mode.
 func TestResultCSV(t *testing.T) {
-	res := &engine.Result{Columns: []string{"n", "x", "s"}, Rows: [][]any{{int64(1), 1.5, "a,b"}, {nil, 2.0, ""}, {int64(3), nil, `q"q`}}}
+	res := engine.NewResult([]string{"n", "x", "s"}, [][]any{{int64(1), 1.5, "a,b"}, {nil, 2.0, ""}, {int64(3), nil, `q"q`}})
 	got := string(ResultCSV(res))
 	want := "n,x,s\n1.0,1.5,\"a,b\"\n,2.0,\n3.0,,\"q\"\"q\"\n"
 	if got != want {
 		t.Errorf("ResultCSV:\n%s\nwant\n%s", got, want)
 	}
-	one := &engine.Result{Columns: []string{"v"}, Rows: [][]any{{int64(1)}, {nil}}}
+	one := engine.NewResult([]string{"v"}, [][]any{{int64(1)}, {nil}})
 	f := frame(t, string(ResultCSV(one)))
 	if f.Rows != 2 {
 		t.Errorf("a one-column NULL row is written \"\" and kept: %d rows", f.Rows)

@@ -28,13 +28,13 @@ func ResultCSV(res *engine.Result) []byte {
 	asFloat := make([]bool, len(res.Columns))
 	for c := range res.Columns {
 		ints, floats, nulls, other := 0, 0, 0, 0
-		for _, row := range res.Rows {
-			switch row[c].(type) {
-			case nil:
+		for i := range res.NumRows() {
+			switch res.Kind(i, c) {
+			case engine.Null:
 				nulls++
-			case int64:
+			case engine.Int:
 				ints++
-			case float64:
+			case engine.Float:
 				floats++
 			default:
 				other++
@@ -44,7 +44,8 @@ func ResultCSV(res *engine.Result) []byte {
 		asFloat[c] = other == 0 && (floats > 0 || (ints > 0 && nulls > 0))
 	}
 	var scratch []byte
-	for _, row := range res.Rows {
+	for i := range res.NumRows() {
+		row := res.Row(i) // one row at a time: the CSV text is the copy this function makes
 		if len(row) == 1 && (row[0] == nil || row[0] == "") {
 			b.WriteString("\"\"\n")
 			continue

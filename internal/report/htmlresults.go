@@ -113,10 +113,11 @@ func (x *executor) view(r *engine.Result, err error, other map[string]bool) *Res
 		}
 		return &ResultView{Note: note}
 	}
-	v := &ResultView{Columns: r.Columns, Total: len(r.Rows)}
-	for i, row := range r.Rows {
+	v := &ResultView{Columns: r.Columns, Total: r.NumRows()}
+	for i := range r.NumRows() {
+		row := r.Row(i)
 		if i >= x.opt.Rows {
-			v.Note = fmt.Sprintf("first %d of %d rows", x.opt.Rows, len(r.Rows))
+			v.Note = fmt.Sprintf("first %d of %d rows", x.opt.Rows, r.NumRows())
 			break
 		}
 		diff := other != nil && !other[rowKey(row)]
@@ -127,7 +128,7 @@ func (x *executor) view(r *engine.Result, err error, other map[string]bool) *Res
 		v.Rows = append(v.Rows, cells)
 	}
 	if v.Note == "" {
-		v.Note = plural(len(r.Rows), "row")
+		v.Note = plural(r.NumRows(), "row")
 	}
 	return v
 }
@@ -168,8 +169,9 @@ func rowKey(row []any) string {
 }
 
 func rowKeys(r *engine.Result) map[string]bool {
-	m := make(map[string]bool, len(r.Rows))
-	for _, row := range r.Rows {
+	m := make(map[string]bool, r.NumRows())
+	for rowI := range r.NumRows() {
+		row := r.Row(rowI)
 		m[rowKey(row)] = true
 	}
 	return m

@@ -88,11 +88,11 @@ func TestThroughSQLPPEngine(t *testing.T) {
 			if diff := cmp.Diff(tt.cols, res.Columns); diff != "" {
 				t.Errorf("columns (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.rows, res.Rows); diff != "" {
+			if diff := cmp.Diff(tt.rows, res.BoxedRows()); diff != "" {
 				t.Errorf("rows (-want +got):\n%s", diff)
 			}
-			if res.Missing != nil {
-				t.Errorf("missing %v, want none", res.Missing)
+			if res.Missing() != nil {
+				t.Errorf("missing %v, want none", res.Missing())
 			}
 		})
 	}
