@@ -12,6 +12,7 @@ parallel=${2:-1}
 # package target: every func Fuzz* in the repository, one line each.
 targets=(
   "./internal/spidersql FuzzParse"
+  "./internal/spidersql FuzzTokenizeMatchesRegex"
   "./internal/sqlast FuzzExtractSchema"
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
