@@ -17,6 +17,7 @@ targets=(
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
   "./internal/judge FuzzCompare"
+  "./internal/judge FuzzLexGuards"
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"

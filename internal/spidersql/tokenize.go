@@ -60,18 +60,20 @@ func Tokenize(query string) ([]string, error) {
 		b = append(b, s[prev:]...)
 		text = string(b)
 	}
-	toks := wordTokenize(text)
-	for i, t := range toks {
-		t = strings.ToLower(t)
-		if len(vals) > 0 && strings.HasPrefix(t, "__val_") {
-			for _, v := range vals {
-				if v.key == t {
-					t = v.text
-					break
+	// Lowercasing the text once is lowercasing each token: the case mapping goes rune by
+	// rune and maps letters to letters, so no rule sees a different character class.
+	toks := wordTokenize(strings.ToLower(text))
+	if len(vals) > 0 {
+		for i, t := range toks {
+			if strings.HasPrefix(t, "__val_") {
+				for _, v := range vals {
+					if v.key == t {
+						toks[i] = v.text
+						break
+					}
 				}
 			}
 		}
-		toks[i] = t
 	}
 	return joinComparisons(toks), nil
 }
