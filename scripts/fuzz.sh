@@ -12,11 +12,13 @@ parallel=${2:-1}
 # package target: every func Fuzz* in the repository, one line each.
 targets=(
   "./internal/spidersql FuzzParse"
+  "./internal/spidersql FuzzTokenizeMatchesRegex"
   "./internal/sqlast FuzzExtractSchema"
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
   "./internal/judge FuzzCompare"
   "./internal/judge FuzzCompareOracle"
+  "./internal/judge FuzzLexGuards"
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"

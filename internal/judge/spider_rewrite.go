@@ -44,6 +44,9 @@ func SpiderRewriteGold(sql string) string {
 	s = strings.ReplaceAll(s, "< =", "<=")
 	s = strings.ReplaceAll(s, "! =", "!=")
 	s = removeDistinct(s)
+	if !containsFold(s, "curdate") {
+		return s // the pattern cannot match: no regexp scan (this runs on every query)
+	}
 	return curYearRE.ReplaceAllLiteralString(s, "2020")
 }
 
@@ -155,9 +158,15 @@ func isNameStart(r rune) bool {
 // sqlparseTokens splits s the way sqlparse's lexer does, as far as token boundaries go:
 // rules are tried in sqlparse's order and the first that matches wins. Tokens cover s.
 func sqlparseTokens(s string) []sqlTok {
+	return sqlparseTokensGuarded(s, true)
+}
+
+// sqlparseTokensGuarded is sqlparseTokens; guarded=false tries every regular expression
+// even where its first character cannot match (the oracle of TestLexGuards).
+func sqlparseTokensGuarded(s string, guarded bool) []sqlTok {
 	var toks []sqlTok
 	for i := 0; i < len(s); {
-		n, kind := lexOne(s, i)
+		n, kind := lexOne(s, i, guarded)
 		if n <= 0 { // sqlparse emits an Error token of one character
 			_, n = utf8.DecodeRuneInString(s[i:])
 			kind = tokOther
@@ -168,8 +177,38 @@ func sqlparseTokens(s string) []sqlTok {
 	return toks
 }
 
+// First characters each lexer pattern can start with. Under (?i) Go folds ASCII letters
+// only with their other case, except K (also U+212A) and S (also U+017F, "ſ"): a pattern
+// whose first letter may be S lists ſ. A pattern is only tried when the text starts with
+// one of its characters, which cannot change a match (this runs on every token of every
+// query with DISTINCT or ';').
+const (
+	firstKeywordIn = "NICVUFAnicvufa"       // NOT IN, IN, CASE, VALUES, USING, FROM, AS
+	firstEndKw     = "Ee"                   // END
+	firstJoin      = "LRFIOSCNJlrfioscnjſ"  // LEFT RIGHT FULL INNER OUTER STRAIGHT CROSS NATURAL JOIN
+	firstKeywordsB = "NUCDGOHLIRnucdgohlir" // NOT NULLS UNION CREATE DOUBLE GROUP ORDER HANDLER LATERAL LIKE ILIKE RLIKE REGEXP
+	firstTimeZone  = "AWaw"                 // AT, WITH'
+)
+
+// find is re.FindStringIndex(rest), skipped (nil) when guarded and rest's first
+// character r is not in first.
+func find(guarded bool, r rune, first string, re *regexp.Regexp, rest string) []int {
+	if guarded && !strings.ContainsRune(first, r) {
+		return nil
+	}
+	return re.FindStringIndex(rest)
+}
+
+// findSub is find with re.FindStringSubmatchIndex.
+func findSub(guarded bool, r rune, first string, re *regexp.Regexp, rest string) []int {
+	if guarded && !strings.ContainsRune(first, r) {
+		return nil
+	}
+	return re.FindStringSubmatchIndex(rest)
+}
+
 // lexOne returns the length of the token at s[i:] and its kind, or 0 for no rule.
-func lexOne(s string, i int) (int, sqlTokKind) {
+func lexOne(s string, i int, guarded bool) (int, sqlTokKind) {
 	rest := s[i:]
 	r, size := utf8.DecodeRuneInString(rest)
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
@@ -212,10 +251,10 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 	case r == '*':
 		return 1, tokOther
 	}
-	if m := reBacktick.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, "`", reBacktick, rest); m != nil {
 		return m[1], tokOther
 	}
-	if m := reAcute.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, "´", reAcute, rest); m != nil {
 		return m[1], tokOther
 	}
 	if r == '$' && (prev < 0 || isPySpace(prev)) {
@@ -226,7 +265,7 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 	if r == '?' {
 		return 1, tokOther
 	}
-	if m := rePercentS.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, "%", rePercentS, rest); m != nil {
 		return m[1], tokOther
 	}
 	if (r == '$' || r == ':' || r == '?') && (prev < 0 || !isPyWord(prev)) {
@@ -239,7 +278,7 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 			return 1 + n, tokOther
 		}
 	}
-	if m := reKeywordIn.FindStringIndex(rest); m != nil && wordBoundaryAt(rest, m[1]) {
+	if m := find(guarded, r, firstKeywordIn, reKeywordIn, rest); m != nil && wordBoundaryAt(rest, m[1]) {
 		return m[1], tokOther
 	}
 	if r == '@' || r == '#' {
@@ -263,13 +302,13 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 	if n := lexNumber(rest); n > 0 {
 		return n, tokOther
 	}
-	if m := reSingleStr.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, "'", reSingleStr, rest); m != nil {
 		return m[1], tokOther
 	}
-	if m := reDoubleStr.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, `"`, reDoubleStr, rest); m != nil {
 		return m[1], tokOther
 	}
-	if m := reDoubleAlt.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, `"`, reDoubleAlt, rest); m != nil {
 		return m[1], tokOther
 	}
 	if r == '[' && (prev < 0 || !(isPyWord(prev) || prev == ']' || prev == ')')) {
@@ -279,10 +318,10 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 	}
 	// Keywords matched up to a word boundary: they end before a '$' or '#' that a plain
 	// word would swallow. END alone also closes a nesting level.
-	if n := multiWordKeyword(rest); n > 0 {
+	if n := multiWordKeyword(rest, r, guarded); n > 0 {
 		return n, tokOther
 	}
-	if m := reEndKw.FindStringSubmatchIndex(rest); m != nil {
+	if m := findSub(guarded, r, firstEndKw, reEndKw, rest); m != nil {
 		// END IF / END LOOP / END WHILE, else END alone (the regex backs off the suffix
 		// when no word boundary follows it).
 		if m[2] >= 0 && wordBoundaryAt(rest, m[1]) {
@@ -292,7 +331,7 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 			return 3, tokEnd
 		}
 	}
-	if m := reKeywordsB.FindStringSubmatchIndex(rest); m != nil {
+	if m := findSub(guarded, r, firstKeywordsB, reKeywordsB, rest); m != nil {
 		if wordBoundaryAt(rest, m[1]) {
 			return m[1], tokOther
 		}
@@ -300,7 +339,7 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 			return m[2], tokOther
 		}
 	}
-	if m := reTimeZone.FindStringIndex(rest); m != nil {
+	if m := find(guarded, r, firstTimeZone, reTimeZone, rest); m != nil {
 		return m[1], tokOther
 	}
 	if isPyWord(r) {
@@ -321,8 +360,8 @@ func lexOne(s string, i int) (int, sqlTokKind) {
 
 // multiWordKeyword matches sqlparse's JOIN rule (which comes before END) up to a word
 // boundary, or returns 0.
-func multiWordKeyword(s string) int {
-	if m := reJoin.FindStringIndex(s); m != nil && wordBoundaryAt(s, m[1]) {
+func multiWordKeyword(s string, r rune, guarded bool) int {
+	if m := find(guarded, r, firstJoin, reJoin, s); m != nil && wordBoundaryAt(s, m[1]) {
 		return m[1]
 	}
 	return 0

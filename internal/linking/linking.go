@@ -66,6 +66,20 @@ type Annotator struct {
 
 	mu      sync.Mutex
 	schemas map[string]*schemaEntry // by database file, or "tables:" + db_id
+	exists  map[string]bool         // database file -> whether it existed when first asked
+
+	golds sync.Map // goldKey -> *goldEntry: a gold query's use, shared by every system
+}
+
+type goldKey struct {
+	s   *dbschema.Schema
+	sql string
+}
+
+type goldEntry struct {
+	once sync.Once
+	use  *sqlast.Use
+	err  error
 }
 
 type schemaEntry struct {
@@ -79,7 +93,7 @@ func New(ds *dataset.Dataset, opt Options) *Annotator {
 	if len(opt.PassK) == 0 {
 		opt.PassK = metrics.DefaultPassK
 	}
-	a := &Annotator{opt: opt, schemas: map[string]*schemaEntry{}}
+	a := &Annotator{opt: opt, schemas: map[string]*schemaEntry{}, exists: map[string]bool{}}
 	if ds != nil {
 		a.tablesPath = ds.Tables
 	}
@@ -105,7 +119,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	if gold == "" && len(q.Gold) > 0 {
 		gold = q.Gold[0]
 	}
-	use, err := sqlast.ExtractSchema(gold, s)
+	use, err := a.goldUse(gold, s)
 	if err != nil {
 		rec.GoldSchemaError = fmt.Sprintf("gold sql: %v", err)
 	} else {
@@ -123,6 +137,15 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	}
 	metrics.ScoreSchema(rec)
 	return nil
+}
+
+// goldUse is sqlast.ExtractSchema of a gold query, computed once per schema and text:
+// every system of a run is scored against the same gold. The Use is only read.
+func (a *Annotator) goldUse(gold string, s *dbschema.Schema) (*sqlast.Use, error) {
+	v, _ := a.golds.LoadOrStore(goldKey{s, gold}, &goldEntry{})
+	e := v.(*goldEntry)
+	e.once.Do(func() { e.use, e.err = sqlast.ExtractSchema(gold, s) })
+	return e.use, e.err
 }
 
 // SchemaOf turns an sqlast.Use into a {table: [columns]} schema (lower-cased, sorted):
@@ -153,12 +176,19 @@ func SchemaOf(u *sqlast.Use) map[string][]string {
 // exists, else from the dataset's tables.json. Errors wrap ErrNoSchema when neither has it.
 func (a *Annotator) Schema(ctx context.Context, dbID, dbPath string) (*dbschema.Schema, error) {
 	key := "tables:" + dbID
+	a.mu.Lock()
 	if dbPath != "" {
-		if _, err := os.Stat(dbPath); err == nil {
+		// Whether the file exists is asked once per file, not once per record.
+		ok, seen := a.exists[dbPath]
+		if !seen {
+			_, err := os.Stat(dbPath)
+			ok = err == nil
+			a.exists[dbPath] = ok
+		}
+		if ok {
 			key = dbPath
 		}
 	}
-	a.mu.Lock()
 	e := a.schemas[key]
 	if e == nil {
 		e = &schemaEntry{}

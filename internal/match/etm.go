@@ -58,6 +58,8 @@ type ETMDB struct {
 
 	mu       sync.Mutex
 	nonEmpty map[string]bool
+
+	prepared sync.Map // query text -> struct{}: texts SQLite prepared on this database
 }
 
 // OpenETMDB reads the schema of the SQLite file at path and keeps a read-only
@@ -85,8 +87,20 @@ func (d *ETMDB) Schema() *dbschema.Schema { return d.schema }
 // prepares reports whether SQLite can prepare sql on this database. It goes through
 // engine.CheckPrepares, which go-sqlite3 cannot crash with SQL that prepares to no
 // statement (a NUL byte, "\r\r\v\r"): such SQL does not prepare, so matches nothing.
+//
+// A text that prepared once prepares again (the file is opened read-only and does not
+// change during a run), so successes are remembered: systems often predict the same
+// text, and corrected mode normalises each prediction more than once. A failure is not
+// remembered: it could be the context's deadline rather than the text.
 func (d *ETMDB) prepares(ctx context.Context, q string) bool {
-	return engine.CheckPrepares(ctx, d.db, q) == nil
+	if _, ok := d.prepared.Load(q); ok {
+		return true
+	}
+	if engine.CheckPrepares(ctx, d.db, q) != nil {
+		return false
+	}
+	d.prepared.Store(q, struct{}{})
+	return true
 }
 
 // tableNonEmpty reports whether table has a row (cached; an error counts as empty, so

@@ -47,3 +47,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTokenizeMatchesRegex: the hand-written tokenizer and the regular-expression one it
+// replaced (tokenize_oracle_test.go) give the same tokens, or both refuse the input.
+func FuzzTokenizeMatchesRegex(f *testing.F) {
+	for _, seed := range []string{
+		"", "SELECT count(*) FROM singer WHERE age >= 20;", "a.) ", "a,b:c,1", "x.. y...",
+		"`a` ``b`` «c» “d” ‘e’ „f» g” h’", "cannot wanna gonna\t", "a--b---c", "'a' \"b\" 'c'",
+		"a.\u00a0", "a,\n", "= a <", "é.”\u2028",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		checkTokenizeMatchesRegex(t, in)
+	})
+}

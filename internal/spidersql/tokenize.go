@@ -3,7 +3,9 @@ package spidersql
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tokenize splits a query into the tokens process_sql's parser reads: single quotes become
@@ -11,11 +13,23 @@ import (
 // everything else is split as NLTK's word_tokenize does and lowercased; and "!", ">", "<"
 // directly followed by a "=" token are joined into "!=", ">=", "<=".
 func Tokenize(query string) ([]string, error) {
-	runes := []rune(strings.ReplaceAll(query, "'", `"`))
-	var quotes []int
-	for i, r := range runes {
-		if r == '"' {
-			quotes = append(quotes, i)
+	s := strings.ReplaceAll(query, "'", `"`)
+	if !utf8.ValidString(s) {
+		// Python reads the text as code points; a Go rune conversion turns each invalid
+		// byte into U+FFFD, as the former []rune-based tokenizer did.
+		s = string([]rune(s))
+	}
+	// Quote positions, in code points as Python indexes strings (the placeholder names
+	// carry them), and in bytes.
+	type quote struct{ rune, byte int }
+	var quotes []quote
+	if strings.IndexByte(s, '"') >= 0 {
+		ri := 0
+		for bi, r := range s {
+			if r == '"' {
+				quotes = append(quotes, quote{ri, bi})
+			}
+			ri++
 		}
 	}
 	if len(quotes)%2 != 0 {
@@ -23,48 +37,70 @@ func Tokenize(query string) ([]string, error) {
 	}
 	// Replace each quoted string (consecutive quotes pair up) by a placeholder word.
 	// process_sql does it last pair first, so every key names positions in the original
-	// text, in code points as Python indexes strings; one forward pass gives the same text.
-	vals := make(map[string]string, len(quotes)/2)
-	var b strings.Builder
-	prev := 0
-	for i := 0; i+1 < len(quotes); i += 2 {
-		a, z := quotes[i], quotes[i+1]
-		key := fmt.Sprintf("__val_%d_%d__", a, z)
-		vals[key] = string(runes[a : z+1])
-		b.WriteString(string(runes[prev:a]))
-		b.WriteString(key)
-		prev = z + 1
-	}
-	b.WriteString(string(runes[prev:]))
-	toks := wordTokenize(b.String())
-	for i, t := range toks {
-		t = strings.ToLower(t)
-		if v, ok := vals[t]; ok {
-			t = v
+	// text; one forward pass gives the same text.
+	type value struct{ key, text string }
+	var vals []value
+	text := s
+	if len(quotes) > 0 {
+		vals = make([]value, 0, len(quotes)/2)
+		b := make([]byte, 0, len(s)+len(quotes)*8)
+		prev := 0
+		for i := 0; i+1 < len(quotes); i += 2 {
+			a, z := quotes[i], quotes[i+1]
+			b = append(b, s[prev:a.byte]...)
+			k := len(b)
+			b = append(b, "__val_"...)
+			b = strconv.AppendInt(b, int64(a.rune), 10)
+			b = append(b, '_')
+			b = strconv.AppendInt(b, int64(z.rune), 10)
+			b = append(b, "__"...)
+			vals = append(vals, value{string(b[k:]), s[a.byte : z.byte+1]})
+			prev = z.byte + 1
 		}
-		toks[i] = t
+		b = append(b, s[prev:]...)
+		text = string(b)
+	}
+	// Lowercasing the text once is lowercasing each token: the case mapping goes rune by
+	// rune and maps letters to letters, so no rule sees a different character class.
+	toks := wordTokenize(strings.ToLower(text))
+	if len(vals) > 0 {
+		for i, t := range toks {
+			if strings.HasPrefix(t, "__val_") {
+				for _, v := range vals {
+					if v.key == t {
+						toks[i] = v.text
+						break
+					}
+				}
+			}
+		}
 	}
 	return joinComparisons(toks), nil
 }
 
-// joinComparisons merges "!" "=", ">" "=", "<" "=" into one token. process_sql walks
-// the "=" tokens from last to first; merges never overlap (the token before a merged "="
-// is not itself "="), so one forward pass gives the same result. A "=" in first position
-// is handled last, as there, and looks at the last token, like Python's toks[-1].
+// joinComparisons merges "!" "=", ">" "=", "<" "=" into one token, in place. process_sql
+// walks the "=" tokens from last to first; merges never overlap (the token before a
+// merged "=" is not itself "="), so one forward pass gives the same result. A "=" in first
+// position is handled last, as there, and looks at the last token, like Python's toks[-1].
 func joinComparisons(toks []string) []string {
 	if len(toks) == 0 {
 		return toks
 	}
 	isPrefix := func(t string) bool { return t == "!" || t == ">" || t == "<" }
-	out := make([]string, 0, len(toks))
-	out = append(out, toks[0])
+	n := 1
+	prev := toks[0] // the token before toks[i] as it was read, not as merged
 	for i := 1; i < len(toks); i++ {
-		if toks[i] == "=" && isPrefix(toks[i-1]) && len(out) > 0 && out[len(out)-1] == toks[i-1] {
-			out[len(out)-1] += "="
+		t := toks[i]
+		if t == "=" && isPrefix(prev) && toks[n-1] == prev {
+			toks[n-1] += "="
+			prev = t
 			continue
 		}
-		out = append(out, toks[i])
+		toks[n] = t
+		n++
+		prev = t
 	}
+	out := toks[:n]
 	if out[0] == "=" && isPrefix(out[len(out)-1]) {
 		// toks[:-1] + [last+"="] + toks[1:]
 		last := out[len(out)-1]
