@@ -43,6 +43,12 @@ func loadSpider(ctx context.Context, path string, opt Options) (*Dataset, error)
 	if err != nil {
 		return nil, err
 	}
+	if opt.NoHardness {
+		for i := range d.Questions {
+			d.Questions[i].Difficulty = Unknown
+		}
+		return d, nil
+	}
 	if err := addHardness(ctx, d); err != nil {
 		return nil, err
 	}

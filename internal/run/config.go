@@ -64,6 +64,10 @@ type Config struct {
 	HashDBs bool // the manifest holds every database's sha256, not only its size and time
 
 	Spider2Mode string // Spider 2.0 comparison: official or strict ("": official)
+
+	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
+	// nil: every metric.
+	Metrics []string
 }
 
 // passK is the k list in force.

@@ -135,6 +135,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		Spider2Mode:    spider2ModeSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),
+		Metrics:        cfg.metricsSetting(),
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"
