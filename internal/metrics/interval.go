@@ -206,14 +206,25 @@ func PairedBootstrap(a, b []float64) (diff, lo, hi, p float64) {
 	for i := range a {
 		d[i] = a[i] - b[i]
 	}
-	diff = mean(d)
 	if constant(d) {
-		if diff == 0 {
-			return 0, 0, 0, 1
-		}
-		return diff, diff, diff, 1 / float64(1+BootstrapResamples)
+		return pairedConstant(d)
 	}
-	ms := bootstrapMeans(d)
+	return pairedFromMeans(d, bootstrapMeans(d))
+}
+
+// pairedConstant is PairedBootstrap of differences that are all equal.
+func pairedConstant(d []float64) (diff, lo, hi, p float64) {
+	diff = mean(d)
+	if diff == 0 {
+		return 0, 0, 0, 1
+	}
+	return diff, diff, diff, 1 / float64(1+BootstrapResamples)
+}
+
+// pairedFromMeans is PairedBootstrap from the differences d and the sorted resampled
+// means ms of d (bootstrapMeansOf), so that many pairs can share one set of draws.
+func pairedFromMeans(d, ms []float64) (diff, lo, hi, p float64) {
+	diff = mean(d)
 	q := (1 - Confidence) / 2
 	lo, hi = quantile(ms, q), quantile(ms, 1-q)
 	extreme := 0
