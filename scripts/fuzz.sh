@@ -15,6 +15,7 @@ targets=(
   "./internal/sqlast FuzzExtractSchema"
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
+  "./internal/dataset FuzzValidJSON"
   "./internal/judge FuzzCompare"
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
