@@ -47,7 +47,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			ms.Dir = record.SystemDir(s.Name)
 		}
 		sum.Systems = append(sum.Systems, ms)
-		if need.Has(metrics.NeedSoftF1) || need.Has(metrics.NeedTiming) {
+		if need.Has(metrics.NeedSoftF1) { // its soft_f1 is a plain number: without Soft-F1 it would read 0
 			sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
 		}
 	}
