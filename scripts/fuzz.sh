@@ -16,6 +16,7 @@ targets=(
   "./internal/sqlast FuzzExtractSchema"
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
+  "./internal/dataset FuzzValidJSON"
   "./internal/judge FuzzCompare"
   "./internal/judge FuzzCompareOracle"
   "./internal/judge FuzzLexGuards"

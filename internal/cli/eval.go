@@ -178,6 +178,7 @@ queries (docs/spider2.md).`,
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
 	f.StringVar(&cfg.ShardArg, "shard", "", shardUsage)
+	f.StringArrayVar(&cfg.Metrics, "metrics", nil, metricsUsage)
 	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
 	return cmd
 }

@@ -52,6 +52,10 @@ type Options struct {
 	DiffJSON string
 	// Alternatives is a file of accepted alternative golds (alternatives.go), "" for none.
 	Alternatives string
+	// NoHardness leaves a Spider question's difficulty unknown instead of deriving it
+	// from its gold SQL (a parse per question against tables.json): a run whose metrics
+	// are not broken down by difficulty (eval --metrics ex) needs no parsing at all.
+	NoHardness bool
 }
 
 // Unknown is the difficulty of a question whose difficulty is not given or cannot be

@@ -52,6 +52,14 @@ type object struct {
 
 // arrayObjects reads a JSON array of objects, keeping each element's starting line.
 func arrayObjects(path string, data []byte) ([]object, error) {
+	if objs, ok := arrayObjectsFast(data); ok {
+		return objs, nil // jsonfast.go; what it leaves is read the slow way, every error named
+	}
+	return arrayObjectsSlow(path, data)
+}
+
+// arrayObjectsSlow is arrayObjects through encoding/json's decoder.
+func arrayObjectsSlow(path string, data []byte) ([]object, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
@@ -189,6 +197,9 @@ func (o object) str(path, key string) (string, error) {
 	raw, ok := o.fields[key]
 	if !ok || isNull(raw) {
 		return "", nil
+	}
+	if s, ok := plainString(raw); ok {
+		return s, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -43,9 +43,21 @@ func loadSpider(ctx context.Context, path string, opt Options) (*Dataset, error)
 	if err != nil {
 		return nil, err
 	}
+	if opt.NoHardness {
+		for i := range d.Questions {
+			d.Questions[i].Difficulty = Unknown
+		}
+		return d, nil
+	}
+	cache := hardnessCachePath(d, data) // hardness_cache.go: pure per dataset and build
+	if cachedHardness(d, cache) {
+		return d, nil
+	}
+	warnFrom := len(d.Warnings)
 	if err := addHardness(ctx, d); err != nil {
 		return nil, err
 	}
+	storeHardness(d, cache, warnFrom)
 	return d, nil
 }
 

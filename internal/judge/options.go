@@ -41,6 +41,9 @@ type Options struct {
 	Gold *Target
 	// Flex adds the NL2SQL++ flexible comparison (FlexCompare) to every judged record.
 	Flex bool
+	// SkipSoftF1 leaves soft_f1 out of every record (a run whose metrics do not include
+	// it: eval --metrics).
+	SkipSoftF1 bool
 	// FaultTries is how many times a query failing with an infrastructure fault is tried
 	// (0: DefaultFaultTries); FaultBackoff the wait before the first retry, doubled after
 	// each (0: DefaultFaultBackoff). See fault.go.

@@ -97,7 +97,7 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 				default:
 				}
 				sqlitePath := sqlitePaths[ds.Questions[i].DBID]
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, pred: pred, gold: gold, sqlitePath: sqlitePath,
+				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, softF1: !opt.SkipSoftF1, pred: pred, gold: gold, sqlitePath: sqlitePath,
 					retry: retry, index: ds.Questions[i].Index}
 				recs := qj.judge(ds, i, systems)
 				if qj.fault != nil && ctx.Err() == nil {
@@ -220,6 +220,7 @@ type questionJob struct {
 	lim        engine.Limits
 	sem        Semantics
 	flex       bool
+	softF1     bool // compute Soft-F1 (Options.SkipSoftF1 unset)
 	pred, gold side
 	predDB     string
 	goldDB     string
@@ -343,7 +344,9 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		r.Verdict, r.ErrorCategory, r.ErrorMessage = j.verdict, j.category, j.message
 		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
 		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
-		r.SoftF1 = &j.softF1
+		if qj.softF1 {
+			r.SoftF1 = &j.softF1
+		}
 		if qj.flex {
 			r.FlexMatch = j.flex
 		}
@@ -383,7 +386,7 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 		j.message = emptyPredictionNote
 	}
 	j.dur = osp.dur
-	if ob.err == nil {
+	if ob.err == nil && qj.softF1 {
 		j.softF1 = SoftF1(ob.res, qj.golds[0].bird.res)
 	}
 	for _, g := range qj.golds {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -33,5 +34,48 @@ func BenchmarkPaired(b *testing.B) {
 	sec := Aggregate(ms, sys)
 	for b.Loop() {
 		Paired(ms, sec, sys)
+	}
+}
+
+// TestPairedBatchedSameAsAlone: the paired section, whose bootstraps share their draws,
+// equals every pair tested alone with ComparePaired (and so with PairedBootstrap), for
+// the same seed; some Soft-F1 values are left out so that lengths differ by pair.
+func TestPairedBatchedSameAsAlone(t *testing.T) {
+	sys := benchSystems()
+	for s := range sys {
+		for i := s; i < len(sys[s].Records); i += 97 {
+			sys[s].Records[i].Verdict = record.Skipped // pairs of different lengths
+		}
+	}
+	ms := Declared(Options{})
+	sec := Aggregate(ms, sys)
+	got := Paired(ms, sec, sys)
+	byID := map[string]*Metric{}
+	for i := range ms {
+		byID[ms[i].ID] = &ms[i]
+	}
+	bootstraps := 0
+	for _, p := range got.Pairs {
+		var a, b []record.Record
+		for _, s := range sys {
+			if s.Name == p.A {
+				a = s.Records
+			}
+			if s.Name == p.B {
+				b = s.Records
+			}
+		}
+		for _, tt := range p.Tests {
+			want, ok := ComparePaired(byID[tt.Metric], p.A, a, p.B, b)
+			if !ok || !reflect.DeepEqual(want, tt) {
+				t.Errorf("%s vs %s, %s: batched %+v, alone %+v", p.A, p.B, tt.Metric, tt, want)
+			}
+			if tt.Method == MethodPairedBS {
+				bootstraps++
+			}
+		}
+	}
+	if bootstraps < 21 {
+		t.Errorf("only %d paired bootstraps compared", bootstraps)
 	}
 }

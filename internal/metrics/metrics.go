@@ -142,13 +142,25 @@ type DifficultyGroup struct {
 // ByDifficulty splits records by difficulty, difficulties in DifficultyOrder: every
 // per-difficulty breakdown goes through it.
 func ByDifficulty(recs []record.Record) []DifficultyGroup {
-	by := map[string][]record.Record{}
+	// Counted first, so each group is allocated once at its size: a summary splits every
+	// system's records several times, and growing the slices record by record was most
+	// of that cost.
+	count := map[string]int{}
 	names := []string{}
-	for _, r := range recs {
-		if _, ok := by[r.Difficulty]; !ok {
-			names = append(names, r.Difficulty)
+	for i := range recs {
+		d := recs[i].Difficulty
+		if _, ok := count[d]; !ok {
+			names = append(names, d)
 		}
-		by[r.Difficulty] = append(by[r.Difficulty], r)
+		count[d]++
+	}
+	by := make(map[string][]record.Record, len(names))
+	for _, d := range names {
+		by[d] = make([]record.Record, 0, count[d])
+	}
+	for i := range recs {
+		d := recs[i].Difficulty
+		by[d] = append(by[d], recs[i])
 	}
 	out := make([]DifficultyGroup, 0, len(names))
 	for _, d := range DifficultyOrder(names) {

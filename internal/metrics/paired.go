@@ -61,6 +61,7 @@ func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 	for i := range ms {
 		byID[ms[i].ID] = &ms[i]
 	}
+	var pending []pendingPaired // the paired bootstraps, drawn together below
 	for i := 0; i < len(systems); i++ {
 		for j := i + 1; j < len(systems); j++ {
 			a, b := &systems[i], &systems[j]
@@ -72,14 +73,57 @@ func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 				if d.Group != "headline" || m == nil || va == nil || vb == nil || !va.Applicable || !vb.Applicable {
 					continue
 				}
-				if t, ok := ComparePaired(m, a.Name, a.Records, b.Name, b.Records); ok {
-					p.Tests = append(p.Tests, t)
+				t, diffs, ok := comparePaired(m, a.Name, a.Records, b.Name, b.Records)
+				if !ok {
+					continue
 				}
+				if diffs != nil {
+					pending = append(pending, pendingPaired{m: m, pair: len(out.Pairs), test: len(p.Tests), d: diffs})
+				}
+				p.Tests = append(p.Tests, t)
 			}
 			out.Pairs = append(out.Pairs, p)
 		}
 	}
+	drawPaired(out, pending)
 	return out
+}
+
+// pendingPaired is a paired bootstrap still to draw: its test's place and the
+// per-question differences.
+type pendingPaired struct {
+	m          *Metric
+	pair, test int
+	d          []float64
+}
+
+// drawPaired finishes the pending paired bootstraps. Like Aggregate's intervals, every
+// difference vector of length n is resampled from the same draws (bootstrapMeansOf):
+// exactly what PairedBootstrap draws for it alone, drawn once for all pairs instead of
+// once per pair (21 pairs of 7 systems drew 21 times).
+func drawPaired(out *PairedSection, pending []pendingPaired) {
+	byN := map[int][]int{}
+	var ns []int
+	for k, pp := range pending {
+		n := len(pp.d)
+		if byN[n] == nil {
+			ns = append(ns, n)
+		}
+		byN[n] = append(byN[n], k)
+	}
+	for _, n := range ns {
+		ks := byN[n]
+		cols := make([][]float64, len(ks))
+		for c, k := range ks {
+			cols[c] = pending[k].d
+		}
+		for c, ms := range bootstrapMeansOf(n, cols) {
+			pp := pending[ks[c]]
+			t := &out.Pairs[pp.pair].Tests[pp.test]
+			_, lo, hi, p := pairedFromMeans(pp.d, ms)
+			finishPairedBootstrap(pp.m, t, lo, hi, p)
+		}
+	}
 }
 
 // ComparePaired tests metric m between system A's and system B's records of the same
@@ -87,6 +131,18 @@ func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 // metric over the questions with a value, both have one). ok is false when no question
 // pairs. The compare command uses it across two runs of one dataset.
 func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record) (PairedTest, bool) {
+	t, d, ok := comparePaired(m, sysA, recsA, sysB, recsB)
+	if ok && d != nil {
+		_, lo, hi, p := PairedBootstrap(d, make([]float64, len(d)))
+		finishPairedBootstrap(m, &t, lo, hi, p)
+	}
+	return t, ok
+}
+
+// comparePaired is ComparePaired up to the bootstrap: for a metric that is not 0/1 and
+// whose differences vary, it returns them (d) and leaves the test to finish; otherwise
+// the test is complete and d is nil.
+func comparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record) (t PairedTest, d []float64, ok bool) {
 	byIndex := make(map[int]*record.Record, len(recsB))
 	for i := range recsB {
 		if recsB[i].Judged() {
@@ -108,9 +164,9 @@ func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 		xa, xb = append(xa, va), append(xb, vb)
 	}
 	if len(xa) == 0 {
-		return PairedTest{}, false
+		return PairedTest{}, nil, false
 	}
-	t := PairedTest{Metric: m.ID, N: len(xa), A: mean(xa), B: mean(xb)}
+	t = PairedTest{Metric: m.ID, N: len(xa), A: mean(xa), B: mean(xb)}
 	t.Diff = t.A - t.B
 	if m.Binary {
 		aOnly, bOnly := 0, 0
@@ -125,12 +181,24 @@ func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 		t.Method, t.AOnly, t.BOnly = MethodMcNemar, &aOnly, &bOnly
 		t.P = McNemarExact(aOnly, bOnly)
 		t.Text = fmt.Sprintf("%s (a_only %d, b_only %d) %s", signed(m.Unit, t.Diff), aOnly, bOnly, FormatP(t.P))
-		return t, true
+		return t, nil, true
 	}
-	_, lo, hi, p := PairedBootstrap(xa, xb)
+	d = make([]float64, len(xa))
+	for i := range xa {
+		d[i] = xa[i] - xb[i]
+	}
+	if constant(d) {
+		_, lo, hi, p := pairedConstant(d)
+		finishPairedBootstrap(m, &t, lo, hi, p)
+		return t, nil, true
+	}
+	return t, d, true
+}
+
+// finishPairedBootstrap fills a paired bootstrap test's interval, p-value and text.
+func finishPairedBootstrap(m *Metric, t *PairedTest, lo, hi, p float64) {
 	t.Method, t.DiffLow, t.DiffHigh, t.P = MethodPairedBS, &lo, &hi, p
 	t.Text = fmt.Sprintf("%s [%s, %s] %s", signed(m.Unit, t.Diff), m.Unit.Format(lo), m.Unit.Format(hi), FormatP(t.P))
-	return t, true
 }
 
 // signed prints a difference in the metric's unit with its sign.

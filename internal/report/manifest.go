@@ -85,6 +85,9 @@ type ManifestSettings struct {
 	Shard *ShardInfo `json:"shard,omitempty"`
 	// TestSuite is the counterexample search's seed and budget ("" when off).
 	TestSuite string `json:"test_suite,omitempty"`
+	// Metrics are the metrics the run computed (eval --metrics, expanded to ids);
+	// absent: every metric. A resume with another selection is refused.
+	Metrics []string `json:"metrics,omitempty"`
 }
 
 // FileDigest fingerprints one input file.

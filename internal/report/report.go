@@ -65,6 +65,8 @@ type Settings struct {
 	GoldEngine string `json:"gold_engine,omitempty"`
 	// DBIDs narrows the run to the questions on these databases (eval --db-id).
 	DBIDs []string `json:"db_ids,omitempty"`
+	// Metrics are the metrics the run computed (eval --metrics); absent: every metric.
+	Metrics []string `json:"metrics,omitempty"`
 }
 
 // WriteJSON writes v as indented JSON.

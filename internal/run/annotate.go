@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -24,12 +25,21 @@ import (
 // in overBudget's warning, so a pathological query (an IN list of 180,000 values) costs
 // at most --timeout more than its execution.
 func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.Annotator, *structural, error) {
-	st := &structural{
-		budget: cfg.Timeout,
-		esm:    match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}),
-		etm:    match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode()),
+	need := cfg.needs() // what the chosen metrics need (selection.go): EX alone needs none
+	st := &structural{budget: cfg.Timeout}
+	if need.Has(metrics.NeedESM) {
+		st.esm = match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct})
 	}
-	as := []judge.Annotator{st, moduleAnnotator(cfg, ds)}
+	if need.Has(metrics.NeedETM) {
+		st.etm = match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode())
+	}
+	var as []judge.Annotator
+	if st.esm != nil || st.etm != nil {
+		as = append(as, st)
+	}
+	if need.Has(metrics.NeedLinking) {
+		as = append(as, moduleAnnotator(cfg, ds))
+	}
 	if cfg.TestSuite {
 		as = append(as, testSuiteAnnotator(cfg, ds))
 	}
@@ -56,13 +66,23 @@ func (s *structural) Annotate(ctx context.Context, q *dataset.Question, dbPath s
 		ctx, cancel = context.WithTimeout(ctx, s.budget)
 		defer cancel()
 	}
-	if err := s.esm.Annotate(ctx, q, dbPath, rec); err != nil {
-		return err
+	if s.esm != nil {
+		if err := s.esm.Annotate(ctx, q, dbPath, rec); err != nil {
+			return err
+		}
+	}
+	if s.etm == nil {
+		return nil
 	}
 	return s.etm.Annotate(ctx, q, dbPath, rec)
 }
 
-func (s *structural) Close() error { return s.etm.Close() }
+func (s *structural) Close() error {
+	if s.etm == nil {
+		return nil
+	}
+	return s.etm.Close()
+}
 
 // overBudget is the warning for the records whose structural matches ran out of time
 // ("" when none did).
@@ -71,7 +91,7 @@ func (s *structural) overBudget() string {
 	for _, m := range []struct {
 		id string
 		n  int
-	}{{"esm", s.esm.OverBudget()}, {"etm", s.etm.OverBudget()}} {
+	}{{"esm", s.esmOverBudget()}, {"etm", s.etmOverBudget()}} {
 		if m.n > 0 {
 			parts = append(parts, fmt.Sprintf("%s of %d record%s", m.id, m.n, plural(m.n)))
 		}
@@ -81,6 +101,22 @@ func (s *structural) overBudget() string {
 	}
 	return fmt.Sprintf("structural match not computed within its budget of %s (--timeout) for %s: left absent, so they lower the metric's coverage (n/a under 90%%)",
 		s.budget, strings.Join(parts, " and "))
+}
+
+// esmOverBudget and etmOverBudget count the records over budget (0 for a match the
+// run does not compute).
+func (s *structural) esmOverBudget() int {
+	if s.esm == nil {
+		return 0
+	}
+	return s.esm.OverBudget()
+}
+
+func (s *structural) etmOverBudget() int {
+	if s.etm == nil {
+		return 0
+	}
+	return s.etm.OverBudget()
 }
 
 // closeAnnotators releases what annotators hold open (ETM's read-only connections).

@@ -65,6 +65,10 @@ type Config struct {
 
 	Spider2Mode string // Spider 2.0 comparison: official or strict ("": official)
 	DuckDBLib   string // libduckdb.so for DuckDB files ("": $NL2SQLBENCH_LIBDUCKDB)
+
+	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
+	// nil: every metric.
+	Metrics []string
 }
 
 // passK is the k list in force.

@@ -142,7 +142,8 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	defer closeAnnotators(anns)
 	prog := obs.Phase(Phase{Name: PhaseJudging})
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
-		Locate: locate, Gold: gold, Flex: cfg.Flex, Warn: serialWarn(obs)}
+		Locate: locate, Gold: gold, Flex: cfg.Flex && cfg.needs().Has(metrics.NeedFlex), Warn: serialWarn(obs),
+		SkipSoftF1: !cfg.needs().Has(metrics.NeedSoftF1)}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]

@@ -136,6 +136,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),
+		Metrics:        cfg.metricsSetting(),
 	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"

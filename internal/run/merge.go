@@ -312,7 +312,7 @@ func configOf(m *report.Manifest, workers int) (Config, error) {
 		Semantics: st.Semantics, AllowMissing: st.AllowMissing, VES: st.VES, Timing: st.Timing, VESIterations: st.VESIterations,
 		ESMValues: st.ESMValues, ESMDistinct: st.ESMDistinct, ETMVerbose: st.ETMVerbose,
 		Engine: st.Engine, GoldEngine: st.GoldEngine, DBIDs: st.DBIDs, Flex: st.Flex, PassK: st.PassK,
-		PricingPath: st.Pricing, HashDBs: m.HashedDBs,
+		PricingPath: st.Pricing, HashDBs: m.HashedDBs, Metrics: st.Metrics,
 	}
 	if cfg.Engine == "sqlite" {
 		cfg.GoldEngine = "" // as the cli leaves it for the SQLite files

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
@@ -48,10 +49,14 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err := checkETMMode(cfg); err != nil {
 		return nil, err
 	}
+	if _, err := cfg.selection(); err != nil {
+		return nil, err
+	}
 	if !buildPinned() {
 		go executableSum() // the manifest's; hashed while the dataset and predictions load
 	}
-	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives})
+	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives,
+		NoHardness: !cfg.needs().Has(metrics.NeedHardness)})
 	if err != nil {
 		return nil, err
 	}

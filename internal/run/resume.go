@@ -100,10 +100,23 @@ func settingsDiffs(old, cur report.ManifestSettings) []string {
 	var d []string
 	for _, k := range keys {
 		if !bytes.Equal(om[k], cm[k]) {
-			d = append(d, fmt.Sprintf("setting %s changed (%s → %s)", k, jsonText(om[k]), jsonText(cm[k])))
+			o, c := jsonText(om[k]), jsonText(cm[k])
+			if k == "metrics" {
+				o, c = metricsText(om[k]), metricsText(cm[k])
+			}
+			d = append(d, fmt.Sprintf("setting %s changed (%s → %s)", k, o, c))
 		}
 	}
 	return d
+}
+
+// metricsText is the metrics setting as --metrics takes it: absent is every metric.
+func metricsText(v json.RawMessage) string {
+	var ids []string
+	if json.Unmarshal(v, &ids) != nil || len(ids) == 0 {
+		return "all"
+	}
+	return strings.Join(ids, ",")
 }
 
 // jsonText is a JSON value as the message shows it: a string without its quotes.

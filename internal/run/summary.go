@@ -33,9 +33,13 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		CreatedAt: time.Now().UTC().Truncate(time.Second),
 		Dataset:   report.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
 		Settings: report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
-			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs},
+			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs, Metrics: cfg.metricsSetting()},
 		Warnings: append([]string(nil), ds.Warnings...),
 	}
+	// Only the chosen metrics' sections (eval --metrics, selection.go): a section of a
+	// metric that was not computed would read as zeros.
+	sel := cfg.chosen()
+	need := sel.Needs(cfg.metricOptions())
 	for _, s := range systems {
 		ms := metrics.Summarize(s.Name, s.Records)
 		ms.Dir = s.Dir
@@ -43,10 +47,14 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			ms.Dir = record.SystemDir(s.Name)
 		}
 		sum.Systems = append(sum.Systems, ms)
-		sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
+		if need.Has(metrics.NeedSoftF1) { // its soft_f1 is a plain number: without Soft-F1 it would read 0
+			sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
+		}
 	}
 
-	sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	if sel.Has("esm") {
+		sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	}
 	srs := make([]metrics.SystemRecords, len(systems))
 	usage := make([]map[string]map[string]record.Usage, len(systems))
 	for i, s := range systems {
@@ -58,24 +66,30 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			}
 		}
 	}
-	declared := metrics.Declared(metrics.Options{PassK: cfg.passK(), Pricing: cfg.Pricing})
+	declared := sel.Filter(metrics.Declared(cfg.metricOptions()))
 	sum.Metrics = metrics.Aggregate(declared, srs)
 	if len(srs) > 1 {
 		sum.Paired = metrics.Paired(declared, sum.Metrics, srs)
 	}
-	sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())
+	if need.Has(metrics.NeedModules) {
+		sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())
+	}
 	for _, s := range systems {
-		if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok {
+		if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok && sel.Has("flex") {
 			sum.Flex = append(sum.Flex, f)
 		}
 	}
 	for _, s := range systems {
-		if p, ok := metrics.SummarizePartial(s.Name, s.Records); ok {
+		if p, ok := metrics.SummarizePartial(s.Name, s.Records); ok && sel.Has("esm_partial") {
 			sum.ESMPartial = append(sum.ESMPartial, p)
 		}
 	}
-	sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
-	sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	if sel.Has("ts_ex") {
+		sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
+	}
+	if sel.Has("etm") {
+		sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+	}
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}

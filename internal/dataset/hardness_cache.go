@@ -1,0 +1,136 @@
+package dataset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
+)
+
+// Spider's hardness is pure: the same question file, tables.json and parser give the same
+// difficulties and warnings. Parsing every gold query was a tenth of a one-system run's
+// CPU, so the result is kept in the user's cache directory (nl2sqlbench/hardness/),
+// keyed by the sha256 of the question file's bytes, tables.json's bytes and the build's
+// VCS revision. A build whose revision does not pin its source (a modified tree, go run,
+// tests) never reads or writes the cache, so a changed parser can never be answered from
+// it. NL2SQLBENCH_CACHE_DIR overrides the directory; "off" turns the cache off.
+
+// hardnessCacheVersion changes when the cached file's shape changes.
+const hardnessCacheVersion = "1"
+
+// buildRevision is the VCS revision that pins this build's source ("" when none does);
+// tests replace it.
+var buildRevision = func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if modified {
+		return ""
+	}
+	return rev
+}
+
+// hardnessCache is one dataset's cached difficulties and load warnings.
+type hardnessCache struct {
+	Difficulties []string        `json:"difficulties"`
+	Warnings     []cachedWarning `json:"warnings"`
+}
+
+type cachedWarning struct {
+	DB  string `json:"db,omitempty"` // the database it is about; "" for the whole dataset
+	Msg string `json:"msg"`
+}
+
+// hardnessCachePath is where d's hardness is cached, "" when it is not to be cached.
+func hardnessCachePath(d *Dataset, data []byte) string {
+	rev := buildRevision()
+	dir := os.Getenv("NL2SQLBENCH_CACHE_DIR")
+	if rev == "" || dir == "off" || d.Tables == "" {
+		return ""
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(base, "nl2sqlbench")
+	}
+	tables, err := inputfile.Read(d.Tables)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(hardnessCacheVersion), []byte(rev), []byte(d.Tables), data, tables} {
+		h.Write([]byte{0})
+		h.Write(part)
+	}
+	return filepath.Join(dir, "hardness", hex.EncodeToString(h.Sum(nil))+".json")
+}
+
+// cachedHardness sets d's difficulties and warnings from the cache; false when it has
+// none for d (or one that does not fit: then hardness is computed again).
+func cachedHardness(d *Dataset, path string) bool {
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var c hardnessCache
+	if json.Unmarshal(b, &c) != nil || len(c.Difficulties) != len(d.Questions) {
+		return false
+	}
+	for i := range d.Questions {
+		d.Questions[i].Difficulty = c.Difficulties[i]
+	}
+	for _, w := range c.Warnings {
+		if w.DB != "" {
+			d.warnAbout(w.DB, w.Msg)
+		} else {
+			d.Warnings = append(d.Warnings, w.Msg)
+		}
+	}
+	return true
+}
+
+// storeHardness writes d's difficulties and the warnings from index warnFrom on; a
+// failure only costs the next run the parse.
+func storeHardness(d *Dataset, path string, warnFrom int) {
+	if path == "" {
+		return
+	}
+	c := hardnessCache{Difficulties: make([]string, len(d.Questions)), Warnings: []cachedWarning{}}
+	for i, q := range d.Questions {
+		c.Difficulties[i] = q.Difficulty
+	}
+	for i := warnFrom; i < len(d.Warnings); i++ {
+		c.Warnings = append(c.Warnings, cachedWarning{DB: d.warningDB[i], Msg: d.Warnings[i]})
+	}
+	b, err := json.Marshal(c)
+	if err != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".hardness-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
