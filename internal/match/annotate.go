@@ -21,9 +21,10 @@ import (
 // gold query are computed once and shared by all systems.
 //
 // Spider's parser (internal/spidersql) does not take a context, so the comparison runs
-// in its own goroutine: when ctx's deadline passes first, esm is left absent (not
-// computed), the record is counted in OverBudget, and the goroutine's late result is
-// dropped (its work is linear in the query's length, so it ends soon after).
+// in another goroutine (a reused worker, esm_workers.go): when ctx's deadline passes
+// first, esm is left absent (not computed), the record is counted in OverBudget, and the
+// goroutine's late result is dropped (its work is linear in the query's length, so it
+// ends soon after).
 type Annotator struct {
 	opt        Options
 	overBudget atomic.Int64
@@ -35,6 +36,8 @@ type Annotator struct {
 
 	schemas sync.Map // db path -> *schemaEntry
 	golds   sync.Map // goldKey -> *goldEntry
+
+	jobs chan esmJob // unbuffered: a send succeeds only when a worker is idle (esm_workers.go)
 }
 
 type schemaEntry struct {
@@ -56,7 +59,7 @@ type goldEntry struct {
 // NewAnnotator returns an annotator computing ESM with opt. tables is the dataset's
 // tables.json, read on first use for the foreign-key map ("" for none).
 func NewAnnotator(tables string, opt Options) *Annotator {
-	return &Annotator{opt: opt, tables: tables}
+	return &Annotator{opt: opt, tables: tables, jobs: make(chan esmJob)}
 }
 
 // Options returns the ESM variant this annotator computes.
@@ -83,7 +86,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 		return nil // an unreadable database: the judge has already reported it
 	}
 	done := make(chan esmResult, 1)
-	go func() { done <- a.esm(ctx, q, rec.PredSQL, s, fk) }()
+	a.startESM(esmJob{ctx: ctx, q: q, pred: rec.PredSQL, s: s, fk: fk, done: done})
 	select {
 	case res := <-done:
 		rec.ESM, rec.ESMPartial = res.verdict, res.partial

@@ -47,14 +47,17 @@ func HardnessOf(sql string, s *Schema) (string, error) {
 // parser holds what process_sql passes to every function: the schema and the alias map.
 type parser struct {
 	schema  *Schema
-	aliases map[string]string // alias or table name -> what it stands for
+	aliases map[string]string // alias -> what it stands for (schema tables: see alias)
 	depth   int
 }
 
 // tablesWithAlias maps every "X as Y" to Y -> X (column aliases included, as process_sql
-// does) and every schema table to itself; an alias equal to a table name is an error.
+// does); an alias equal to a table name is an error. process_sql's map also holds every
+// schema table as itself; here those are looked up in the schema instead (alias), so a
+// parse does not copy the whole schema into a map. The two can not overlap: that overlap
+// is the error.
 func tablesWithAlias(s *Schema, toks []string) (map[string]string, error) {
-	m := map[string]string{}
+	var m map[string]string
 	for i, t := range toks {
 		if t != "as" {
 			continue
@@ -66,15 +69,29 @@ func tablesWithAlias(s *Schema, toks []string) (map[string]string, error) {
 		if i > 0 {
 			before = i - 1
 		}
+		if m == nil {
+			m = map[string]string{}
+		}
 		m[toks[i+1]] = toks[before]
 	}
-	for t := range s.tables {
-		if _, ok := m[t]; ok {
-			return nil, fmt.Errorf("%w: alias %q has the name of a table", ErrSyntax, t)
+	for a := range m {
+		if _, ok := s.tables[a]; ok {
+			return nil, fmt.Errorf("%w: alias %q has the name of a table", ErrSyntax, a)
 		}
-		m[t] = t
 	}
 	return m, nil
+}
+
+// alias is what t stands for in the query: an alias's table (or column), a schema table
+// itself; ok is false for anything else (process_sql's tables_with_alias lookup).
+func (p *parser) alias(t string) (string, bool) {
+	if v, ok := p.aliases[t]; ok {
+		return v, true
+	}
+	if _, ok := p.schema.tables[t]; ok {
+		return t, true
+	}
+	return "", false
 }
 
 // tok returns toks[i] or an error when the query ends first (Python's IndexError).

@@ -71,7 +71,7 @@ func (p *parser) parseTableUnit(toks []string, i int) (int, string, string, erro
 	if err != nil {
 		return i, "", "", err
 	}
-	name, ok := p.aliases[t]
+	name, ok := p.alias(t)
 	if !ok {
 		return i, "", "", fmt.Errorf("%w: %q", ErrUnknownTable, t)
 	}

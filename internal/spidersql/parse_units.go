@@ -21,7 +21,7 @@ func (p *parser) parseCol(toks []string, i int, defaults []string) (int, string,
 		if len(parts) != 2 {
 			return i, "", fmt.Errorf("%w: %q", ErrUnknownColumn, t)
 		}
-		table, ok := p.aliases[parts[0]]
+		table, ok := p.alias(parts[0])
 		if !ok {
 			return i, "", fmt.Errorf("%w: %q in %q", ErrUnknownTable, parts[0], t)
 		}
@@ -35,7 +35,7 @@ func (p *parser) parseCol(toks []string, i int, defaults []string) (int, string,
 		return i, "", fmt.Errorf("%w: %q (no FROM table to look it up in)", ErrUnknownColumn, t)
 	}
 	for _, alias := range defaults {
-		table, ok := p.aliases[alias]
+		table, ok := p.alias(alias)
 		if !ok {
 			return i, "", fmt.Errorf("%w: %q", ErrUnknownTable, alias)
 		}

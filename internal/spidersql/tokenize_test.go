@@ -3,6 +3,7 @@ package spidersql
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +72,21 @@ func TestJoinComparisons(t *testing.T) {
 	for _, tt := range tests {
 		if got := joinComparisons(slices.Clone(tt.in)); !slices.Equal(got, tt.want) {
 			t.Errorf("joinComparisons(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPyIsSpaceASCII: the table-driven fast path agrees with the first definition on
+// every character up to U+3000 (the last white space below the surrogates).
+func TestPyIsSpaceASCII(t *testing.T) {
+	for r := rune(0); r <= 0x3000; r++ {
+		if pyIsSpace(r) != pyIsSpaceSlow(r) {
+			t.Errorf("pyIsSpace(%U) = %v, want %v", r, pyIsSpace(r), pyIsSpaceSlow(r))
+		}
+	}
+	for _, s := range []string{"", "abc", "a`b", "«x", "x “y”", "é‘", "„", "plain ascii ,.;"} {
+		if got, want := hasStartQuote(s), strings.ContainsAny(s, "`«“‘„"); got != want {
+			t.Errorf("hasStartQuote(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func tokenizeRules(text string) string {
 	b := make([]byte, 0, len(text)+len(text)/2+8)
 	// Starting quotes: «“‘„ stand alone; a run of backticks stands alone, then splits in
 	// pairs ("(``)"): n backticks become " " + n/2 times " `` " + a lone one if odd + " ".
-	if strings.ContainsAny(text, "`«“‘„") {
+	if hasStartQuote(text) {
 		for i := 0; i < len(text); {
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch r {
@@ -186,6 +186,18 @@ func tokenizeRules(text string) string {
 	}
 	b = append(b, ' ')
 	return string(b)
+}
+
+// hasStartQuote is strings.ContainsAny(text, "`«“‘„") without its slow path for a
+// non-ASCII set on the usual all-ASCII text: every one of those but the backtick is
+// encoded with bytes >= 0x80.
+func hasStartQuote(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c == '`' || c >= utf8.RuneSelf {
+			return strings.ContainsAny(text[i:], "`«“‘„")
+		}
+	}
+	return false
 }
 
 // finalPeriod is NLTK's rule for a period that ends the text:
@@ -325,6 +337,18 @@ func splitFields(text string) []string {
 
 // pyIsSpace is Python's str.isspace for one character (str.split's separator).
 func pyIsSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiSpace[r]
+	}
+	return unicode.IsSpace(r)
+}
+
+// asciiSpace is pyIsSpace for the ASCII characters: \t \n \v \f \r, 0x1c-0x1f and space.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true,
+	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true, ' ': true}
+
+// pyIsSpaceSlow is pyIsSpace as first written; TestPyIsSpaceASCII holds the two together.
+func pyIsSpaceSlow(r rune) bool {
 	if r >= 0x1c && r <= 0x1f {
 		return true
 	}
