@@ -115,8 +115,9 @@ var queryRules = []func(rc *ruleCtx, q *equery){
 
 // normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder
 // the tree, but a bound keeps a rule bug from looping). It stops with budgetErr between
-// rules once rc.ctx is done.
-func (rc *ruleCtx) normalize(q *equery) error {
+// rules once rc.ctx is done. It returns q's key once normalised (the fixpoint test has
+// printed it already).
+func (rc *ruleCtx) normalize(q *equery) (string, error) {
 	canon(q, rc.fire)
 	prev := q.key()
 	for range 8 {
@@ -133,16 +134,16 @@ func (rc *ruleCtx) normalize(q *equery) error {
 			}
 		})
 		if err != nil {
-			return err
+			return "", err
 		}
 		canon(q, rc.fire)
 		k := q.key()
 		// What a round's joins taught (official mode) is used by the next round, as by
 		// the script's next pass (its first pass nearly always changes the tree).
 		if k == prev && rc.facts.size() == learnt {
-			return nil
+			return k, nil
 		}
 		prev = k
 	}
-	return nil
+	return prev, nil
 }

@@ -101,6 +101,7 @@ func (n *enode) is(op string) bool { return n != nil && n.op == op }
 // key prints a query in a canonical, unambiguous text: equal keys mean equal trees.
 func (q *equery) key() string {
 	var b strings.Builder
+	b.Grow(256) // most Spider keys fit: one allocation instead of a doubling series
 	q.write(&b)
 	return b.String()
 }
@@ -113,7 +114,9 @@ func (q *equery) write(b *strings.Builder) {
 	b.WriteString("Q(")
 	for i, c := range q.cores {
 		if i > 0 {
-			b.WriteString(" " + q.ops[i-1] + " ")
+			b.WriteByte(' ')
+			b.WriteString(q.ops[i-1])
+			b.WriteByte(' ')
 		}
 		c.write(b)
 	}
@@ -150,7 +153,9 @@ func (c *ecore) write(b *strings.Builder) {
 	if len(c.from) > 0 {
 		b.WriteString(" FROM")
 		for _, f := range c.from {
-			b.WriteString(" [" + f.join + " ")
+			b.WriteString(" [")
+			b.WriteString(f.join)
+			b.WriteByte(' ')
 			if f.sub != nil {
 				f.sub.write(b)
 			} else {
@@ -161,7 +166,13 @@ func (c *ecore) write(b *strings.Builder) {
 				f.on.write(b)
 			}
 			if len(f.using) > 0 {
-				b.WriteString(" using " + strings.Join(f.using, ","))
+				b.WriteString(" using ")
+				for i, u := range f.using {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(u)
+				}
 			}
 			b.WriteByte(']')
 		}
@@ -191,7 +202,7 @@ func (n *enode) write(b *strings.Builder) {
 	b.WriteString(n.op)
 	if n.val != "" {
 		b.WriteByte(':')
-		b.WriteString(quoteKey(n.val))
+		writeQuotedKey(b, n.val)
 	}
 	if len(n.kids) > 0 || n.sub != nil {
 		b.WriteByte('(')
@@ -209,16 +220,30 @@ func (n *enode) write(b *strings.Builder) {
 	}
 }
 
-// quoteKey keeps literal text from colliding with the key's punctuation.
-func quoteKey(s string) string {
-	if strings.ContainsAny(s, "(),;:[] ") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+// writeQuotedKey writes s so that literal text cannot collide with the key's
+// punctuation: quoted, with quotes doubled, when it holds any of it.
+func writeQuotedKey(b *strings.Builder, s string) {
+	if !strings.ContainsAny(s, "(),;:[] ") {
+		b.WriteString(s)
+		return
 	}
-	return s
+	b.WriteByte('"')
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i+1])
+		b.WriteByte('"')
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 func (n *enode) key() string {
 	var b strings.Builder
+	b.Grow(64)
 	n.write(&b)
 	return b.String()
 }

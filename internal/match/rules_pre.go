@@ -83,7 +83,7 @@ func fromKey(f *efrom) string {
 func commute(n *enode, fire func(string)) *enode {
 	switch {
 	case n.op == eopAnd || n.op == eopOr:
-		var flatKids []*enode
+		flatKids := make([]*enode, 0, len(n.kids))
 		for _, k := range n.kids {
 			if k.op == n.op {
 				flatKids = append(flatKids, k.kids...)
