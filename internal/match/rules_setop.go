@@ -11,7 +11,7 @@ func rule21SelfSetOp(rc *ruleCtx, q *equery) {
 	if len(q.cores) != 2 || (q.ops[0] != "union" && q.ops[0] != "intersect") {
 		return
 	}
-	if cloneCore(q.cores[0]).key() != q.cores[1].key() {
+	if q.cores[0].key() != q.cores[1].key() {
 		return
 	}
 	q.cores, q.ops = q.cores[:1], nil
