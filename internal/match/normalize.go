@@ -223,7 +223,7 @@ func (n *enode) write(b *strings.Builder) {
 // writeQuotedKey writes s so that literal text cannot collide with the key's
 // punctuation: quoted, with quotes doubled, when it holds any of it.
 func writeQuotedKey(b *strings.Builder, s string) {
-	if !strings.ContainsAny(s, "(),;:[] ") {
+	if !needsQuote(s) {
 		b.WriteString(s)
 		return
 	}
@@ -239,6 +239,18 @@ func writeQuotedKey(b *strings.Builder, s string) {
 	}
 	b.WriteString(s)
 	b.WriteByte('"')
+}
+
+// keyPunct marks the bytes of the key's punctuation: "(),;:[] ".
+var keyPunct = [256]bool{'(': true, ')': true, ',': true, ';': true, ':': true, '[': true, ']': true, ' ': true}
+
+func needsQuote(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if keyPunct[s[i]] {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *enode) key() string {
@@ -329,7 +341,10 @@ func mapExpr(n *enode, f func(*enode) *enode) *enode {
 		return nil
 	}
 	for i, k := range n.kids {
-		n.kids[i] = mapExpr(k, f)
+		// Most calls change nothing: skip the store (and its write barrier).
+		if m := mapExpr(k, f); m != k {
+			n.kids[i] = m
+		}
 	}
 	return f(n)
 }
