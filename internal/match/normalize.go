@@ -100,13 +100,13 @@ func (n *enode) is(op string) bool { return n != nil && n.op == op }
 
 // key prints a query in a canonical, unambiguous text: equal keys mean equal trees.
 func (q *equery) key() string {
-	var b strings.Builder
-	b.Grow(256) // most Spider keys fit: one allocation instead of a doubling series
-	q.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	q.write(b)
+	return string(*b)
 }
 
-func (q *equery) write(b *strings.Builder) {
+func (q *equery) write(b *keyBuf) {
 	if q == nil {
 		b.WriteString("<nil>")
 		return
@@ -141,7 +141,7 @@ func (q *equery) write(b *strings.Builder) {
 	b.WriteByte(')')
 }
 
-func (c *ecore) write(b *strings.Builder) {
+func (c *ecore) write(b *keyBuf) {
 	b.WriteString("SELECT")
 	if c.distinct {
 		b.WriteString(" distinct")
@@ -194,7 +194,7 @@ func (c *ecore) write(b *strings.Builder) {
 	}
 }
 
-func (n *enode) write(b *strings.Builder) {
+func (n *enode) write(b *keyBuf) {
 	if n == nil {
 		b.WriteString("_")
 		return
@@ -222,7 +222,7 @@ func (n *enode) write(b *strings.Builder) {
 
 // writeQuotedKey writes s so that literal text cannot collide with the key's
 // punctuation: quoted, with quotes doubled, when it holds any of it.
-func writeQuotedKey(b *strings.Builder, s string) {
+func writeQuotedKey(b *keyBuf, s string) {
 	if !needsQuote(s) {
 		b.WriteString(s)
 		return
@@ -254,10 +254,10 @@ func needsQuote(s string) bool {
 }
 
 func (n *enode) key() string {
-	var b strings.Builder
-	b.Grow(64)
-	n.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	n.write(b)
+	return string(*b)
 }
 
 // sortNodes orders nodes by their keys (for commutative operands and unordered lists)

@@ -101,7 +101,7 @@ func commute(n *enode, fire func(string)) *enode {
 	case n.op == eopPartition && n.val == "set": // corrected mode's PARTITION BY
 		sortNodes(n.kids)
 	case n.op == eopBin && n.val == "=":
-		if a, b := n.kids[0].key(), n.kids[1].key(); b < a {
+		if keyLess(n.kids[1], n.kids[0]) {
 			n.kids[0], n.kids[1] = n.kids[1], n.kids[0]
 			fire("P5")
 		}

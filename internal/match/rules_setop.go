@@ -1,7 +1,5 @@
 package match
 
-import "strings"
-
 // Rules on set operations and common table expressions (Table 5, rules 21 and 26).
 
 // rule21SelfSetOp is rule 21: q1 UNION / INTERSECT q1 equals q1. (Strictly the set
@@ -19,9 +17,10 @@ func rule21SelfSetOp(rc *ruleCtx, q *equery) {
 }
 
 func (c *ecore) key() string {
-	var b strings.Builder
-	c.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	c.write(b)
+	return string(*b)
 }
 
 // Rule 26 (WITH q AS (q1) SELECT _ FROM q equals SELECT _ FROM (q1)) is applied while
