@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -265,15 +266,21 @@ func (n *enode) key() string {
 // list of n operands costs n keys and n log n comparisons (an IN list of 180,000 values
 // becomes an OR of as many comparisons under rule 18).
 func sortNodes(ns []*enode) bool {
+	// Every key is printed into one pooled buffer: no string per operand.
+	buf := getKeyBuf()
+	defer putKeyBuf(buf)
 	type keyed struct {
-		n   *enode
-		key string
+		n      *enode
+		lo, hi int
 	}
 	ks := make([]keyed, len(ns))
 	for i, n := range ns {
-		ks[i] = keyed{n, n.key()}
+		lo := len(*buf)
+		n.write(buf)
+		ks[i] = keyed{n, lo, len(*buf)}
 	}
-	cmp := func(a, b keyed) int { return strings.Compare(a.key, b.key) }
+	keys := *buf
+	cmp := func(a, b keyed) int { return bytes.Compare(keys[a.lo:a.hi], keys[b.lo:b.hi]) }
 	if slices.IsSortedFunc(ks, cmp) {
 		return false
 	}
