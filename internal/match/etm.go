@@ -188,13 +188,14 @@ func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, 
 	}
 	// A rule that needed the database after the deadline may not have fired: the
 	// normal form is then not trusted.
-	if err := rc.normalize(eq); err != nil {
+	key, err := rc.normalize(eq)
+	if err != nil {
 		return nil, err
 	}
 	if err := budgetErr(ctx); err != nil {
 		return nil, err
 	}
-	out := &Normalized{Key: eq.key(), Mode: mode, facts: rc.facts}
+	out := &Normalized{Key: key, Mode: mode, facts: rc.facts}
 	for id := range fired {
 		out.Rules = append(out.Rules, id)
 	}

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
@@ -115,10 +116,14 @@ var queryRules = []func(rc *ruleCtx, q *equery){
 
 // normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder
 // the tree, but a bound keeps a rule bug from looping). It stops with budgetErr between
-// rules once rc.ctx is done.
-func (rc *ruleCtx) normalize(q *equery) error {
+// rules once rc.ctx is done. It returns q's key once normalised (the fixpoint test has
+// printed it already).
+func (rc *ruleCtx) normalize(q *equery) (string, error) {
 	canon(q, rc.fire)
-	prev := q.key()
+	// The keys of two rounds are compared in reused buffers; only the last is copied.
+	prev, cur := getKeyBuf(), getKeyBuf()
+	defer func() { putKeyBuf(prev); putKeyBuf(cur) }()
+	q.write(prev)
 	for range 8 {
 		learnt := rc.facts.size()
 		var err error
@@ -133,16 +138,17 @@ func (rc *ruleCtx) normalize(q *equery) error {
 			}
 		})
 		if err != nil {
-			return err
+			return "", err
 		}
 		canon(q, rc.fire)
-		k := q.key()
+		*cur = (*cur)[:0]
+		q.write(cur)
 		// What a round's joins taught (official mode) is used by the next round, as by
 		// the script's next pass (its first pass nearly always changes the tree).
-		if k == prev && rc.facts.size() == learnt {
-			return nil
+		if bytes.Equal(*cur, *prev) && rc.facts.size() == learnt {
+			return string(*cur), nil
 		}
-		prev = k
+		prev, cur = cur, prev
 	}
-	return nil
+	return string(*prev), nil
 }

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -100,12 +101,13 @@ func (n *enode) is(op string) bool { return n != nil && n.op == op }
 
 // key prints a query in a canonical, unambiguous text: equal keys mean equal trees.
 func (q *equery) key() string {
-	var b strings.Builder
-	q.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	q.write(b)
+	return string(*b)
 }
 
-func (q *equery) write(b *strings.Builder) {
+func (q *equery) write(b *keyBuf) {
 	if q == nil {
 		b.WriteString("<nil>")
 		return
@@ -113,7 +115,9 @@ func (q *equery) write(b *strings.Builder) {
 	b.WriteString("Q(")
 	for i, c := range q.cores {
 		if i > 0 {
-			b.WriteString(" " + q.ops[i-1] + " ")
+			b.WriteByte(' ')
+			b.WriteString(q.ops[i-1])
+			b.WriteByte(' ')
 		}
 		c.write(b)
 	}
@@ -138,7 +142,7 @@ func (q *equery) write(b *strings.Builder) {
 	b.WriteByte(')')
 }
 
-func (c *ecore) write(b *strings.Builder) {
+func (c *ecore) write(b *keyBuf) {
 	b.WriteString("SELECT")
 	if c.distinct {
 		b.WriteString(" distinct")
@@ -150,7 +154,9 @@ func (c *ecore) write(b *strings.Builder) {
 	if len(c.from) > 0 {
 		b.WriteString(" FROM")
 		for _, f := range c.from {
-			b.WriteString(" [" + f.join + " ")
+			b.WriteString(" [")
+			b.WriteString(f.join)
+			b.WriteByte(' ')
 			if f.sub != nil {
 				f.sub.write(b)
 			} else {
@@ -161,7 +167,13 @@ func (c *ecore) write(b *strings.Builder) {
 				f.on.write(b)
 			}
 			if len(f.using) > 0 {
-				b.WriteString(" using " + strings.Join(f.using, ","))
+				b.WriteString(" using ")
+				for i, u := range f.using {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(u)
+				}
 			}
 			b.WriteByte(']')
 		}
@@ -183,7 +195,7 @@ func (c *ecore) write(b *strings.Builder) {
 	}
 }
 
-func (n *enode) write(b *strings.Builder) {
+func (n *enode) write(b *keyBuf) {
 	if n == nil {
 		b.WriteString("_")
 		return
@@ -191,7 +203,7 @@ func (n *enode) write(b *strings.Builder) {
 	b.WriteString(n.op)
 	if n.val != "" {
 		b.WriteByte(':')
-		b.WriteString(quoteKey(n.val))
+		writeQuotedKey(b, n.val)
 	}
 	if len(n.kids) > 0 || n.sub != nil {
 		b.WriteByte('(')
@@ -209,18 +221,44 @@ func (n *enode) write(b *strings.Builder) {
 	}
 }
 
-// quoteKey keeps literal text from colliding with the key's punctuation.
-func quoteKey(s string) string {
-	if strings.ContainsAny(s, "(),;:[] ") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+// writeQuotedKey writes s so that literal text cannot collide with the key's
+// punctuation: quoted, with quotes doubled, when it holds any of it.
+func writeQuotedKey(b *keyBuf, s string) {
+	if !needsQuote(s) {
+		b.WriteString(s)
+		return
 	}
-	return s
+	b.WriteByte('"')
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i+1])
+		b.WriteByte('"')
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// keyPunct marks the bytes of the key's punctuation: "(),;:[] ".
+var keyPunct = [256]bool{'(': true, ')': true, ',': true, ';': true, ':': true, '[': true, ']': true, ' ': true}
+
+func needsQuote(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if keyPunct[s[i]] {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *enode) key() string {
-	var b strings.Builder
-	n.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	n.write(b)
+	return string(*b)
 }
 
 // sortNodes orders nodes by their keys (for commutative operands and unordered lists)
@@ -228,15 +266,21 @@ func (n *enode) key() string {
 // list of n operands costs n keys and n log n comparisons (an IN list of 180,000 values
 // becomes an OR of as many comparisons under rule 18).
 func sortNodes(ns []*enode) bool {
+	// Every key is printed into one pooled buffer: no string per operand.
+	buf := getKeyBuf()
+	defer putKeyBuf(buf)
 	type keyed struct {
-		n   *enode
-		key string
+		n      *enode
+		lo, hi int
 	}
 	ks := make([]keyed, len(ns))
 	for i, n := range ns {
-		ks[i] = keyed{n, n.key()}
+		lo := len(*buf)
+		n.write(buf)
+		ks[i] = keyed{n, lo, len(*buf)}
 	}
-	cmp := func(a, b keyed) int { return strings.Compare(a.key, b.key) }
+	keys := *buf
+	cmp := func(a, b keyed) int { return bytes.Compare(keys[a.lo:a.hi], keys[b.lo:b.hi]) }
 	if slices.IsSortedFunc(ks, cmp) {
 		return false
 	}
@@ -304,7 +348,10 @@ func mapExpr(n *enode, f func(*enode) *enode) *enode {
 		return nil
 	}
 	for i, k := range n.kids {
-		n.kids[i] = mapExpr(k, f)
+		// Most calls change nothing: skip the store (and its write barrier).
+		if m := mapExpr(k, f); m != k {
+			n.kids[i] = m
+		}
 	}
 	return f(n)
 }

@@ -103,6 +103,49 @@ func coreMentions(q *equery, c *ecore, t string, skip map[*enode]bool) bool {
 	return false
 }
 
+// coreMentionsSwapped is coreMentions(q, c, t, nil) on the copy of c rule 14 tries: every
+// column aval read as another column (which names t when bNamesT), FROM conditions
+// dropped. It reads c and q without changing or copying them.
+func coreMentionsSwapped(q *equery, c *ecore, t, aval string, bNamesT bool) bool {
+	var m func(n *enode) bool
+	m = func(n *enode) bool {
+		if n == nil {
+			return false
+		}
+		if n.op == eopCol && n.val == aval {
+			return bNamesT
+		}
+		if n.op == eopCol && colTable(n) == t {
+			return true
+		}
+		for _, k := range n.kids {
+			if m(k) {
+				return true
+			}
+		}
+		return n.sub != nil && strings.Contains(n.sub.key(), "col:"+t+".")
+	}
+	for _, e := range c.cols {
+		if m(e) || (e.op == eopStar && (e.val == t || e.val == "")) {
+			return true
+		}
+	}
+	if m(c.where) || m(c.having) {
+		return true
+	}
+	for _, g := range c.group {
+		if m(g) {
+			return true
+		}
+	}
+	for _, o := range q.order {
+		if m(o.x) {
+			return true
+		}
+	}
+	return false
+}
+
 // rule14UnneededJoin is rule 14: SELECT X FROM t1 JOIN t2 ON t1.c1 = t2.c2 equals
 // SELECT X FROM t2 when X uses only t2, t1.c1 is t1's (non-composite) key and t2.c2 a
 // foreign key to it: every t2 row meets exactly one t1 row, so the join changes nothing.
@@ -143,7 +186,20 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 				continue
 			}
 			// Elsewhere t.c1 may be read as t2.c2, which the join makes equal (rule 19).
-			trial := cloneCore(c)
+			// Most candidates still name t elsewhere after that swap: found without
+			// cloning anything.
+			if coreMentionsSwapped(q, c, t, a.val, mentions(b, t)) {
+				continue
+			}
+			// Only what coreMentions reads and the rule keeps: the FROM items are not
+			// (their ON conditions are dropped) and WHERE is rebuilt below.
+			trial := &ecore{having: clone(c.having)}
+			for _, e := range c.cols {
+				trial.cols = append(trial.cols, clone(e))
+			}
+			for _, e := range c.group {
+				trial.group = append(trial.group, clone(e))
+			}
 			swap := func(n *enode) *enode {
 				if n.is(eopCol) && n.val == a.val {
 					return clone(b)
@@ -165,9 +221,6 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 			trialQ := &equery{cores: []*ecore{trial}}
 			for _, o := range q.order {
 				trialQ.order = append(trialQ.order, &eorder{x: mapExpr(clone(o.x), swap), desc: o.desc})
-			}
-			for _, g := range trial.from {
-				g.on = nil
 			}
 			if coreMentions(trialQ, trial, t, nil) {
 				continue

@@ -83,7 +83,7 @@ func fromKey(f *efrom) string {
 func commute(n *enode, fire func(string)) *enode {
 	switch {
 	case n.op == eopAnd || n.op == eopOr:
-		var flatKids []*enode
+		flatKids := make([]*enode, 0, len(n.kids))
 		for _, k := range n.kids {
 			if k.op == n.op {
 				flatKids = append(flatKids, k.kids...)
@@ -101,7 +101,7 @@ func commute(n *enode, fire func(string)) *enode {
 	case n.op == eopPartition && n.val == "set": // corrected mode's PARTITION BY
 		sortNodes(n.kids)
 	case n.op == eopBin && n.val == "=":
-		if a, b := n.kids[0].key(), n.kids[1].key(); b < a {
+		if keyLess(n.kids[1], n.kids[0]) {
 			n.kids[0], n.kids[1] = n.kids[1], n.kids[0]
 			fire("P5")
 		}

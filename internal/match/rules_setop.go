@@ -1,7 +1,5 @@
 package match
 
-import "strings"
-
 // Rules on set operations and common table expressions (Table 5, rules 21 and 26).
 
 // rule21SelfSetOp is rule 21: q1 UNION / INTERSECT q1 equals q1. (Strictly the set
@@ -11,7 +9,7 @@ func rule21SelfSetOp(rc *ruleCtx, q *equery) {
 	if len(q.cores) != 2 || (q.ops[0] != "union" && q.ops[0] != "intersect") {
 		return
 	}
-	if cloneCore(q.cores[0]).key() != q.cores[1].key() {
+	if q.cores[0].key() != q.cores[1].key() {
 		return
 	}
 	q.cores, q.ops = q.cores[:1], nil
@@ -19,9 +17,10 @@ func rule21SelfSetOp(rc *ruleCtx, q *equery) {
 }
 
 func (c *ecore) key() string {
-	var b strings.Builder
-	c.write(&b)
-	return b.String()
+	b := getKeyBuf()
+	defer putKeyBuf(b)
+	c.write(b)
+	return string(*b)
 }
 
 // Rule 26 (WITH q AS (q1) SELECT _ FROM q equals SELECT _ FROM (q1)) is applied while
