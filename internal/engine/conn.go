@@ -11,15 +11,9 @@ import (
 // same checks, limits and value types as SQLite.Query: a result from here compares with
 // one from a database file exactly as two file results do.
 func QueryConn(ctx context.Context, c *sqlite3.SQLiteConn, query string, lim Limits) (*Result, error) {
-	if err := checkText(query); err != nil {
+	first, err := singleStatement(query)
+	if err != nil {
 		return nil, err
-	}
-	first, more := firstStatement(query)
-	if more {
-		return nil, ErrMultipleStatements
-	}
-	if onlyTrivia(first) {
-		return nil, ErrEmptyQuery
 	}
 	qctx, cancel := withTimeout(ctx, lim.Timeout)
 	defer cancel()

@@ -138,15 +138,9 @@ func (d *DuckDB) open(path string) (unsafe.Pointer, error) {
 // the database is also open read-only, so its file is never modified. The timeout and
 // ctx interrupt DuckDB itself (duckdb_interrupt).
 func (d *DuckDB) Query(ctx context.Context, path, query string, lim Limits) (*Result, error) {
-	if err := checkText(query); err != nil {
+	first, err := singleStatement(query)
+	if err != nil {
 		return nil, err
-	}
-	first, more := firstStatement(query)
-	if more {
-		return nil, ErrMultipleStatements
-	}
-	if onlyTrivia(first) {
-		return nil, ErrEmptyQuery
 	}
 	db, err := d.open(path)
 	if err != nil {

@@ -1,5 +1,22 @@
 package engine
 
+// singleStatement is the one statement an engine that splits as SQLite does will run:
+// query's text checked (checkText), refused when a second statement follows
+// (ErrMultipleStatements) or when there is none (ErrEmptyQuery).
+func singleStatement(query string) (string, error) {
+	if err := checkText(query); err != nil {
+		return "", err
+	}
+	first, more := firstStatement(query)
+	if more {
+		return "", ErrMultipleStatements
+	}
+	if onlyTrivia(first) {
+		return "", ErrEmptyQuery
+	}
+	return first, nil
+}
+
 // firstStatement returns the first SQL statement of query and whether anything other
 // than white space, comments and semicolons follows it. It knows SQLite's quoting
 // ('...', "...", `...`, [...]) and comments (-- and /* */) so that a semicolon inside

@@ -130,15 +130,9 @@ func ReadOnlyDSN(path string) string { return SQLiteURI(path, "mode=ro&_query_on
 // The timeout interrupts SQLite itself (sqlite3_interrupt), so a runaway query stops
 // using CPU as soon as it expires.
 func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Result, error) {
-	if err := checkText(query); err != nil {
+	first, err := singleStatement(query)
+	if err != nil {
 		return nil, err
-	}
-	first, more := firstStatement(query)
-	if more {
-		return nil, ErrMultipleStatements
-	}
-	if onlyTrivia(first) {
-		return nil, ErrEmptyQuery
 	}
 	db, err := s.open(path)
 	if err != nil {
