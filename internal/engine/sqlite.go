@@ -243,7 +243,7 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, maxRows)
 		}
 		for _, v := range dest {
-			appendSQLite(b, v)
+			b.AppendValue(v) // copied: the driver reuses its buffers; an empty BLOB stays a blob
 		}
 		if maxBytes > 0 && b.Bytes() > maxBytes {
 			return nil, byteLimitError(maxBytes)
@@ -251,22 +251,6 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 		if err := b.EndRow(); err != nil {
 			return nil, err
 		}
-	}
-}
-
-// appendSQLite appends one go-sqlite3 value (copied: the driver reuses its buffers).
-func appendSQLite(b *ResultBuilder, v driver.Value) {
-	switch x := v.(type) {
-	case int64:
-		b.AppendInt(x)
-	case float64:
-		b.AppendFloat(x)
-	case string:
-		b.AppendText(x)
-	case []byte:
-		b.AppendBlob(x) // an empty BLOB stays a blob, never mistaken for NULL
-	default: // nil; bool is not produced once decltypes are cleared, AppendValue maps it
-		b.AppendValue(x)
 	}
 }
 
