@@ -41,21 +41,10 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 		Host:      hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			m.Version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				m.Revision = s.Value
-			case "vcs.time":
-				m.RevisionTime = s.Value
-			case "vcs.modified":
-				m.Modified = s.Value == "true"
-			}
-		}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		m.Version = bi.Main.Version
 	}
+	m.Revision, m.RevisionTime, m.Modified = buildVCS()
 	if m.Revision == "" || m.Modified {
 		// Only when the revision does not pin the source (Prepare starts it early: hashing
 		// the 80 MB binary takes 70-250 ms).
@@ -201,20 +190,28 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineNa
 
 // buildPinned reports whether the binary's VCS revision pins its source (a clean tree).
 func buildPinned() bool {
+	rev, _, modified := buildVCS()
+	return rev != "" && !modified
+}
+
+// buildVCS is the VCS stamp of the running binary: its revision, the revision's time
+// and whether the tree was modified ("", "", false without one).
+func buildVCS() (rev, revTime string, modified bool) {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return false
+		return "", "", false
 	}
-	rev, modified := "", false
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			revTime = s.Value
 		case "vcs.modified":
 			modified = s.Value == "true"
 		}
 	}
-	return rev != "" && !modified
+	return rev, revTime, modified
 }
 
 // executableSum is the sha256 of the running binary, "" when it cannot be read; it is
