@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/gctune"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
@@ -36,6 +37,7 @@ const (
 
 // Run executes the nl2sqlbench command line with args (without the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	gctune.Start() // fewer collections while the heap is small (internal/gctune)
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)
