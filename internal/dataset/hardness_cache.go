@@ -6,43 +6,25 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // Spider's hardness is pure: the same question file, tables.json and parser give the same
 // difficulties and warnings. Parsing every gold query was a tenth of a one-system run's
-// CPU, so the result is kept in the user's cache directory (nl2sqlbench/hardness/),
-// keyed by the sha256 of the question file's bytes, tables.json's bytes and the build's
-// VCS revision. A build whose revision does not pin its source (a modified tree, go run,
-// tests) never reads or writes the cache, so a changed parser can never be answered from
-// it. NL2SQLBENCH_CACHE_DIR overrides the directory; "off" turns the cache off.
+// CPU, so the result is kept in nl2sqlbench's cache directory (buildid.CacheDir:
+// hardness/), keyed by the sha256 of the question file's bytes, tables.json's bytes and
+// the build's identity (buildid.Identity: its VCS revision when that pins the source, else
+// its executable's sha256), so a changed parser is never answered from it.
+// NL2SQLBENCH_CACHE_DIR overrides the directory; "off" turns the cache off.
 
 // hardnessCacheVersion changes when the cached file's shape changes.
 const hardnessCacheVersion = "1"
 
-// buildRevision is the VCS revision that pins this build's source ("" when none does);
-// tests replace it.
-var buildRevision = func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if modified {
-		return ""
-	}
-	return rev
-}
+// buildIdentity names the running build ("" when unknown: nothing is cached); tests
+// replace it.
+var buildIdentity = buildid.Identity
 
 // hardnessCache is one dataset's cached difficulties and load warnings.
 type hardnessCache struct {
@@ -57,17 +39,9 @@ type cachedWarning struct {
 
 // hardnessCachePath is where d's hardness is cached, "" when it is not to be cached.
 func hardnessCachePath(d *Dataset, data []byte) string {
-	rev := buildRevision()
-	dir := os.Getenv("NL2SQLBENCH_CACHE_DIR")
-	if rev == "" || dir == "off" || d.Tables == "" {
+	rev, dir := buildIdentity(), buildid.CacheDir()
+	if rev == "" || dir == "" || d.Tables == "" {
 		return ""
-	}
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(base, "nl2sqlbench")
 	}
 	tables, err := inputfile.Read(d.Tables)
 	if err != nil {

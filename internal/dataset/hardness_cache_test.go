@@ -8,17 +8,17 @@ import (
 	"testing"
 )
 
-// TestHardnessCache: with a build that pins its source, the second load of a Spider file
+// TestHardnessCache: with a build of known identity, the second load of a Spider file
 // reads the difficulties and warnings (with their databases) from the cache; another
-// tables.json or a build without a revision computes them again.
+// tables.json, another build or a build of unknown identity computes them again.
 func TestHardnessCache(t *testing.T) {
 	dir := t.TempDir()
 	cacheDir := filepath.Join(dir, "cache")
 	t.Setenv("NL2SQLBENCH_CACHE_DIR", cacheDir)
-	rev := "rev-1"
-	old := buildRevision
-	buildRevision = func() string { return rev }
-	t.Cleanup(func() { buildRevision = old })
+	rev := "rev:1"
+	old := buildIdentity
+	buildIdentity = func() string { return rev }
+	t.Cleanup(func() { buildIdentity = old })
 
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -72,14 +72,19 @@ func TestHardnessCache(t *testing.T) {
 	if got := difficulties(load()); !slices.Equal(got, []string{"cached", "cached", "cached"}) {
 		t.Errorf("planted cache not read: %v", got)
 	}
-	// Another tables.json is another key; a build without a revision neither reads nor writes.
+	// Another tables.json is another key, and so is another build; a build of unknown
+	// identity neither reads nor writes.
 	write("tables.json", fuzzTables+"\n")
 	if got := difficulties(load()); slices.Contains(got, "cached") || len(cached()) != 2 {
 		t.Errorf("other tables.json: %v, %d cache files", got, len(cached()))
 	}
+	rev = "exe:2"
+	if got := difficulties(load()); slices.Contains(got, "cached") || len(cached()) != 3 {
+		t.Errorf("another build: %v, %d cache files", got, len(cached()))
+	}
 	rev = ""
 	write("tables.json", fuzzTables+"\n\n")
-	if got := difficulties(load()); slices.Contains(got, "cached") || len(cached()) != 2 {
-		t.Errorf("unpinned build used the cache: %v, %d cache files", got, len(cached()))
+	if got := difficulties(load()); slices.Contains(got, "cached") || len(cached()) != 3 {
+		t.Errorf("a build of unknown identity used the cache: %v, %d cache files", got, len(cached()))
 	}
 }

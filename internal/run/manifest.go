@@ -11,11 +11,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
@@ -44,11 +44,12 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		m.Version = bi.Main.Version
 	}
-	m.Revision, m.RevisionTime, m.Modified = buildVCS()
-	if m.Revision == "" || m.Modified {
-		// Only when the revision does not pin the source (Prepare starts it early: hashing
-		// the 80 MB binary takes 70-250 ms).
-		m.Executable = executableSum()
+	v := buildid.Stamp()
+	m.Revision, m.RevisionTime, m.Modified = v.Revision, v.Time, v.Modified
+	if !buildid.Pinned() {
+		// Only when the revision does not pin the source (Prepare starts it early; it is
+		// cached per binary file: internal/buildid).
+		m.Executable = buildid.ExecutableSHA256()
 	}
 	m.Settings = manifestSettings(cfg, p)
 	var err error
@@ -187,46 +188,6 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineNa
 	prog.Update(len(ids), len(ids))
 	return out, nil
 }
-
-// buildPinned reports whether the binary's VCS revision pins its source (a clean tree).
-func buildPinned() bool {
-	rev, _, modified := buildVCS()
-	return rev != "" && !modified
-}
-
-// buildVCS is the VCS stamp of the running binary: its revision, the revision's time
-// and whether the tree was modified ("", "", false without one).
-func buildVCS() (rev, revTime string, modified bool) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "", "", false
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			revTime = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	return rev, revTime, modified
-}
-
-// executableSum is the sha256 of the running binary, "" when it cannot be read; it is
-// computed once per process.
-var executableSum = sync.OnceValue(func() string {
-	path, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	d, err := digestFile(context.Background(), path)
-	if err != nil {
-		return ""
-	}
-	return d.SHA256
-})
 
 // absPath is path made absolute, so a run resumed from another working directory, or
 // with a relative path for an absolute one, names the same files the same way.

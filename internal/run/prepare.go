@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
+
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
@@ -52,8 +54,8 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if _, err := cfg.selection(); err != nil {
 		return nil, err
 	}
-	if !buildPinned() {
-		go executableSum() // the manifest's; hashed while the dataset and predictions load
+	if !buildid.Pinned() {
+		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
 	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives,
 		NoHardness: !cfg.needs().Has(metrics.NeedHardness)})
