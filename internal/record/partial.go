@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // PartialComponents are the components of Spider evaluation.py's partial matching, in
@@ -36,9 +37,17 @@ type PartialScore struct {
 // Trivial reports whether neither query has the component.
 func (p PartialScore) Trivial() bool { return p.LabelTotal == 0 && p.PredTotal == 0 }
 
-// MarshalJSON writes [score, label_total, pred_total].
+// MarshalJSON writes [score, label_total, pred_total] (what encoding/json writes for
+// the [3]int, without its reflection: ten per ESM record).
 func (p PartialScore) MarshalJSON() ([]byte, error) {
-	return json.Marshal([3]int{p.Score, p.LabelTotal, p.PredTotal})
+	b := make([]byte, 0, 16)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(p.Score), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.LabelTotal), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.PredTotal), 10)
+	return append(b, ']'), nil
 }
 
 // UnmarshalJSON reads [score, label_total, pred_total].
