@@ -37,17 +37,21 @@ type PartialScore struct {
 // Trivial reports whether neither query has the component.
 func (p PartialScore) Trivial() bool { return p.LabelTotal == 0 && p.PredTotal == 0 }
 
-// MarshalJSON writes [score, label_total, pred_total] (what encoding/json writes for
-// the [3]int, without its reflection: ten per ESM record).
+// MarshalJSON writes [score, label_total, pred_total].
 func (p PartialScore) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 16)
+	return p.AppendJSON(make([]byte, 0, 16)), nil
+}
+
+// AppendJSON appends what MarshalJSON returns (the generated record encoder calls it:
+// ten per ESM record, without allocating).
+func (p PartialScore) AppendJSON(b []byte) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(p.Score), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(p.LabelTotal), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(p.PredTotal), 10)
-	return append(b, ']'), nil
+	return append(b, ']')
 }
 
 // UnmarshalJSON reads [score, label_total, pred_total].

@@ -6,7 +6,6 @@
 package record
 
 import (
-	"reflect"
 	"slices"
 	"strconv"
 )
@@ -398,11 +397,7 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 				}
 				b = appendJSONString(b, k45)
 				b = append(b, ':')
-				{
-					x46 := m42[k45]
-					out, err := x46.MarshalJSON()
-					b = e.appendMarshaled(b, out, err, func() reflect.Type { return reflect.TypeOf(x46) })
-				}
+				b = m42[k45].AppendJSON(b)
 			}
 			e.putKeys(ks43)
 			b = append(b, '}')
@@ -410,25 +405,25 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if len(v.Structural.ETMRules) != 0 {
 		b = append(b, ",\"etm_rules\":"...)
-		if s47 := v.Structural.ETMRules; s47 == nil {
+		if s46 := v.Structural.ETMRules; s46 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i48 := range s47 {
-				if i48 > 0 {
+			for i47 := range s46 {
+				if i47 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s47[i48]))
+				b = appendJSONString(b, string(s46[i47]))
 			}
 			b = append(b, ']')
 		}
 	}
 	if v.Structural.ETMOfficial != nil {
 		b = append(b, ",\"etm_official\":"...)
-		if p49 := v.Structural.ETMOfficial; p49 == nil {
+		if p48 := v.Structural.ETMOfficial; p48 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p49)), 10)
+			b = strconv.AppendInt(b, int64((*p48)), 10)
 		}
 	}
 	if len(v.Structural.ETMModeRule) != 0 {
@@ -437,10 +432,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.FlexMatch.Flex != nil {
 		b = append(b, ",\"flex\":"...)
-		if p50 := v.FlexMatch.Flex; p50 == nil {
+		if p49 := v.FlexMatch.Flex; p49 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p50)), 10)
+			b = strconv.AppendInt(b, int64((*p49)), 10)
 		}
 	}
 	if len(v.FlexMatch.FlexVerdict) != 0 {
@@ -453,10 +448,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.Spider2Match.ExSpider2 != nil {
 		b = append(b, ",\"ex_spider2\":"...)
-		if p51 := v.Spider2Match.ExSpider2; p51 == nil {
+		if p50 := v.Spider2Match.ExSpider2; p50 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p51)), 10)
+			b = strconv.AppendInt(b, int64((*p50)), 10)
 		}
 	}
 	if len(v.Spider2Match.Spider2Mode) != 0 {
@@ -469,18 +464,18 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.Spider2Match.Spider2Official != nil {
 		b = append(b, ",\"spider2_official\":"...)
-		if p52 := v.Spider2Match.Spider2Official; p52 == nil {
+		if p51 := v.Spider2Match.Spider2Official; p51 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p52)), 10)
+			b = strconv.AppendInt(b, int64((*p51)), 10)
 		}
 	}
 	if v.Spider2Match.Spider2Strict != nil {
 		b = append(b, ",\"spider2_strict\":"...)
-		if p53 := v.Spider2Match.Spider2Strict; p53 == nil {
+		if p52 := v.Spider2Match.Spider2Strict; p52 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p53)), 10)
+			b = strconv.AppendInt(b, int64((*p52)), 10)
 		}
 	}
 	if len(v.Spider2Match.Spider2Why) != 0 {
@@ -497,10 +492,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.TestSuite.TSEX != nil {
 		b = append(b, ",\"ts_ex\":"...)
-		if p54 := v.TestSuite.TSEX; p54 == nil {
+		if p53 := v.TestSuite.TSEX; p53 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p54)), 10)
+			b = strconv.AppendInt(b, int64((*p53)), 10)
 		}
 	}
 	if v.TestSuite.TSDBs != 0 {
@@ -513,10 +508,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.TestSuite.Counterexample != nil {
 		b = append(b, ",\"counterexample\":"...)
-		if p55 := v.TestSuite.Counterexample; p55 == nil {
+		if p54 := v.TestSuite.Counterexample; p54 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendJSONCounterexample(b, p55)
+			b = e.appendJSONCounterexample(b, p54)
 		}
 	}
 	return append(b, '}')
@@ -554,36 +549,36 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s56 := v.Columns; s56 == nil {
+	if s55 := v.Columns; s55 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i57 := range s56 {
-			if i57 > 0 {
+		for i56 := range s55 {
+			if i56 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s56[i57]))
+			b = appendJSONString(b, string(s55[i56]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s58 := v.Rows; s58 == nil {
+	if s57 := v.Rows; s57 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i59 := range s58 {
-			if i59 > 0 {
+		for i58 := range s57 {
+			if i58 > 0 {
 				b = append(b, ',')
 			}
-			if s60 := s58[i59]; s60 == nil {
+			if s59 := s57[i58]; s59 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i61 := range s60 {
-					if i61 > 0 {
+				for i60 := range s59 {
+					if i60 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s60[i61])
+					b = e.appendAny(b, s59[i60])
 				}
 				b = append(b, ']')
 			}

@@ -10,7 +10,8 @@
 // addressable value: types with MarshalText or a pointer-receiver MarshalJSON,
 // json.Number, []byte, maps whose keys are not plain strings, struct values that are
 // not addressable or live in another package, interfaces holding other than plain
-// scalars. Value-receiver MarshalJSON methods are called directly. What it cannot
+// scalars. Value-receiver MarshalJSON methods are called directly (or their AppendJSON
+// twin, see appenderType). What it cannot
 // translate exactly (a `,string` option, two fields with one JSON name, an embedded
 // struct pointer, a recursive type) makes Generate fail rather than guess.
 //
@@ -43,6 +44,11 @@ var (
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	numberType        = reflect.TypeFor[json.Number]()
 	isZeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
+	// appenderType is a type whose value-receiver MarshalJSON has an appending twin,
+	// AppendJSON, that appends what MarshalJSON returns, already compact, and cannot
+	// fail. The generated code calls AppendJSON: no allocation, no validation. The
+	// equality tests of internal/record hold the twin to its word.
+	appenderType = reflect.TypeFor[interface{ AppendJSON([]byte) []byte }]()
 )
 
 type gen struct {

@@ -27,6 +27,11 @@ func (g *gen) value(owner reflect.Type, expr string, t reflect.Type, addr bool) 
 		}
 		return nil
 	}
+	if t.Kind() != reflect.Pointer && t.Implements(marshalerType) && t.Implements(appenderType) {
+		// The type's own allocation-free form of its MarshalJSON (see appenderType).
+		g.p("b = %s.AppendJSON(b)", expr)
+		return nil
+	}
 	if t.Kind() != reflect.Pointer && t.Implements(marshalerType) && t.Name() != "" {
 		// A value-receiver MarshalJSON: call it without boxing the value.
 		x := g.newVar("x")
