@@ -46,9 +46,9 @@ func (e *jsonState) putKeys(ks []string) {
 	e.keyBufs = append(e.keyBufs, ks[:0])
 }
 
-// appendValue appends v as encoding/json encodes it (HTML characters not escaped).
-// The generated code passes a pointer for an addressable value, so methods with
-// pointer receivers apply exactly when encoding/json applies them.
+// appendValue appends v as encoding/json encodes it (HTML characters not escaped),
+// v being a value it would not see as addressable (a map value, an interface's
+// content).
 func (e *jsonState) appendValue(b []byte, v any) []byte {
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
@@ -61,6 +61,25 @@ func (e *jsonState) appendValue(b []byte, v any) []byte {
 	}
 	out := e.buf.Bytes()
 	return append(b, out[:len(out)-1]...) // Encode ends the value with a newline
+}
+
+// appendAddr appends *p as encoding/json encodes an addressable value of p's element
+// type inside a record: pointer-receiver methods apply, and an error names the
+// element type, not the pointer's. It encodes a one-element slice over *p (slice
+// elements are addressable) and drops the brackets.
+func (e *jsonState) appendAddr(b []byte, p any) []byte {
+	rv := reflect.ValueOf(p)
+	et := rv.Type().Elem()
+	if et.Kind() == reflect.Uint8 {
+		return e.appendValue(b, p) // a one-byte slice would be base64
+	}
+	n := len(b)
+	b = e.appendValue(b, reflect.SliceAt(et, rv.UnsafePointer(), 1).Interface())
+	if e.err != nil || len(b) < n+2 {
+		return b[:n]
+	}
+	copy(b[n:], b[n+1:len(b)-1])
+	return b[:len(b)-2]
 }
 
 // appendAny appends an interface value: the plain scalars a result table holds

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // encodingJSON is what Writer wrote before the generated encoder, and must still write:
@@ -135,16 +136,37 @@ func (f *filler) fill(v reflect.Value) {
 	f.depth++
 	defer func() { f.depth-- }()
 	t := v.Type()
-	if t == reflect.TypeFor[PartialScore]() {
-		v.Set(reflect.ValueOf(PartialScore{f.n(2), f.n(5), f.n(5)}))
+	switch t {
+	case reflect.TypeFor[PartialScore]():
+		v.Set(reflect.ValueOf(PartialScore{f.n(2), f.n(5), f.n(5) - 1}))
+		return
+	case reflect.TypeFor[time.Time]():
+		v.Set(reflect.ValueOf([]time.Time{{}, time.Date(2024, 2, 29, 12, 30, 0, 5, time.FixedZone("x", 3600))}[f.n(2)]))
+		return
+	case reflect.TypeFor[json.Number]():
+		v.SetString([]string{"", "12", "-0.5e3", "1.", "x"}[f.n(5)])
+		return
+	case reflect.TypeFor[json.RawMessage]():
+		v.SetBytes([][]byte{nil, {}, []byte(`{"a" : [1, 2 ], "<":"&"}`), []byte("bad")}[f.n(4)])
 		return
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if v.Field(i).CanSet() {
-				f.fill(v.Field(i))
+			fv := v.Field(i)
+			if sf := t.Field(i); sf.Anonymous && !sf.IsExported() {
+				// An unexported embedded struct: its exported fields are JSON's.
+				fv = reflect.NewAt(sf.Type, unsafe.Pointer(fv.UnsafeAddr())).Elem()
 			}
+			if fv.CanSet() {
+				f.fill(fv)
+			}
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint([]uint64{0, 1, math.MaxUint64 >> (64 - t.Bits())}[f.n(3)])
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			f.fill(v.Index(i))
 		}
 	case reflect.String:
 		v.SetString(f.str())
@@ -246,6 +268,40 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	for _, x := range interestingFloats {
 		sameAsEncodingJSON(t, &st, &Record{ExecMillis: x})
 		sameAsEncodingJSON(t, &st, &Record{Efficiency: Efficiency{VES: &x}})
+	}
+}
+
+// TestEncodeFixtureMatchesEncodingJSON: the generator's other shapes (GenFixture:
+// pointer-receiver and text marshalers, json.Number, []byte, arrays, map keys that are
+// not strings, struct values in maps, omitzero with IsZero, ...) encode as
+// encoding/json encodes them, or fail as it fails.
+func TestEncodeFixtureMatchesEncodingJSON(t *testing.T) {
+	var st jsonState
+	rnd := rand.New(rand.NewPCG(7, 8))
+	errs := 0
+	for i := range 5000 {
+		var v GenFixture
+		(&filler{rnd: rnd, noNaN: i%4 != 0}).fill(reflect.ValueOf(&v).Elem())
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		wantErr := enc.Encode(&v)
+		st.err = nil
+		got := st.appendJSONGenFixture(nil, &v)
+		switch {
+		case (st.err == nil) != (wantErr == nil):
+			t.Fatalf("error %v, encoding/json's %v; value %+v", st.err, wantErr, v)
+		case wantErr != nil:
+			errs++
+			if st.err.Error() != wantErr.Error() {
+				t.Fatalf("error %q, encoding/json's %q", st.err, wantErr)
+			}
+		case !bytes.Equal(append(got, '\n'), buf.Bytes()):
+			t.Fatalf("generated encoder differs from encoding/json\n got: %s\nwant: %s", got, buf.Bytes())
+		}
+	}
+	if errs == 0 || errs > 4900 {
+		t.Errorf("%d of 5000 values fail to encode: the fixture does not exercise what it should", errs)
 	}
 }
 

@@ -357,11 +357,9 @@ func (g *gen) nonZero(expr string, t reflect.Type) (string, error) {
 	case reflect.Bool:
 		return "bool(" + expr + ")", nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return expr + " != 0", nil
-	case reflect.Float64, reflect.Float32:
-		g.imports["math"] = true
-		return fmt.Sprintf("math.Float64bits(float64(%s)) != 0", expr), nil // -0 is not zero
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float64, reflect.Float32:
+		return expr + " != 0", nil // -0 is zero too (reflect.Value.IsZero)
 	}
 	return "", fmt.Errorf("gencodec: omitzero on a %v is not supported", t)
 }

@@ -17,7 +17,7 @@ func (g *gen) value(owner reflect.Type, expr string, t reflect.Type, addr bool) 
 		case t.NumMethod() == 0:
 			g.p("b = e.appendAny(b, %s)", expr)
 		case addr:
-			g.p("b = e.appendValue(b, &%s)", expr)
+			g.p("b = e.appendAddr(b, &%s)", expr)
 		case marshals(t, false):
 			// encoding/json calls the method on the interface value (even holding a
 			// nil pointer); handing it the content would not.
@@ -139,11 +139,11 @@ func (g *gen) value(owner reflect.Type, expr string, t reflect.Type, addr bool) 
 	return nil
 }
 
-// deferTo leaves expr to encoding/json, through a pointer when it is addressable so
-// that pointer-receiver methods apply as they would.
+// deferTo leaves expr to encoding/json, through a pointer when it is addressable (see
+// appendAddr) so that pointer-receiver methods apply as they would.
 func (g *gen) deferTo(expr string, addr bool) {
 	if addr {
-		g.p("b = e.appendValue(b, &%s)", expr)
+		g.p("b = e.appendAddr(b, &%s)", expr)
 	} else {
 		g.p("b = e.appendValue(b, %s)", expr)
 	}
