@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -37,8 +38,18 @@ func sameAsEncodingJSON(tb testing.TB, st *jsonState, r *Record) {
 			tb.Fatalf("error %q with %d bytes written, encoding/json's %q", err, len(got), wantErr)
 		}
 	case !bytes.Equal(got, want):
-		tb.Fatalf("generated encoder differs from encoding/json\n got: %s\nwant: %s", got, want)
+		tb.Fatalf("generated encoder differs from encoding/json %s", firstDiff(got, want))
 	}
+}
+
+// firstDiff shows where got and want part, with some context.
+func firstDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(i-60, 0)
+	return fmt.Sprintf("at byte %d\n got: ...%s\nwant: ...%s", i, got[from:min(i+60, len(got))], want[from:min(i+60, len(want))])
 }
 
 // trickyStrings are the strings encoding/json treats specially.
@@ -297,7 +308,7 @@ func TestEncodeFixtureMatchesEncodingJSON(t *testing.T) {
 				t.Fatalf("error %q, encoding/json's %q", st.err, wantErr)
 			}
 		case !bytes.Equal(append(got, '\n'), buf.Bytes()):
-			t.Fatalf("generated encoder differs from encoding/json\n got: %s\nwant: %s", got, buf.Bytes())
+			t.Fatalf("generated encoder differs from encoding/json %s", firstDiff(append(got, '\n'), buf.Bytes()))
 		}
 	}
 	if errs == 0 || errs > 4900 {
