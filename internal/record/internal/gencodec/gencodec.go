@@ -6,18 +6,24 @@
 // encoding/json's reflection was a measurable share of a run (internal/record).
 //
 // What it does not translate it leaves to encoding/json at run time, through the
-// package's jsonState.appendValue, passing a pointer when encoding/json would see an
-// addressable value: types with MarshalText or a pointer-receiver MarshalJSON,
-// json.Number, []byte, maps whose keys are not plain strings, struct values that are
-// not addressable or live in another package, interfaces holding other than plain
-// scalars. Value-receiver MarshalJSON methods are called directly (or their AppendJSON
-// twin, see appenderType). What it cannot
-// translate exactly (a `,string` option, two fields with one JSON name, an embedded
-// struct pointer, a recursive type) makes Generate fail rather than guess.
+// package's jsonState.appendAddr (an addressable value, so pointer-receiver methods
+// apply as encoding/json applies them) or appendValue (a map value, an interface's
+// content): types with MarshalText or a pointer-receiver MarshalJSON, json.Number,
+// []byte, maps whose keys are not plain strings, struct values that are not
+// addressable or live in another package, interfaces holding other than plain scalars.
+// Value-receiver MarshalJSON methods are called directly (or their AppendJSON twin, see
+// appenderType). What it cannot translate exactly (a `,string` option, two fields with
+// one JSON name, an embedded struct pointer, a recursive type) makes Generate fail
+// rather than guess.
 //
-// To extend: add a case to value (and to omitCond if the kind can be omitted), keep the
-// run-time helpers it names in internal/record/jsonenc.go, and let the equality tests
-// in internal/record show it agrees with encoding/json.
+// The generated file's header names the command that regenerates it; internal/record
+// runs the generator from its TestGeneratedUpToDate (-update), which also fails when
+// the committed file differs from what the generator writes today.
+//
+// To extend: add a case to value (and to omitCond / nonZero if the kind can be
+// omitted), keep the run-time helpers it names in internal/record/jsonenc.go, add the
+// shape to internal/record's GenFixture, and let the equality tests show it agrees
+// with encoding/json.
 package gencodec
 
 import (
