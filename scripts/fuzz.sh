@@ -25,6 +25,7 @@ targets=(
   "./internal/engine FuzzSQLiteQuery"
   "./internal/pandascsv FuzzReadCSV"
   "./internal/audit FuzzAnalyse"
+  "./internal/record FuzzEncodeRecord"
 )
 
 # A target missing from the list above would never be fuzzed: refuse to run without it.

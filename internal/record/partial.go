@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // PartialComponents are the components of Spider evaluation.py's partial matching, in
@@ -38,7 +39,19 @@ func (p PartialScore) Trivial() bool { return p.LabelTotal == 0 && p.PredTotal =
 
 // MarshalJSON writes [score, label_total, pred_total].
 func (p PartialScore) MarshalJSON() ([]byte, error) {
-	return json.Marshal([3]int{p.Score, p.LabelTotal, p.PredTotal})
+	return p.AppendJSON(make([]byte, 0, 16)), nil
+}
+
+// AppendJSON appends what MarshalJSON returns (the generated record encoder calls it:
+// ten per ESM record, without allocating).
+func (p PartialScore) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(p.Score), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.LabelTotal), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(p.PredTotal), 10)
+	return append(b, ']')
 }
 
 // UnmarshalJSON reads [score, label_total, pred_total].
