@@ -24,6 +24,10 @@ import (
 type ETMAnnotator struct {
 	Verbose bool
 	Mode    ETMMode
+	// Ran, when set, is the judge's SQLite engine: a text it ran without error on the
+	// question's file is not prepared again (see ETMDB.prepares). Verdicts are the same
+	// with or without it.
+	Ran RanChecker
 
 	overBudget atomic.Int64
 	dbs        sync.Map // path -> *etmDBEntry
@@ -80,7 +84,12 @@ func (a *ETMAnnotator) Annotate(ctx context.Context, q *dataset.Question, dbPath
 	v, _ := a.dbs.LoadOrStore(dbPath, &etmDBEntry{})
 	e := v.(*etmDBEntry)
 	// Opened once for every question: not under this record's budget.
-	e.once.Do(func() { e.db, e.err = OpenETMDB(context.WithoutCancel(ctx), dbPath) })
+	e.once.Do(func() {
+		e.db, e.err = OpenETMDB(context.WithoutCancel(ctx), dbPath)
+		if e.err == nil {
+			e.db.ran = a.Ran
+		}
+	})
 	if e.err != nil {
 		return ctx.Err()
 	}

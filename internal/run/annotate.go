@@ -77,6 +77,14 @@ func (s *structural) Annotate(ctx context.Context, q *dataset.Question, dbPath s
 	return s.etm.Annotate(ctx, q, dbPath, rec)
 }
 
+// knowRuns hands ETM the run's SQLite engine, so that a text the judge already ran
+// without error on a question's file is not prepared again. Called before the judge runs.
+func (s *structural) knowRuns(r match.RanChecker) {
+	if s.etm != nil {
+		s.etm.Ran = r
+	}
+}
+
 func (s *structural) Close() error {
 	if s.etm == nil {
 		return nil
