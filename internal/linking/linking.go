@@ -131,12 +131,22 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	case rec.SelectedSchema != nil:
 		rec.PredSchema, rec.PredSchemaSource = metrics.NormalizeSchema(rec.SelectedSchema), SourceReported
 	case !a.opt.NoSQLFallback && strings.TrimSpace(rec.PredSQL) != "":
-		if u, err := sqlast.ExtractSchema(rec.PredSQL, s); err == nil {
+		if u, err := extractShared(rec.PredSQL, s); err == nil {
 			rec.PredSchema, rec.PredSchemaSource = SchemaOf(u), SourcePredSQL
 		}
 	}
 	metrics.ScoreSchema(rec)
 	return nil
+}
+
+// extractShared is sqlast.ExtractSchema taking the tree ETM already parsed from the same
+// text, when it did (sqlast.ParseShared): Use only reads it.
+func extractShared(sql string, s *dbschema.Schema) (*sqlast.Use, error) {
+	q, err := sqlast.ParseShared(sql)
+	if err != nil {
+		return nil, err
+	}
+	return q.Use(s)
 }
 
 // goldUse is sqlast.ExtractSchema of a gold query, computed once per schema and text:

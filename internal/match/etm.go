@@ -178,7 +178,7 @@ func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, 
 		}
 		return nil, ErrETMPrepare
 	}
-	q, err := sqlast.Parse(text)
+	q, err := sqlast.ParseShared(text) // linking parses the same prediction: one tree for both
 	if err != nil {
 		return nil, err
 	}
