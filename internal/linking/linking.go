@@ -161,7 +161,8 @@ func (a *Annotator) goldUse(gold string, s *dbschema.Schema) (*sqlast.Use, error
 // SchemaOf turns an sqlast.Use into a {table: [columns]} schema (lower-cased, sorted):
 // every used table, with the used columns of each (possibly none).
 func SchemaOf(u *sqlast.Use) map[string][]string {
-	out := map[string][]string{}
+	// Sized up front: a map per record, and growing it was most of the cost.
+	out := make(map[string][]string, len(u.Tables))
 	for _, t := range u.Tables {
 		t = strings.ToLower(t)
 		if _, ok := out[t]; !ok {
