@@ -53,6 +53,9 @@ type Options struct {
 	// NoSQLFallback leaves the predicted schema empty when the system reported none,
 	// instead of extracting it from the judged SQL.
 	NoSQLFallback bool
+	// Schemas, when set, is the run's introspections, shared with ETM (nil: each
+	// database file is introspected here).
+	Schemas *dbschema.Introspections
 }
 
 // Annotator implements judge.Annotator. It is safe for concurrent use.
@@ -208,7 +211,11 @@ func (a *Annotator) Schema(ctx context.Context, dbID, dbPath string) (*dbschema.
 	a.mu.Unlock()
 	e.once.Do(func() {
 		if key == dbPath {
-			e.s, e.err = dbschema.Introspect(ctx, dbPath)
+			if a.opt.Schemas != nil {
+				e.s, e.err = a.opt.Schemas.Introspect(ctx, dbPath)
+			} else {
+				e.s, e.err = dbschema.Introspect(ctx, dbPath)
+			}
 			if e.err != nil {
 				e.err = fmt.Errorf("schema of %s: %w", dbPath, e.err)
 			}

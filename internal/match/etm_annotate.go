@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -28,6 +29,9 @@ type ETMAnnotator struct {
 	// question's file is not prepared again (see ETMDB.prepares). Verdicts are the same
 	// with or without it.
 	Ran RanChecker
+	// Schemas, when set, is the run's introspections, shared with schema linking (nil:
+	// ETM introspects each database itself).
+	Schemas *dbschema.Introspections
 
 	overBudget atomic.Int64
 	dbs        sync.Map // path -> *etmDBEntry
@@ -85,7 +89,11 @@ func (a *ETMAnnotator) Annotate(ctx context.Context, q *dataset.Question, dbPath
 	e := v.(*etmDBEntry)
 	// Opened once for every question: not under this record's budget.
 	e.once.Do(func() {
-		e.db, e.err = OpenETMDB(context.WithoutCancel(ctx), dbPath)
+		introspect := dbschema.Introspect
+		if a.Schemas != nil {
+			introspect = a.Schemas.Introspect
+		}
+		e.db, e.err = openETMDB(context.WithoutCancel(ctx), dbPath, introspect)
 		if e.err == nil {
 			e.db.ran = a.Ran
 		}
