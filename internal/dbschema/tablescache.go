@@ -1,17 +1,16 @@
 package dbschema
 
 import (
-	"os"
+	"bytes"
 	"sync"
-	"time"
 )
 
 // A run reads its tables.json several times (hardness when the dataset loads, schema
 // linking for databases without a file, ESM's foreign-key maps), and parsing it is most
-// of the cost. So a parsed file is kept, keyed by its path and checked against the file
-// itself on every use: a file whose size, modification time or identity changed is
-// parsed again. Only files that parsed are kept (an error is recomputed, with its
-// message), and only the last few.
+// of the cost. So a parsed file is kept with the bytes it was parsed from, and used
+// again only for the very same bytes: the file is read every time (a small cost next to
+// parsing), so a file changed in any way is parsed again. Only files that parsed are
+// kept (an error is recomputed, with its message), and only the last few.
 
 // maxTablesCache is how many parsed tables.json files are kept (a process reads one or
 // two datasets).
@@ -19,9 +18,7 @@ const maxTablesCache = 4
 
 type tablesCacheEntry struct {
 	path string
-	size int64
-	mod  time.Time
-	info os.FileInfo
+	data []byte
 	file *tablesFile
 }
 
@@ -30,31 +27,28 @@ var tablesCache struct {
 	entries []tablesCacheEntry // most recently stored last
 }
 
-// readTablesFile is parseTablesJSON, cached while the file stays the same.
+// readTablesFile is parseTablesJSON, cached while the file's contents stay the same.
 func readTablesFile(path string) (*tablesFile, error) {
-	st, statErr := os.Stat(path)
-	if statErr == nil {
-		if f := cachedTables(path, st); f != nil {
-			return f, nil
-		}
-	}
-	f, err := parseTablesJSON(path)
+	data, err := readTablesData(path)
 	if err != nil {
 		return nil, err
 	}
-	// Stored under the Stat taken before reading: a file changed since then has
-	// another size, time or identity at the next use, and is read again.
-	if statErr == nil {
-		storeTables(tablesCacheEntry{path: path, size: st.Size(), mod: st.ModTime(), info: st, file: f})
+	if f := cachedTables(path, data); f != nil {
+		return f, nil
 	}
+	f, err := parseTablesData(path, data)
+	if err != nil {
+		return nil, err
+	}
+	storeTables(tablesCacheEntry{path: path, data: data, file: f})
 	return f, nil
 }
 
-func cachedTables(path string, st os.FileInfo) *tablesFile {
+func cachedTables(path string, data []byte) *tablesFile {
 	tablesCache.mu.Lock()
 	defer tablesCache.mu.Unlock()
 	for _, e := range tablesCache.entries {
-		if e.path == path && e.size == st.Size() && e.mod.Equal(st.ModTime()) && os.SameFile(e.info, st) {
+		if e.path == path && bytes.Equal(e.data, data) {
 			return e.file
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
@@ -27,8 +28,8 @@ type tablesEntry struct {
 // empty; and it cannot group a multi-column foreign key, so each pair becomes its own
 // one-column ForeignKey. The "*" column (table index -1) is skipped.
 //
-// A file is parsed once per process (while its size and modification time stay the
-// same): the dataset's hardness, schema linking and ESM's foreign-key maps all read it.
+// A file is parsed once per process while its contents stay the same (tablescache.go):
+// the dataset's hardness, schema linking and ESM's foreign-key maps all read it.
 // The map is the caller's; the schemas are shared and must not be modified.
 func ReadTablesJSON(path string) (map[string]*Schema, error) {
 	f, err := readTablesFile(path)
@@ -72,10 +73,23 @@ type tablesFile struct {
 
 // parseTablesJSON reads and checks the tables.json at path (uncached).
 func parseTablesJSON(path string) (*tablesFile, error) {
+	data, err := readTablesData(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseTablesData(path, data)
+}
+
+func readTablesData(path string) ([]byte, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read tables.json: %w", err)
 	}
+	return data, nil
+}
+
+// parseTablesData checks and parses data, the contents of the tables.json at path.
+func parseTablesData(path string, data []byte) (*tablesFile, error) {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%w: %s:%d: %w", ErrBadTablesJSON, path, jsonscan.ErrorLine(data, err), err)

@@ -59,7 +59,7 @@ type ETMDB struct {
 	mu       sync.Mutex
 	nonEmpty map[string]bool
 
-	prepared sync.Map // query text -> struct{}: texts SQLite prepared on this database
+	prepared sync.Map   // query text -> struct{}: texts SQLite prepared on this database
 	ran      RanChecker // texts the judge's engine already ran on this file; nil: none known
 }
 
