@@ -65,6 +65,7 @@ type SQLite struct {
 
 	mu  sync.Mutex
 	dbs map[string]*sql.DB
+	ran ranSet // texts Query ran without error (Ran)
 }
 
 var _ Engine = (*SQLite)(nil)
@@ -196,6 +197,7 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	if err != nil {
 		return nil, queryError(ctx, qctx, err)
 	}
+	s.ran.add(path, query)
 	return res, nil
 }
 

@@ -53,6 +53,9 @@ type Options struct {
 	// NoSQLFallback leaves the predicted schema empty when the system reported none,
 	// instead of extracting it from the judged SQL.
 	NoSQLFallback bool
+	// Schemas, when set, is the run's introspections, shared with ETM (nil: each
+	// database file is introspected here).
+	Schemas *dbschema.Introspections
 }
 
 // Annotator implements judge.Annotator. It is safe for concurrent use.
@@ -131,12 +134,22 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	case rec.SelectedSchema != nil:
 		rec.PredSchema, rec.PredSchemaSource = metrics.NormalizeSchema(rec.SelectedSchema), SourceReported
 	case !a.opt.NoSQLFallback && strings.TrimSpace(rec.PredSQL) != "":
-		if u, err := sqlast.ExtractSchema(rec.PredSQL, s); err == nil {
+		if u, err := extractShared(rec.PredSQL, s); err == nil {
 			rec.PredSchema, rec.PredSchemaSource = SchemaOf(u), SourcePredSQL
 		}
 	}
 	metrics.ScoreSchema(rec)
 	return nil
+}
+
+// extractShared is sqlast.ExtractSchema taking the tree ETM already parsed from the same
+// text, when it did (sqlast.ParseShared): Use only reads it.
+func extractShared(sql string, s *dbschema.Schema) (*sqlast.Use, error) {
+	q, err := sqlast.ParseShared(sql)
+	if err != nil {
+		return nil, err
+	}
+	return q.Use(s)
 }
 
 // goldUse is sqlast.ExtractSchema of a gold query, computed once per schema and text:
@@ -151,7 +164,8 @@ func (a *Annotator) goldUse(gold string, s *dbschema.Schema) (*sqlast.Use, error
 // SchemaOf turns an sqlast.Use into a {table: [columns]} schema (lower-cased, sorted):
 // every used table, with the used columns of each (possibly none).
 func SchemaOf(u *sqlast.Use) map[string][]string {
-	out := map[string][]string{}
+	// Sized up front: a map per record, and growing it was most of the cost.
+	out := make(map[string][]string, len(u.Tables))
 	for _, t := range u.Tables {
 		t = strings.ToLower(t)
 		if _, ok := out[t]; !ok {
@@ -197,7 +211,11 @@ func (a *Annotator) Schema(ctx context.Context, dbID, dbPath string) (*dbschema.
 	a.mu.Unlock()
 	e.once.Do(func() {
 		if key == dbPath {
-			e.s, e.err = dbschema.Introspect(ctx, dbPath)
+			if a.opt.Schemas != nil {
+				e.s, e.err = a.opt.Schemas.Introspect(ctx, dbPath)
+			} else {
+				e.s, e.err = dbschema.Introspect(ctx, dbPath)
+			}
 			if e.err != nil {
 				e.err = fmt.Errorf("schema of %s: %w", dbPath, e.err)
 			}

@@ -59,13 +59,26 @@ type ETMDB struct {
 	mu       sync.Mutex
 	nonEmpty map[string]bool
 
-	prepared sync.Map // query text -> struct{}: texts SQLite prepared on this database
+	prepared sync.Map   // query text -> struct{}: texts SQLite prepared on this database
+	ran      RanChecker // texts the judge's engine already ran on this file; nil: none known
+}
+
+// RanChecker knows which texts an SQLite engine already ran without error on a database
+// file (engine.SQLite.Ran). Such a text prepares, so ETM need not prepare it again: the
+// judge executes every prediction and gold query before ETM sees it.
+type RanChecker interface {
+	Ran(path, query string) bool
 }
 
 // OpenETMDB reads the schema of the SQLite file at path and keeps a read-only
 // connection to it. Close releases it.
 func OpenETMDB(ctx context.Context, path string) (*ETMDB, error) {
-	s, err := dbschema.Introspect(ctx, path)
+	return openETMDB(ctx, path, dbschema.Introspect)
+}
+
+// openETMDB is OpenETMDB taking the schema from introspect.
+func openETMDB(ctx context.Context, path string, introspect func(context.Context, string) (*dbschema.Schema, error)) (*ETMDB, error) {
+	s, err := introspect(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("etm: %w", err)
 	}
@@ -91,10 +104,15 @@ func (d *ETMDB) Schema() *dbschema.Schema { return d.schema }
 // A text that prepared once prepares again (the file is opened read-only and does not
 // change during a run), so successes are remembered: systems often predict the same
 // text, and corrected mode normalises each prediction more than once. A failure is not
-// remembered: it could be the context's deadline rather than the text.
+// remembered: it could be the context's deadline rather than the text. A text the judge's
+// engine ran without error on this file (d.ran, byte for byte: the trimmed text ETM
+// prepares only counts when the judge ran it trimmed) is known to prepare.
 func (d *ETMDB) prepares(ctx context.Context, q string) bool {
 	if _, ok := d.prepared.Load(q); ok {
 		return true
+	}
+	if d.ran != nil && d.ran.Ran(d.path, q) {
+		return true // the very same text, on the very same file: it prepared there
 	}
 	if engine.CheckPrepares(ctx, d.db, q) != nil {
 		return false
@@ -165,7 +183,7 @@ func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, 
 		}
 		return nil, ErrETMPrepare
 	}
-	q, err := sqlast.Parse(text)
+	q, err := sqlast.ParseShared(text) // linking parses the same prediction: one tree for both
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -24,6 +25,13 @@ import (
 type ETMAnnotator struct {
 	Verbose bool
 	Mode    ETMMode
+	// Ran, when set, is the judge's SQLite engine: a text it ran without error on the
+	// question's file is not prepared again (see ETMDB.prepares). Verdicts are the same
+	// with or without it.
+	Ran RanChecker
+	// Schemas, when set, is the run's introspections, shared with schema linking (nil:
+	// ETM introspects each database itself).
+	Schemas *dbschema.Introspections
 
 	overBudget atomic.Int64
 	dbs        sync.Map // path -> *etmDBEntry
@@ -80,7 +88,16 @@ func (a *ETMAnnotator) Annotate(ctx context.Context, q *dataset.Question, dbPath
 	v, _ := a.dbs.LoadOrStore(dbPath, &etmDBEntry{})
 	e := v.(*etmDBEntry)
 	// Opened once for every question: not under this record's budget.
-	e.once.Do(func() { e.db, e.err = OpenETMDB(context.WithoutCancel(ctx), dbPath) })
+	e.once.Do(func() {
+		introspect := dbschema.Introspect
+		if a.Schemas != nil {
+			introspect = a.Schemas.Introspect
+		}
+		e.db, e.err = openETMDB(context.WithoutCancel(ctx), dbPath, introspect)
+		if e.err == nil {
+			e.db.ran = a.Ran
+		}
+	})
 	if e.err != nil {
 		return ctx.Err()
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
@@ -28,7 +29,19 @@ type fkEntry struct {
 }
 
 // ReadFKMaps reads a Spider tables.json into one FKMap per db_id.
+//
+// A file dbschema reads without error (its checks are the stricter: every column index
+// names a real column) is taken from dbschema's parse, shared with the rest of the run;
+// any other file is read here, so its error says what it always said.
 func ReadFKMaps(path string) (map[string]FKMap, error) {
+	if es, err := dbschema.ReadTablesEntries(path); err == nil {
+		return fkMapsOf(es), nil
+	}
+	return readFKMapsFile(path)
+}
+
+// readFKMapsFile is ReadFKMaps reading the file itself.
+func readFKMapsFile(path string) (map[string]FKMap, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read foreign keys: %w", err)
@@ -89,13 +102,38 @@ func (e *fkEntry) fkMap() (FKMap, error) {
 			return nil, fmt.Errorf("column %d: table index %d out of range", i, t)
 		}
 	}
-	var groups [][]int
 	for _, fk := range e.ForeignKeys {
 		for _, c := range fk {
 			if c < 0 || c >= len(ids) {
 				return nil, fmt.Errorf("foreign key %v: column index out of range", fk)
 			}
 		}
+	}
+	return groupFKs(ids, e.ForeignKeys), nil
+}
+
+// fkMapsOf builds the foreign-key maps from entries dbschema read and checked.
+func fkMapsOf(es []dbschema.TablesEntry) map[string]FKMap {
+	out := make(map[string]FKMap, len(es))
+	for _, e := range es {
+		ids := make([]string, len(e.Columns))
+		for i, c := range e.Columns {
+			if c.Table == -1 {
+				ids[i] = "__all__"
+			} else {
+				ids[i] = "__" + strings.ToLower(e.Tables[c.Table]) + "." + strings.ToLower(c.Name) + "__"
+			}
+		}
+		out[e.DBID] = groupFKs(ids, e.ForeignKeys)
+	}
+	return out
+}
+
+// groupFKs groups the foreign-key pairs (column indexes into ids, in range) and maps
+// every member of a group to the member with the smallest column index.
+func groupFKs(ids []string, fks [][2]int) FKMap {
+	var groups [][]int
+	for _, fk := range fks {
 		g := -1
 		for i, members := range groups {
 			if slices.Contains(members, fk[0]) || slices.Contains(members, fk[1]) {
@@ -120,5 +158,5 @@ func (e *fkEntry) fkMap() (FKMap, error) {
 			m[ids[c]] = rep
 		}
 	}
-	return m, nil
+	return m
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
@@ -27,18 +28,20 @@ import (
 func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.Annotator, *structural, error) {
 	need := cfg.needs() // what the chosen metrics need (selection.go): EX alone needs none
 	st := &structural{budget: cfg.Timeout}
+	schemas := &dbschema.Introspections{} // each database introspected once, for ETM and linking
 	if need.Has(metrics.NeedESM) {
 		st.esm = match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct})
 	}
 	if need.Has(metrics.NeedETM) {
 		st.etm = match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode())
+		st.etm.Schemas = schemas
 	}
 	var as []judge.Annotator
 	if st.esm != nil || st.etm != nil {
 		as = append(as, st)
 	}
 	if need.Has(metrics.NeedLinking) {
-		as = append(as, moduleAnnotator(cfg, ds))
+		as = append(as, moduleAnnotator(cfg, ds, schemas))
 	}
 	if cfg.TestSuite {
 		as = append(as, testSuiteAnnotator(cfg, ds))
@@ -47,8 +50,8 @@ func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.A
 }
 
 // moduleAnnotator fills every record's schema-linking and module fields.
-func moduleAnnotator(cfg Config, ds *dataset.Dataset) *linking.Annotator {
-	return linking.New(ds, linking.Options{PassK: cfg.passK()})
+func moduleAnnotator(cfg Config, ds *dataset.Dataset, schemas *dbschema.Introspections) *linking.Annotator {
+	return linking.New(ds, linking.Options{PassK: cfg.passK(), Schemas: schemas})
 }
 
 // structural runs ESM then ETM on one record under one deadline (none when budget is 0).
@@ -75,6 +78,14 @@ func (s *structural) Annotate(ctx context.Context, q *dataset.Question, dbPath s
 		return nil
 	}
 	return s.etm.Annotate(ctx, q, dbPath, rec)
+}
+
+// knowRuns hands ETM the run's SQLite engine, so that a text the judge already ran
+// without error on a question's file is not prepared again. Called before the judge runs.
+func (s *structural) knowRuns(r match.RanChecker) {
+	if s.etm != nil {
+		s.etm.Ran = r
+	}
 }
 
 func (s *structural) Close() error {
