@@ -30,30 +30,51 @@ func referenceMeansOf(n int, cols [][]float64) [][]float64 {
 	return out
 }
 
-// TestBootstrapMeansOfExact: the sparse, split bootstrap gives bit-identical means to the
-// dense one for lengths with every remainder mod 4, signs, zeros, 0/1 columns, and a
-// column with an infinity; with 1 column and with enough to be split over CPUs.
+// TestBootstrapMeansOfExact: the split, partly sparse bootstrap gives bit-identical
+// means to the dense one for lengths with every remainder mod 4, signs, zeros (and -0),
+// 0/1 columns, mostly-zero columns (summed sparse) with negatives, an infinity or a NaN
+// among their few non-zero values, and dense columns with an infinity; with 1 column
+// and with enough to be split over CPUs.
 func TestBootstrapMeansOfExact(t *testing.T) {
 	r := rng{s: 7}
 	u := func() float64 { return float64(r.next()>>11)/(1<<53) - 0.3 }
-	for _, n := range []int{1, 2, 3, 5, 6, 7, 64, 97, 972} {
-		for _, k := range []int{1, 9} {
+	for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 13, 64, 97, 98, 99, 972, 975} {
+		for _, k := range []int{1, 2, 10} {
 			cols := make([][]float64, k)
 			for j := range cols {
 				cols[j] = make([]float64, n)
 				for i := range cols[j] {
-					switch j % 3 {
+					switch j % 5 {
 					case 0:
 						cols[j][i] = u()
 					case 1:
 						cols[j][i] = math.Round(u() + 0.3)
-					default:
+					case 2:
 						cols[j][i] = -u() * 1e6
+					case 3: // mostly zero: a paired difference
+						if x := u(); x > 0.5 {
+							cols[j][i] = x
+						} else if x < -0.2 {
+							cols[j][i] = -x * 3
+						} else if x < -0.1 {
+							cols[j][i] = math.Copysign(0, -1)
+						}
+					default: // mostly zero, with one non-finite value
+						if u() > 0.55 {
+							cols[j][i] = -u()
+						}
 					}
 				}
 			}
 			if k > 1 {
 				cols[k-1][n/2] = math.Inf(1)
+			}
+			if k > 4 {
+				cols[4][n-1] = math.Inf(-1)
+				cols[9][n/3] = math.NaN()
+			}
+			if k > 2 && n > 3 {
+				cols[2][3] = 0
 			}
 			got, want := bootstrapMeansOf(n, cols), referenceMeansOf(n, cols)
 			for j := range want {
@@ -68,23 +89,36 @@ func TestBootstrapMeansOfExact(t *testing.T) {
 	}
 }
 
+// TestPlanColumnSparse: the test above covers the sparse sums only if mostly-zero
+// columns are planned sparse and the others dense.
+func TestPlanColumnSparse(t *testing.T) {
+	if p := planColumn(6, []float64{0, 1, 0, 0, math.Copysign(0, -1), 0}); p.sparse == nil || len(p.sparse[1]) != 1 {
+		t.Errorf("a column with one non-zero of 6 is not sparse over that one: %+v", p.sparse)
+	}
+	if p := planColumn(3, []float64{1, 2, 0}); p.sparse != nil {
+		t.Errorf("a column with 2 non-zeros of 3 is sparse")
+	}
+}
+
+// BenchmarkBootstrapMeansOf: 21 columns of 972 values, as a seven-system summary draws
+// them: means of values that are rarely zero (a metric's overall column), and paired
+// differences that are zero on 83% of the questions (two systems agree); "dense" is the
+// reference loop.
 func BenchmarkBootstrapMeansOf(b *testing.B) {
 	r := rng{s: 7}
-	cols := make([][]float64, 21)
-	for j := range cols {
-		cols[j] = make([]float64, 972)
-		for i := range cols[j] {
-			cols[j][i] = float64(r.next()>>11) / (1 << 53)
+	for _, kind := range []string{"means", "paired"} {
+		cols := make([][]float64, 21)
+		for j := range cols {
+			cols[j] = make([]float64, 972)
+			for i := range cols[j] {
+				x := float64(r.next()>>11) / (1 << 53)
+				if kind == "paired" && x < 0.83 {
+					x = 0
+				}
+				cols[j][i] = x
+			}
 		}
+		b.Run(kind+"/new", func(b *testing.B) { cpuPerOp(b, func() { bootstrapMeansOf(972, cols) }) })
+		b.Run(kind+"/dense", func(b *testing.B) { cpuPerOp(b, func() { referenceMeansOf(972, cols) }) })
 	}
-	b.Run("new", func(b *testing.B) {
-		for b.Loop() {
-			bootstrapMeansOf(972, cols)
-		}
-	})
-	b.Run("dense", func(b *testing.B) {
-		for b.Loop() {
-			referenceMeansOf(972, cols)
-		}
-	})
 }

@@ -86,24 +86,29 @@ func bootstrapMeans(xs []float64) []float64 {
 // indices whether it is bootstrapped alone or with others, and drawing them once for
 // all columns changes no result, only the cost. A resample is kept as how many times
 // it drew each question; a column's resampled sum is then the dot product of those
-// counts with its values, in question order. It returns each column's sorted means.
+// counts with its values, in question order (dot), which bootstrap.go computes faster
+// to the same bits. It returns each column's sorted means.
 //
-// Many columns are split over two CPUs, each half drawing the same indices again (which
-// costs less than its dot products): the means are the same bits.
+// Much work is split over two CPUs by resamples: splitmix64 jumps to any draw at once,
+// so each half draws only its own resamples, and the means are the same bits.
 func bootstrapMeansOf(n int, cols [][]float64) [][]float64 {
 	k := len(cols)
 	flat := make([]float64, k*BootstrapResamples) // flat[j*B+b]: column j's mean in resample b
-	if half := k / 2; k >= 8 && runtime.GOMAXPROCS(0) > 1 {
+	plans := make([]columnPlan, k)
+	for j, col := range cols {
+		plans[j] = planColumn(n, col)
+	}
+	if half := BootstrapResamples / 2; k*n >= 4096 && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resampleMeans(n, cols[:half], flat[:half*BootstrapResamples])
+			resampleMeans(n, plans, flat, 0, half)
 		}()
-		resampleMeans(n, cols[half:], flat[half*BootstrapResamples:])
+		resampleMeans(n, plans, flat, half, BootstrapResamples)
 		wg.Wait()
 	} else {
-		resampleMeans(n, cols, flat)
+		resampleMeans(n, plans, flat, 0, BootstrapResamples)
 	}
 	out := make([][]float64, k)
 	for j := range out {
@@ -111,39 +116,6 @@ func bootstrapMeansOf(n int, cols [][]float64) [][]float64 {
 		sort.Float64s(out[j])
 	}
 	return out
-}
-
-// resampleMeans fills flat[j*B+b] with column j's mean in resample b.
-func resampleMeans(n int, cols [][]float64, flat []float64) {
-	counts := make([]float64, n)
-	r := rng{s: BootstrapSeed}
-	for b := 0; b < BootstrapResamples; b++ {
-		clear(counts)
-		for i := 0; i < n; i++ {
-			counts[r.intn(n)]++
-		}
-		for j, col := range cols {
-			flat[j*BootstrapResamples+b] = dot(counts, col) / float64(n)
-		}
-	}
-}
-
-// dot is sum(a[i] x b[i]) with four partial sums, so the additions do not wait on
-// each other.
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // quantile is the q-quantile of sorted xs by linear interpolation between order
