@@ -25,8 +25,8 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 	}
 	groups := make([][]DifficultyGroup, len(systems)) // split once per system, not per metric
 	var bs bootstrapBatch                             // every mean's bootstrap, drawn together once the section is built
-	for si, s := range systems {
-		groups[si] = ByDifficulty(s.Records)
+	for si := range systems {
+		groups[si] = systems[si].ByDifficulty()
 	}
 	for mi := range ms {
 		m := &ms[mi]
