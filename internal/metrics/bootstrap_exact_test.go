@@ -77,6 +77,9 @@ func TestBootstrapMeansOfExact(t *testing.T) {
 				cols[2][3] = 0
 			}
 			got, want := bootstrapMeansOf(n, cols), referenceMeansOf(n, cols)
+			for _, ms := range got {
+				sort.Float64s(ms) // the reference's are sorted
+			}
 			for j := range want {
 				for b := range want[j] {
 					g, w := got[j][b], want[j][b]
@@ -120,5 +123,50 @@ func BenchmarkBootstrapMeansOf(b *testing.B) {
 		}
 		b.Run(kind+"/new", func(b *testing.B) { cpuPerOp(b, func() { bootstrapMeansOf(972, cols) }) })
 		b.Run(kind+"/dense", func(b *testing.B) { cpuPerOp(b, func() { referenceMeansOf(972, cols) }) })
+	}
+}
+
+// TestInterval95SameAsSorted: the quickselect percentiles equal those of the sorted
+// means for every length near the quantiles' ranks, ties, infinities, NaN and -0.
+func TestInterval95SameAsSorted(t *testing.T) {
+	r := rng{s: 11}
+	u := func() float64 { return float64(r.next()>>11) / (1 << 53) }
+	a := (1 - Confidence) / 2
+	for _, n := range []int{1, 2, 3, 4, 5, 39, 40, 41, 42, 100, 1999, 2000, 2001} {
+		for _, kind := range []string{"uniform", "ties", "constant", "inf", "nan", "negzero", "sorted", "reversed"} {
+			xs := make([]float64, n)
+			for i := range xs {
+				switch kind {
+				case "ties":
+					xs[i] = math.Floor(u() * 4)
+				case "constant":
+					xs[i] = 0.5
+				case "sorted":
+					xs[i] = float64(i)
+				case "reversed":
+					xs[i] = -float64(i)
+				default:
+					xs[i] = u() - 0.5
+				}
+			}
+			switch kind {
+			case "inf":
+				xs[n/2], xs[0] = math.Inf(1), math.Inf(-1)
+			case "nan":
+				xs[n-1] = math.NaN()
+			case "negzero":
+				xs[n/3] = math.Copysign(0, -1)
+			}
+			sorted := append([]float64(nil), xs...)
+			sort.Float64s(sorted)
+			wlo, whi := quantile(sorted, a), quantile(sorted, 1-a)
+			lo, hi := interval95(xs)
+			same := func(g, w float64) bool {
+				return math.Float64bits(g) == math.Float64bits(w) || (math.IsNaN(g) && math.IsNaN(w))
+			}
+			if !same(lo, wlo) || !same(hi, whi) {
+				t.Errorf("n=%d %s: [%v, %v], sorted [%v, %v]", n, kind, lo, hi, wlo, whi)
+			}
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
-	"sort"
 	"sync"
 )
 
@@ -74,8 +73,8 @@ func (r *rng) intn(n int) int {
 	return int(hi)
 }
 
-// bootstrapMeans returns the sorted means of BootstrapResamples resamples (with
-// replacement, same size) of xs.
+// bootstrapMeans returns the means of BootstrapResamples resamples (with replacement,
+// same size) of xs, in no particular order (interval95 reads them).
 func bootstrapMeans(xs []float64) []float64 {
 	return bootstrapMeansOf(len(xs), [][]float64{xs})[0]
 }
@@ -87,7 +86,8 @@ func bootstrapMeans(xs []float64) []float64 {
 // all columns changes no result, only the cost. A resample is kept as how many times
 // it drew each question; a column's resampled sum is then the dot product of those
 // counts with its values, in question order (dot), which bootstrap.go computes faster
-// to the same bits. It returns each column's sorted means.
+// to the same bits. It returns each column's means in resample order: only their
+// percentiles are read (interval95), which need no sort.
 //
 // Much work is split over two CPUs by resamples: splitmix64 jumps to any draw at once,
 // so each half draws only its own resamples, and the means are the same bits.
@@ -113,7 +113,6 @@ func bootstrapMeansOf(n int, cols [][]float64) [][]float64 {
 	out := make([][]float64, k)
 	for j := range out {
 		out[j] = flat[j*BootstrapResamples : (j+1)*BootstrapResamples : (j+1)*BootstrapResamples]
-		sort.Float64s(out[j])
 	}
 	return out
 }
@@ -142,9 +141,7 @@ func BootstrapMean(xs []float64) (lo, hi float64) {
 	if constant(xs) {
 		return xs[0], xs[0]
 	}
-	ms := bootstrapMeans(xs)
-	a := (1 - Confidence) / 2
-	return quantile(ms, a), quantile(ms, 1-a)
+	return interval95(bootstrapMeans(xs))
 }
 
 func constant(xs []float64) bool {
@@ -214,12 +211,11 @@ func pairedConstant(d []float64) (diff, lo, hi, p float64) {
 	return diff, diff, diff, 1 / float64(1+BootstrapResamples)
 }
 
-// pairedFromMeans is PairedBootstrap from the differences d and the sorted resampled
-// means ms of d (bootstrapMeansOf), so that many pairs can share one set of draws.
+// pairedFromMeans is PairedBootstrap from the differences d and the resampled means ms
+// of d (bootstrapMeansOf, any order), so that many pairs can share one set of draws.
 func pairedFromMeans(d, ms []float64) (diff, lo, hi, p float64) {
 	diff = mean(d)
-	q := (1 - Confidence) / 2
-	lo, hi = quantile(ms, q), quantile(ms, 1-q)
+	lo, hi = interval95(ms)
 	extreme := 0
 	for _, m := range ms {
 		if math.Abs(m-diff) >= math.Abs(diff)-1e-12 {
@@ -289,7 +285,6 @@ func (bb *bootstrapBatch) run(sec *Section) {
 		}
 		byN[n] = append(byN[n], ji)
 	}
-	a := (1 - Confidence) / 2
 	// Lengths are drawn concurrently (each has its own draws, and fills its own values).
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -309,7 +304,8 @@ func (bb *bootstrapBatch) run(sec *Section) {
 				if j.di >= 0 {
 					v = &v.ByDifficulty[j.di]
 				}
-				setCI(j.m, v, MethodBootstrap, quantile(ms, a), quantile(ms, 1-a))
+				lo, hi := interval95(ms)
+				setCI(j.m, v, MethodBootstrap, lo, hi)
 			}
 		}()
 	}
