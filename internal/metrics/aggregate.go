@@ -84,7 +84,7 @@ func present(m *Metric, systems []SystemRecords) bool {
 func aggregate(m *Metric, system string, recs []record.Record, reason string) (Value, []float64) {
 	var sum float64
 	var out Value
-	var xs []float64 // the per-question values averaged, for the interval
+	xs := make([]float64, 0, len(recs)) // the per-question values averaged, for the interval
 	for i := range recs {
 		r := &recs[i]
 		judged := r.Judged()
