@@ -1,5 +1,7 @@
 package metrics
 
+import "math/bits"
+
 // The bootstrap's inner loop (bootstrapMeansOf), made cheaper without changing a bit.
 //
 // A resampled mean is dot(counts, col) / n: four running sums ("lanes"), question i
@@ -70,11 +72,7 @@ func resampleMeans(n int, plans []columnPlan, flat []float64, from, to int) {
 		}
 	}
 	for b := from; b < to; b++ {
-		clear(counts)
-		r := rng{s: BootstrapSeed + uint64(b)*uint64(n)*gamma}
-		for i := 0; i < n; i++ {
-			counts[r.intn(n)]++
-		}
+		drawCounts(counts, BootstrapSeed+uint64(b)*uint64(n)*gamma)
 		for k := 0; k < len(dense); k += 2 { // the dense columns two at a time
 			j := dense[k]
 			if k+1 == len(dense) {
@@ -89,6 +87,22 @@ func resampleMeans(n int, plans []columnPlan, flat []float64, from, to int) {
 		for _, j := range sparse {
 			flat[j*BootstrapResamples+b] = laneDot(plans[j].sparse, counts, plans[j].col) / float64(n)
 		}
+	}
+}
+
+// drawCounts sets counts to one resample of len(counts) questions: how many of
+// len(counts) draws (rng.intn) of the generator at state s fell on each. It steps the
+// generator's state itself, in a register: through rng's pointer it lived in memory,
+// and the draws were a third of the bootstrap's time.
+//
+//go:noinline
+func drawCounts(counts []float64, s uint64) {
+	clear(counts)
+	n := uint64(len(counts))
+	for range n {
+		s += gamma
+		i, _ := bits.Mul64(mix64(s), n) // rng.intn
+		counts[i]++
 	}
 }
 

@@ -60,8 +60,12 @@ func Wilson(k, n int) (lo, hi float64) {
 type rng struct{ s uint64 }
 
 func (r *rng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
+	r.s += gamma
+	return mix64(r.s)
+}
+
+// mix64 is splitmix64's output function of its state.
+func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
