@@ -6,95 +6,92 @@ import (
 )
 
 // interval95 is the 95% percentile interval of the resampled means ms: quantile at
-// 2.5% and 97.5% of ms sorted. It reorders ms. Only the four order statistics the two
-// quantiles interpolate between are found (quickselect), which costs a fraction of a
-// sort: a seven-system summary reads some 300 intervals of 2000 means. With a NaN
-// (which a sort places first) or a -0 (whose place among the +0s a sort leaves open)
-// among the means, it sorts, so that the result is always the sorted one's.
+// 2.5% and 97.5% of ms sorted. It reorders ms. The two quantiles interpolate between
+// order statistics near either end (ranks 49 and 50 of 2000, and their mirrors), so only
+// the smallest and the largest few means are found, each by one pass with a small heap,
+// which costs a fraction of a sort: a seven-system summary reads some 300 intervals of
+// 2000 means. With a NaN (which a sort places first) or a -0 (whose place among the +0s
+// a sort leaves open) among the means, or too few of them, it sorts, so that the result
+// is always the sorted one's.
 func interval95(ms []float64) (lo, hi float64) {
 	a := (1 - Confidence) / 2
+	n := len(ms)
+	k := int(math.Floor(a*float64(n-1))) + 2 // the order statistics below rank k give the lower quantile
+	sorts := n < 4*k
 	for _, x := range ms {
 		if x != x || (x == 0 && math.Signbit(x)) {
-			sort.Float64s(ms)
-			return quantile(ms, a), quantile(ms, 1-a)
+			sorts = true
+			break
 		}
 	}
-	o := orderStats{xs: ms}
-	lo = o.quantile(a)
-	hi = o.quantile(1 - a)
-	return lo, hi
-}
-
-// orderStats finds order statistics of xs in increasing rank, each by a quickselect of
-// the part of xs above the previous one.
-type orderStats struct {
-	xs   []float64
-	base int // xs[:base] are in their sorted places
-}
-
-// at is the r-th smallest of xs (from 0); r is at least every earlier r minus one.
-func (o *orderStats) at(r int) float64 {
-	if r >= o.base {
-		nthSmallest(o.xs[o.base:], r-o.base)
-		o.base = r + 1
+	if sorts {
+		sort.Float64s(ms)
+		return quantile(ms, a), quantile(ms, 1-a)
 	}
-	return o.xs[r]
+	low := smallest(ms, k, false) // the k smallest, ascending
+	high := smallest(ms, k, true) // the k largest, descending
+	at := func(r int) float64 {   // the r-th smallest of ms
+		if r < k {
+			return low[r]
+		}
+		return high[n-1-r] // r >= n-k: the quantiles read ranks within k of either end
+	}
+	return quantileAt(n, a, at), quantileAt(n, 1-a, at)
 }
 
-// quantile is quantile(sorted xs, q), from the order statistics it interpolates.
-func (o *orderStats) quantile(q float64) float64 {
-	n := len(o.xs)
-	if n == 0 {
-		return math.NaN()
-	}
+// quantileAt is quantile(sorted, q) for len(sorted) = n, with sorted[r] = at(r).
+func quantileAt(n int, q float64, at func(int) float64) float64 {
 	h := q * float64(n-1)
 	i := int(math.Floor(h))
 	if i >= n-1 {
-		return o.at(n - 1)
+		return at(n - 1)
 	}
-	x0 := o.at(i)
-	x1 := o.at(i + 1)
+	x0, x1 := at(i), at(i+1)
 	return x0 + (h-float64(i))*(x1-x0)
 }
 
-// nthSmallest reorders xs (no NaN) so that xs[k] is its k-th smallest value, with none
-// larger before it and none smaller after it. Its partition is three-way, so that many
-// equal values (a column that rarely varies) cost no more than distinct ones.
-func nthSmallest(xs []float64, k int) {
-	lo, hi := 0, len(xs) // k is in [lo, hi)
-	for hi-lo > 1 {
-		p := median3(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1])
-		lt, i, gt := lo, lo, hi // xs[lo:lt] < p, xs[lt:i] == p, xs[gt:hi] > p
-		for i < gt {
-			switch x := xs[i]; {
-			case x < p:
-				xs[lt], xs[i] = x, xs[lt]
-				lt++
-				i++
-			case x > p:
-				gt--
-				xs[gt], xs[i] = x, xs[gt]
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt
-		case k >= gt:
-			lo = gt
-		default:
-			return
+// smallest returns the k smallest values of xs (no NaN) in increasing order, or with
+// largest the k largest in decreasing order: one pass keeping the k best so far in a
+// heap whose root is the worst of them, so that most values cost one comparison.
+func smallest(xs []float64, k int, largest bool) []float64 {
+	h := make([]float64, k)
+	sign := 1.0
+	if largest {
+		sign = -1 // the largest of xs are the smallest of -xs: negation is exact
+	}
+	for i := range h {
+		h[i] = sign * xs[i]
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+	for _, x := range xs[k:] {
+		if x = sign * x; x < h[0] {
+			h[0] = x
+			siftDown(h, 0)
 		}
 	}
+	sort.Float64s(h)
+	for i := range h {
+		h[i] *= sign
+	}
+	return h
 }
 
-func median3(a, b, c float64) float64 {
-	if a > b {
-		a, b = b, a
+// siftDown restores the max-heap h below node i.
+func siftDown(h []float64, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if h[i] >= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
 	}
-	if b > c {
-		b = c
-	}
-	return max(a, b)
 }
