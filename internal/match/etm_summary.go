@@ -56,19 +56,20 @@ type ETMGroup struct {
 	ETMOnly int     `json:"etm_match_ex_no"`
 }
 
-// SummarizeETM computes the ETM section from n systems' records; system(i) returns the
-// i-th system's name and records. It returns nil when no record has ETM computed.
-func SummarizeETM(n int, system func(i int) (string, []record.Record)) *ETMSummary {
+// SummarizeETM computes the ETM section from the systems' records. It returns nil when
+// no record has ETM computed.
+func SummarizeETM(systems []metrics.SystemRecords) *ETMSummary {
 	s := &ETMSummary{}
 	any := false
-	for i := range n {
-		name, recs := system(i)
+	for i := range systems {
+		recs := systems[i].Records
 		for j := range recs {
 			if recs[j].ETM != nil {
 				any = true
+				break
 			}
 		}
-		s.Systems = append(s.Systems, summarizeETMSystem(name, recs))
+		s.Systems = append(s.Systems, summarizeETMSystem(&systems[i]))
 	}
 	if !any {
 		return nil
@@ -76,9 +77,10 @@ func SummarizeETM(n int, system func(i int) (string, []record.Record)) *ETMSumma
 	return s
 }
 
-func summarizeETMSystem(name string, recs []record.Record) ETMSystemSummary {
+func summarizeETMSystem(sys *metrics.SystemRecords) ETMSystemSummary {
+	name, recs := sys.Name, sys.Records
 	out := ETMSystemSummary{System: name, Overall: etmTally("all", recs), EXOnly: []int{}, ETMOnly: []int{}}
-	for _, g := range metrics.ByDifficulty(recs) {
+	for _, g := range sys.ByDifficulty() {
 		out.ByDifficulty = append(out.ByDifficulty, etmTally(g.Name, g.Records))
 	}
 	for i := range recs {

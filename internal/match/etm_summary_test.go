@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -24,7 +25,7 @@ func TestSummarizeETM(t *testing.T) {
 		etmRec(4, "hard", record.Skipped, &one, "P0"),    // not judged: ignored
 		etmRec(5, "hard", record.Incorrect, &zero, "P3"), // both no
 	}
-	s := SummarizeETM(1, func(int) (string, []record.Record) { return "sys", recs })
+	s := SummarizeETM([]metrics.SystemRecords{{Name: "sys", Records: recs}})
 	if s == nil || len(s.Systems) != 1 {
 		t.Fatalf("summary = %+v", s)
 	}
@@ -45,7 +46,7 @@ func TestSummarizeETM(t *testing.T) {
 	if got.RuleCounts["P0"] != 2 || got.RuleCounts["6"] != 1 || got.RuleCounts["P3"] != 1 {
 		t.Errorf("rule counts = %v", got.RuleCounts)
 	}
-	if SummarizeETM(1, func(int) (string, []record.Record) { return "sys", []record.Record{etmRec(0, "", record.Correct, nil)} }) != nil {
+	if SummarizeETM([]metrics.SystemRecords{{Name: "sys", Records: []record.Record{etmRec(0, "", record.Correct, nil)}}}) != nil {
 		t.Error("a run without ETM must have no etm section")
 	}
 }

@@ -33,20 +33,18 @@ type Group struct {
 	ESMRate    float64 `json:"esm_rate"`
 }
 
-// Summarize computes the structural section from n systems' records; system(i) returns
-// the i-th system's name and records.
-func Summarize(opt Options, n int, system func(i int) (string, []record.Record)) *Summary {
+// Summarize computes the structural section from the systems' records.
+func Summarize(opt Options, systems []metrics.SystemRecords) *Summary {
 	s := &Summary{ESMOptions: opt.Label()}
-	for i := range n {
-		name, recs := system(i)
-		s.Systems = append(s.Systems, summarizeSystem(name, recs))
+	for i := range systems {
+		s.Systems = append(s.Systems, summarizeSystem(&systems[i]))
 	}
 	return s
 }
 
-func summarizeSystem(name string, recs []record.Record) SystemSummary {
-	out := SystemSummary{System: name, Overall: tally("all", recs)}
-	for _, g := range metrics.ByDifficulty(recs) {
+func summarizeSystem(sys *metrics.SystemRecords) SystemSummary {
+	out := SystemSummary{System: sys.Name, Overall: tally("all", sys.Records)}
+	for _, g := range sys.ByDifficulty() {
 		out.ByDifficulty = append(out.ByDifficulty, tally(g.Name, g.Records))
 	}
 	return out

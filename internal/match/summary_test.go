@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -24,7 +25,7 @@ func TestSummarize(t *testing.T) {
 		mk("easy", record.Skipped, nil),    // not judged: excluded
 		mk("hard", record.GoldError, &one), // not judged: excluded
 	}
-	got := Summarize(Options{Values: true}, 1, func(int) (string, []record.Record) { return "sys", recs })
+	got := Summarize(Options{Values: true}, []metrics.SystemRecords{{Name: "sys", Records: recs}})
 	want := &Summary{ESMOptions: "values", Systems: []SystemSummary{{
 		System:  "sys",
 		Overall: Group{Name: "all", Judged: 5, ESM: 3, ESMMissing: 1, ESMRate: 0.6},

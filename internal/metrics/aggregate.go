@@ -25,8 +25,8 @@ func Aggregate(ms []Metric, systems []SystemRecords) *Section {
 	}
 	groups := make([][]DifficultyGroup, len(systems)) // split once per system, not per metric
 	var bs bootstrapBatch                             // every mean's bootstrap, drawn together once the section is built
-	for si, s := range systems {
-		groups[si] = ByDifficulty(s.Records)
+	for si := range systems {
+		groups[si] = systems[si].ByDifficulty()
 	}
 	for mi := range ms {
 		m := &ms[mi]
@@ -84,7 +84,7 @@ func present(m *Metric, systems []SystemRecords) bool {
 func aggregate(m *Metric, system string, recs []record.Record, reason string) (Value, []float64) {
 	var sum float64
 	var out Value
-	var xs []float64 // the per-question values averaged, for the interval
+	xs := make([]float64, 0, len(recs)) // the per-question values averaged, for the interval
 	for i := range recs {
 		r := &recs[i]
 		judged := r.Judged()

@@ -24,6 +24,24 @@ import (
 type SystemRecords struct {
 	Name    string
 	Records []record.Record
+	// Difficulties is Records split by difficulty (ByDifficulty) once for every summary
+	// that reads them (SplitByDifficulty); nil: each splits them itself. Splitting copies
+	// every record, and a run's summaries split each system's records seven times.
+	Difficulties []DifficultyGroup
+}
+
+// SplitByDifficulty is s with its records split by difficulty once.
+func SplitByDifficulty(s SystemRecords) SystemRecords {
+	s.Difficulties = ByDifficulty(s.Records)
+	return s
+}
+
+// ByDifficulty is s.Records split by difficulty: s.Difficulties, or split now.
+func (s *SystemRecords) ByDifficulty() []DifficultyGroup {
+	if s.Difficulties != nil || len(s.Records) == 0 {
+		return s.Difficulties
+	}
+	return ByDifficulty(s.Records)
 }
 
 // RecallConditioned is Table 23 for one system.

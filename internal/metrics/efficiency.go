@@ -28,14 +28,15 @@ type ExecEfficiencySummary struct {
 }
 
 // SummarizeExecEfficiency scores one system's records overall and per difficulty.
-func SummarizeExecEfficiency(system string, recs []record.Record) ExecEfficiencySummary {
-	s := ExecEfficiencySummary{System: system, Overall: ExecEfficiencyOf("all", recs)}
-	for _, r := range recs {
-		if s.Timing == "" && r.Timing != "" {
-			s.Timing = r.Timing
+func SummarizeExecEfficiency(sys SystemRecords) ExecEfficiencySummary {
+	s := ExecEfficiencySummary{System: sys.Name, Overall: ExecEfficiencyOf("all", sys.Records)}
+	for i := range sys.Records {
+		if t := sys.Records[i].Timing; t != "" {
+			s.Timing = t
+			break
 		}
 	}
-	for _, g := range ByDifficulty(recs) {
+	for _, g := range sys.ByDifficulty() {
 		s.ByDifficulty = append(s.ByDifficulty, ExecEfficiencyOf(g.Name, g.Records))
 	}
 	return s

@@ -27,7 +27,7 @@ func TestExecEfficiency(t *testing.T) {
 		effRec("hard", record.Error, 0, fp(0), fp(0)),
 		{Difficulty: "hard", Verdict: record.Skipped}, // not judged: left out
 	}
-	s := SummarizeExecEfficiency("sys", timed)
+	s := SummarizeExecEfficiency(SystemRecords{Name: "sys", Records: timed})
 	if s.Timing != "robust" {
 		t.Errorf("timing %q", s.Timing)
 	}

@@ -24,9 +24,12 @@ type FlexSummary struct {
 
 // SummarizeFlex counts one system's flex verdicts; ok is false when no record has one
 // (the run did not compute the comparison).
-func SummarizeFlex(system string, recs []record.Record) (FlexSummary, bool) {
-	s := FlexSummary{System: system, Overall: FlexOf("all", recs)}
-	for _, g := range ByDifficulty(recs) {
+func SummarizeFlex(sys SystemRecords) (FlexSummary, bool) {
+	s := FlexSummary{System: sys.Name, Overall: FlexOf("all", sys.Records)}
+	if s.Overall.Compared == 0 {
+		return s, false
+	}
+	for _, g := range sys.ByDifficulty() {
 		s.ByDifficulty = append(s.ByDifficulty, FlexOf(g.Name, g.Records))
 	}
 	return s, s.Overall.Compared > 0

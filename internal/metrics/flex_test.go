@@ -18,7 +18,7 @@ func TestSummarizeFlex(t *testing.T) {
 		rec("moderate", record.GoldError, ""),  // not judged
 		rec("challenging", record.Skipped, ""), // not judged
 	}
-	s, ok := SummarizeFlex("sys", recs)
+	s, ok := SummarizeFlex(SystemRecords{Name: "sys", Records: recs})
 	if !ok {
 		t.Fatal("flex verdicts present but summary says none")
 	}
@@ -29,7 +29,7 @@ func TestSummarizeFlex(t *testing.T) {
 	if len(s.ByDifficulty) != 3 || s.ByDifficulty[0].Name != "simple" || s.ByDifficulty[0].Accuracy != 1 || s.ByDifficulty[1].Accuracy != 0 {
 		t.Errorf("by difficulty %+v", s.ByDifficulty)
 	}
-	if _, ok := SummarizeFlex("none", []record.Record{rec("simple", record.Correct, "")}); ok {
+	if _, ok := SummarizeFlex(SystemRecords{Name: "none", Records: []record.Record{rec("simple", record.Correct, "")}}); ok {
 		t.Error("no flex verdicts: want ok=false")
 	}
 }

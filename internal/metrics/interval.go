@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
-	"sort"
 	"sync"
 )
 
@@ -61,8 +60,12 @@ func Wilson(k, n int) (lo, hi float64) {
 type rng struct{ s uint64 }
 
 func (r *rng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
+	r.s += gamma
+	return mix64(r.s)
+}
+
+// mix64 is splitmix64's output function of its state.
+func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
@@ -74,8 +77,8 @@ func (r *rng) intn(n int) int {
 	return int(hi)
 }
 
-// bootstrapMeans returns the sorted means of BootstrapResamples resamples (with
-// replacement, same size) of xs.
+// bootstrapMeans returns the means of BootstrapResamples resamples (with replacement,
+// same size) of xs, in no particular order (interval95 reads them).
 func bootstrapMeans(xs []float64) []float64 {
 	return bootstrapMeansOf(len(xs), [][]float64{xs})[0]
 }
@@ -86,64 +89,36 @@ func bootstrapMeans(xs []float64) []float64 {
 // indices whether it is bootstrapped alone or with others, and drawing them once for
 // all columns changes no result, only the cost. A resample is kept as how many times
 // it drew each question; a column's resampled sum is then the dot product of those
-// counts with its values, in question order. It returns each column's sorted means.
+// counts with its values, in question order (dot), which bootstrap.go computes faster
+// to the same bits. It returns each column's means in resample order: only their
+// percentiles are read (interval95), which need no sort.
 //
-// Many columns are split over two CPUs, each half drawing the same indices again (which
-// costs less than its dot products): the means are the same bits.
+// Much work is split over two CPUs by resamples: splitmix64 jumps to any draw at once,
+// so each half draws only its own resamples, and the means are the same bits.
 func bootstrapMeansOf(n int, cols [][]float64) [][]float64 {
 	k := len(cols)
 	flat := make([]float64, k*BootstrapResamples) // flat[j*B+b]: column j's mean in resample b
-	if half := k / 2; k >= 8 && runtime.GOMAXPROCS(0) > 1 {
+	plans := make([]columnPlan, k)
+	for j, col := range cols {
+		plans[j] = planColumn(n, col)
+	}
+	if half := BootstrapResamples / 2; k*n >= 4096 && runtime.GOMAXPROCS(0) > 1 {
 		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resampleMeans(n, cols[:half], flat[:half*BootstrapResamples])
+			resampleMeans(n, plans, flat, 0, half)
 		}()
-		resampleMeans(n, cols[half:], flat[half*BootstrapResamples:])
+		resampleMeans(n, plans, flat, half, BootstrapResamples)
 		wg.Wait()
 	} else {
-		resampleMeans(n, cols, flat)
+		resampleMeans(n, plans, flat, 0, BootstrapResamples)
 	}
 	out := make([][]float64, k)
 	for j := range out {
 		out[j] = flat[j*BootstrapResamples : (j+1)*BootstrapResamples : (j+1)*BootstrapResamples]
-		sort.Float64s(out[j])
 	}
 	return out
-}
-
-// resampleMeans fills flat[j*B+b] with column j's mean in resample b.
-func resampleMeans(n int, cols [][]float64, flat []float64) {
-	counts := make([]float64, n)
-	r := rng{s: BootstrapSeed}
-	for b := 0; b < BootstrapResamples; b++ {
-		clear(counts)
-		for i := 0; i < n; i++ {
-			counts[r.intn(n)]++
-		}
-		for j, col := range cols {
-			flat[j*BootstrapResamples+b] = dot(counts, col) / float64(n)
-		}
-	}
-}
-
-// dot is sum(a[i] x b[i]) with four partial sums, so the additions do not wait on
-// each other.
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // quantile is the q-quantile of sorted xs by linear interpolation between order
@@ -170,9 +145,7 @@ func BootstrapMean(xs []float64) (lo, hi float64) {
 	if constant(xs) {
 		return xs[0], xs[0]
 	}
-	ms := bootstrapMeans(xs)
-	a := (1 - Confidence) / 2
-	return quantile(ms, a), quantile(ms, 1-a)
+	return interval95(bootstrapMeans(xs))
 }
 
 func constant(xs []float64) bool {
@@ -242,12 +215,11 @@ func pairedConstant(d []float64) (diff, lo, hi, p float64) {
 	return diff, diff, diff, 1 / float64(1+BootstrapResamples)
 }
 
-// pairedFromMeans is PairedBootstrap from the differences d and the sorted resampled
-// means ms of d (bootstrapMeansOf), so that many pairs can share one set of draws.
+// pairedFromMeans is PairedBootstrap from the differences d and the resampled means ms
+// of d (bootstrapMeansOf, any order), so that many pairs can share one set of draws.
 func pairedFromMeans(d, ms []float64) (diff, lo, hi, p float64) {
 	diff = mean(d)
-	q := (1 - Confidence) / 2
-	lo, hi = quantile(ms, q), quantile(ms, 1-q)
+	lo, hi = interval95(ms)
 	extreme := 0
 	for _, m := range ms {
 		if math.Abs(m-diff) >= math.Abs(diff)-1e-12 {
@@ -317,7 +289,6 @@ func (bb *bootstrapBatch) run(sec *Section) {
 		}
 		byN[n] = append(byN[n], ji)
 	}
-	a := (1 - Confidence) / 2
 	// Lengths are drawn concurrently (each has its own draws, and fills its own values).
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -337,7 +308,8 @@ func (bb *bootstrapBatch) run(sec *Section) {
 				if j.di >= 0 {
 					v = &v.ByDifficulty[j.di]
 				}
-				setCI(j.m, v, MethodBootstrap, quantile(ms, a), quantile(ms, 1-a))
+				lo, hi := interval95(ms)
+				setCI(j.m, v, MethodBootstrap, lo, hi)
 			}
 		}()
 	}

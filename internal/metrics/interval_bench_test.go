@@ -79,3 +79,29 @@ func TestPairedBatchedSameAsAlone(t *testing.T) {
 		t.Errorf("only %d paired bootstraps compared", bootstraps)
 	}
 }
+
+// TestPairRecords: records pair by question index whether or not the two lists are in
+// the same order; an unjudged partner, or none, is nil; with repeated indices the last
+// judged one wins (positional pairing is only for lists with increasing indices).
+func TestPairRecords(t *testing.T) {
+	rec := func(i int, v record.Verdict) record.Record { return record.Record{Index: i, Verdict: v} }
+	ok, skip := record.Correct, record.Skipped
+	for _, tt := range []struct {
+		name string
+		a, b []record.Record
+		want []int // position in b of recsA[i]'s partner, -1: none
+	}{
+		{"aligned", []record.Record{rec(0, ok), rec(1, ok), rec(2, ok)}, []record.Record{rec(0, ok), rec(1, skip), rec(2, ok)}, []int{0, -1, 2}},
+		{"reordered", []record.Record{rec(0, ok), rec(1, ok), rec(2, ok)}, []record.Record{rec(2, ok), rec(0, ok), rec(1, ok)}, []int{1, 2, 0}},
+		{"shorter", []record.Record{rec(0, ok), rec(1, ok), rec(2, ok)}, []record.Record{rec(1, ok)}, []int{-1, 0, -1}},
+		{"repeated", []record.Record{rec(0, ok), rec(0, ok), rec(1, ok)}, []record.Record{rec(0, ok), rec(0, ok), rec(1, ok)}, []int{1, 1, 2}},
+	} {
+		partner := pairRecords(tt.a, tt.b)
+		for i, w := range tt.want {
+			got := partner(i)
+			if (w < 0) != (got == nil) || (w >= 0 && got != &tt.b[w]) {
+				t.Errorf("%s: record %d paired with %v, want position %d", tt.name, i, got, w)
+			}
+		}
+	}
+}

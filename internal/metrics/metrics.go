@@ -96,9 +96,9 @@ func Tally(name string, recs []record.Record) Group {
 
 // Summarize scores one system overall and per difficulty, difficulties in their
 // benchmark's natural order (see DifficultyOrder).
-func Summarize(system string, recs []record.Record) Summary {
-	s := Summary{System: system, Overall: Tally("all", recs)}
-	for _, g := range ByDifficulty(recs) {
+func Summarize(sys SystemRecords) Summary {
+	s := Summary{System: sys.Name, Overall: Tally("all", sys.Records)}
+	for _, g := range sys.ByDifficulty() {
 		s.ByDifficulty = append(s.ByDifficulty, Tally(g.Name, g.Records))
 	}
 	return s

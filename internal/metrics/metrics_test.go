@@ -40,7 +40,7 @@ func TestTally(t *testing.T) {
 	near("ex_spider", g.Rates.ExSpider, 0.4)
 	near("no_such_column", g.Rates.Categories[record.NoSuchColumn], 0.2)
 
-	s := Summarize("sys", recs)
+	s := Summarize(SystemRecords{Name: "sys", Records: recs})
 	var names []string
 	for _, d := range s.ByDifficulty {
 		names = append(names, d.Name)

@@ -143,16 +143,11 @@ func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 // whose differences vary, it returns them (d) and leaves the test to finish; otherwise
 // the test is complete and d is nil.
 func comparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record) (t PairedTest, d []float64, ok bool) {
-	byIndex := make(map[int]*record.Record, len(recsB))
-	for i := range recsB {
-		if recsB[i].Judged() {
-			byIndex[recsB[i].Index] = &recsB[i]
-		}
-	}
-	var xa, xb []float64
+	partner := pairRecords(recsA, recsB)
+	xa, xb := make([]float64, 0, len(recsA)), make([]float64, 0, len(recsA))
 	for i := range recsA {
 		ra := &recsA[i]
-		rb := byIndex[ra.Index]
+		rb := partner(i)
 		if !ra.Judged() || rb == nil {
 			continue
 		}
@@ -193,6 +188,32 @@ func comparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 		return t, nil, true
 	}
 	return t, d, true
+}
+
+// pairRecords returns the record of recsB judged on the question of recsA[i] (the
+// last one with its index), nil when there is none. Two systems of one run list the
+// same questions in the same order, which pairs them by position; only other lists
+// (compare's two runs may differ) need a map.
+func pairRecords(recsA, recsB []record.Record) func(i int) *record.Record {
+	aligned := len(recsA) == len(recsB)
+	for i := 0; aligned && i < len(recsA); i++ {
+		aligned = recsA[i].Index == recsB[i].Index && (i == 0 || recsA[i].Index > recsA[i-1].Index)
+	}
+	if aligned { // increasing indices: each question once in each list
+		return func(i int) *record.Record {
+			if !recsB[i].Judged() {
+				return nil
+			}
+			return &recsB[i]
+		}
+	}
+	byIndex := make(map[int]*record.Record, len(recsB))
+	for i := range recsB {
+		if recsB[i].Judged() {
+			byIndex[recsB[i].Index] = &recsB[i]
+		}
+	}
+	return func(i int) *record.Record { return byIndex[recsA[i].Index] }
 }
 
 // finishPairedBootstrap fills a paired bootstrap test's interval, p-value and text.

@@ -43,12 +43,12 @@ type PartialComponent struct {
 
 // SummarizePartial computes one system's breakdown from its records' esm_partial. It
 // returns ok = false when no judged record has one (ESM was not computed).
-func SummarizePartial(system string, recs []record.Record) (PartialSummary, bool) {
-	s := PartialSummary{System: system, Overall: partialGroup("all", recs)}
+func SummarizePartial(sys SystemRecords) (PartialSummary, bool) {
+	s := PartialSummary{System: sys.Name, Overall: partialGroup("all", sys.Records)}
 	if s.Overall.Count == 0 {
 		return s, false
 	}
-	for _, g := range ByDifficulty(recs) {
+	for _, g := range sys.ByDifficulty() {
 		s.ByDifficulty = append(s.ByDifficulty, partialGroup(g.Name, g.Records))
 	}
 	return s, true

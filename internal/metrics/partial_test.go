@@ -28,7 +28,7 @@ func TestSummarizePartial(t *testing.T) {
 		{Verdict: record.Skipped, Difficulty: "easy", Structural: record.Structural{ESMPartial: map[string]record.PartialScore{"where": sc(1, 1, 1)}}},
 		{Verdict: record.Incorrect, Difficulty: "hard"},
 	}
-	s, ok := SummarizePartial("sys", recs)
+	s, ok := SummarizePartial(SystemRecords{Name: "sys", Records: recs})
 	if !ok {
 		t.Fatal("no summary")
 	}
@@ -65,7 +65,7 @@ func TestSummarizePartial(t *testing.T) {
 	if e := comp(s.ByDifficulty[0], "where"); e.AccN != 2 || !near(e.Acc, 0.5) || e.RecN != 2 || !near(e.Rec, 0.5) || !near(e.F1, 0.5) {
 		t.Errorf("easy where = %+v", e)
 	}
-	if _, ok := SummarizePartial("none", []record.Record{{Verdict: record.Correct}}); ok {
+	if _, ok := SummarizePartial(SystemRecords{Name: "none", Records: []record.Record{{Verdict: record.Correct}}}); ok {
 		t.Error("a summary from records without esm_partial")
 	}
 }

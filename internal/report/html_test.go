@@ -52,7 +52,7 @@ func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 			recs = append(recs, r)
 		}
 		sum.Dataset.Questions = len(recs)
-		sum.Systems = append(sum.Systems, metrics.Summarize(s.name, recs))
+		sum.Systems = append(sum.Systems, metrics.Summarize(metrics.SystemRecords{Name: s.name, Records: recs}))
 		all = append(all, metrics.SystemRecords{Name: s.name, Records: recs})
 		if err := os.MkdirAll(filepath.Join(dir, record.SystemDir(s.name)), 0o755); err != nil {
 			tb.Fatal(err)

@@ -32,7 +32,7 @@ func TestWriteTable(t *testing.T) {
 		mk("hard", record.Error, record.NoSuchColumn, 0, 0), mk("extra", record.Skipped, "", 0, 0),
 	}
 	s := &RunSummary{Settings: Settings{Semantics: "spider"},
-		Systems: []metrics.Summary{metrics.Summarize("alpha", a), metrics.Summarize("beta-long-name", b)},
+		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: a}), metrics.Summarize(metrics.SystemRecords{Name: "beta-long-name", Records: b})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, s); err != nil {
@@ -47,7 +47,7 @@ func TestWriteTableNothingJudged(t *testing.T) {
 	recs := []record.Record{{Difficulty: "easy", Verdict: record.GoldError}, {Difficulty: "hard", Verdict: record.Skipped}}
 	srs := []metrics.SystemRecords{{Name: "alpha", Records: recs}}
 	s := &RunSummary{Settings: Settings{Semantics: "bird"},
-		Systems: []metrics.Summary{metrics.Summarize("alpha", recs)},
+		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: recs})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), srs),
 		Modules: metrics.BuildModules(srs, nil, nil, "", metrics.DefaultPassK)}
 	var buf bytes.Buffer

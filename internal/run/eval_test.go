@@ -109,7 +109,7 @@ func TestEvalDemo(t *testing.T) {
 				t.Fatalf("system %s record %d: written %d %s %s, kept %s %s", s.Name, j, r.Index, r.QuestionID, r.Verdict, s.Records[j].QuestionID, s.Records[j].Verdict)
 			}
 		}
-		if sum := res.Summary.Systems[i]; sum.System != s.Name || !reflect.DeepEqual(sum.Overall.Counts, metrics.Summarize(s.Name, s.Records).Overall.Counts) {
+		if sum := res.Summary.Systems[i]; sum.System != s.Name || !reflect.DeepEqual(sum.Overall.Counts, metrics.Summarize(metrics.SystemRecords{Name: s.Name, Records: s.Records}).Overall.Counts) {
 			t.Errorf("summary of %s: %+v", s.Name, sum.Overall.Counts)
 		}
 		if got := s.Statistics; len(got.Counts) == 0 {

@@ -44,7 +44,8 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	srs := make([]metrics.SystemRecords, len(systems))
 	usage := make([]map[string]map[string]record.Usage, len(systems))
 	for i, s := range systems {
-		srs[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
+		// Split by difficulty once, for every section below.
+		srs[i] = metrics.SplitByDifficulty(metrics.SystemRecords{Name: s.Name, Records: s.Records})
 		if i < len(cfg.Preds) {
 			_, path := splitPredSpec(cfg.Preds[i])
 			if u, ok, err := predict.ModuleUsage(path); err == nil && ok {
@@ -63,22 +64,22 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			sum.Paired = metrics.Paired(declared, sum.Metrics, srs)
 		}
 	}, func() {
-		for _, s := range systems {
-			ms := metrics.Summarize(s.Name, s.Records)
+		for i, s := range systems {
+			ms := metrics.Summarize(srs[i])
 			ms.Dir = s.Dir
 			if ms.Dir == "" {
 				ms.Dir = record.SystemDir(s.Name)
 			}
 			sum.Systems = append(sum.Systems, ms)
 			if need.Has(metrics.NeedSoftF1) { // its soft_f1 is a plain number: without Soft-F1 it would read 0
-				sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(s.Name, s.Records))
+				sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(srs[i]))
 			}
 		}
 		if need.Has(metrics.NeedModules) {
 			sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())
 		}
-		for _, s := range systems {
-			if f, ok := metrics.SummarizeFlex(s.Name, s.Records); ok && sel.Has("flex") {
+		for _, s := range srs {
+			if f, ok := metrics.SummarizeFlex(s); ok && sel.Has("flex") {
 				sum.Flex = append(sum.Flex, f)
 			}
 		}
@@ -87,15 +88,15 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		}
 	}, func() {
 		if sel.Has("esm") {
-			sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+			sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, srs)
 		}
-		for _, s := range systems {
-			if p, ok := metrics.SummarizePartial(s.Name, s.Records); ok && sel.Has("esm_partial") {
+		for _, s := range srs {
+			if p, ok := metrics.SummarizePartial(s); ok && sel.Has("esm_partial") {
 				sum.ESMPartial = append(sum.ESMPartial, p)
 			}
 		}
 		if sel.Has("etm") {
-			sum.ETM = match.SummarizeETM(len(systems), func(i int) (string, []record.Record) { return systems[i].Name, systems[i].Records })
+			sum.ETM = match.SummarizeETM(srs)
 		}
 	})
 	if sum.ETM != nil {
