@@ -114,22 +114,22 @@ func laneDot(l *lanes, counts, col []float64) float64 {
 	m := min(len(a), len(b), len(c), len(d))
 	for j := 0; j < m; j++ { // four lanes at a time, so the additions do not wait on each other
 		ia, ib, ic, id := a[j], b[j], c[j], d[j]
-		s0 += counts[ia] * col[ia]
-		s1 += counts[ib] * col[ib]
-		s2 += counts[ic] * col[ic]
-		s3 += counts[id] * col[id]
+		s0 += float64(counts[ia] * col[ia])
+		s1 += float64(counts[ib] * col[ib])
+		s2 += float64(counts[ic] * col[ic])
+		s3 += float64(counts[id] * col[id])
 	}
 	for _, i := range a[m:] {
-		s0 += counts[i] * col[i]
+		s0 += float64(counts[i] * col[i])
 	}
 	for _, i := range b[m:] {
-		s1 += counts[i] * col[i]
+		s1 += float64(counts[i] * col[i])
 	}
 	for _, i := range c[m:] {
-		s2 += counts[i] * col[i]
+		s2 += float64(counts[i] * col[i])
 	}
 	for _, i := range d[m:] {
-		s3 += counts[i] * col[i]
+		s3 += float64(counts[i] * col[i])
 	}
 	return (s0 + s1) + (s2 + s3)
 }
@@ -145,26 +145,28 @@ func dot2(c, x, y []float64) (float64, float64) {
 	}
 	x0, x1, x2, x3, y0, y1, y2, y3 := dot2Lanes(&c[0], &x[0], &y[0], blocks)
 	for i := 4 * blocks; i < n; i++ { // dot's tail, into lane 0
-		x0 += c[i] * x[i]
-		y0 += c[i] * y[i]
+		x0 += float64(c[i] * x[i])
+		y0 += float64(c[i] * y[i])
 	}
 	return (x0 + x1) + (x2 + x3), (y0 + y1) + (y2 + y3)
 }
 
 // dot is sum(a[i] x b[i]) with four partial sums, so the additions do not wait on
-// each other.
+// each other. Every product is rounded on its own (the float64 conversion): Go may fuse
+// x*y+z into one FMA instruction on arm64, ppc64 and s390x, which would give other bits
+// there than here; the conversion forbids it, so the means are the same on every CPU.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float64(a[i] * b[i])
+		s1 += float64(a[i+1] * b[i+1])
+		s2 += float64(a[i+2] * b[i+2])
+		s3 += float64(a[i+3] * b[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += float64(a[i] * b[i])
 	}
 	return (s0 + s1) + (s2 + s3)
 }
