@@ -20,6 +20,7 @@ targets=(
   "./internal/judge FuzzCompare"
   "./internal/judge FuzzCompareOracle"
   "./internal/judge FuzzLexGuards"
+  "./internal/judge FuzzRemoveDistinctFastPath"
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"

@@ -60,12 +60,19 @@ var curYearRE = regexp.MustCompile(`(?i)YEAR` + pySpaceClass + `*\(` + pySpaceCl
 // back without the tokens spelled "distinct". Text with no statement (empty or only
 // white space, where the reference raises IndexError) comes back unchanged.
 func removeDistinct(s string) string {
-	// Fast path: with no ';' there is one statement, and without the letters of
-	// "distinct" no token can be dropped, so tokenising would give back s unchanged.
-	if !strings.Contains(s, ";") && !containsFold(s, "distinct") {
+	// Fast path: without the letters of "distinct" no token can be dropped, and with no
+	// ';' (or only one, ending the text but for spaces and tabs, as every C3 prediction
+	// does) the first statement is the whole text, so tokenising would give back s.
+	if !containsFold(s, "distinct") && oneStatement(s) {
 		return s
 	}
 	return removeDistinctTokens(s)
+}
+
+// oneStatement reports whether s has no ';', or one followed only by spaces and tabs.
+func oneStatement(s string) bool {
+	i := strings.IndexByte(s, ';')
+	return i < 0 || strings.Trim(s[i+1:], " \t") == "" // a newline ends the statement before it
 }
 
 // removeDistinctTokens is removeDistinct without its fast path.

@@ -15,6 +15,9 @@ func TestRemoveDistinctFastPath(t *testing.T) {
 		"", " ", "SELECT 1", "SELECT a FROM t WHERE b = 'x'", "select count(*) from t -- note",
 		"SELECT DISTINCT a FROM t", "SELECT a FROM t; DROP TABLE t", "SELECT \"distinct\" FROM t",
 		"SELECT 'Distinct' FROM t", "SELECT distinct_id FROM t", "/* ; */ SELECT 1",
+		"SELECT 1;", "SELECT 1; ", "SELECT 1;\n", "SELECT 1;\t\r\n", ";", " ; ", "SELECT 1;;", "SELECT 'a;",
+		"SELECT 'a;b'", "SELECT 1; -- c", "SELECT 1 -- ;", "SELECT 1; SELECT 2;", "SELECT a FROM t WHERE b = ';'",
+		"SELECT 1;\v", "SELECT 1;\u00a0", "BEGIN; SELECT 1;", "CREATE TABLE t (a); ",
 	}
 	if spider, ok := testutil.SharedIfPresent(t, "data/spider/predictions"); ok {
 		for _, s := range []string{"DAIL", "C3", "DIN", "RESDSQL", "SuperSQL", "codeS", "RASAT+PICARD"} {
@@ -46,4 +49,16 @@ func readLines(tb testing.TB, path string) []string {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// FuzzRemoveDistinctFastPath: on any text, the fast path agrees with tokenising.
+func FuzzRemoveDistinctFastPath(f *testing.F) {
+	for _, s := range []string{"SELECT 1;", "SELECT 1; \t", "SELECT 1;\n", "SELECT DISTINCT a FROM t;", "SELECT 'a;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := removeDistinct(s), removeDistinctTokens(s); got != want {
+			t.Errorf("removeDistinct(%q) = %q, without the fast path %q", s, got, want)
+		}
+	})
 }
