@@ -65,6 +65,9 @@ func FuzzSQLiteQuery(f *testing.F) {
 		if err != nil && res != nil {
 			t.Fatalf("Query(%q): a result and an error %v", query, err)
 		}
+		if res != nil && res.TextIsUTF8() != scanUTF8(res) {
+			t.Fatalf("Query(%q): TextIsUTF8 = %v, a scan of the texts says otherwise", query, res.TextIsUTF8())
+		}
 		var dbe *DBError
 		if err != nil && !errors.As(err, &dbe) && !errors.Is(err, ErrNotReadOnly) && !errors.Is(err, ErrMultipleStatements) &&
 			!errors.Is(err, ErrEmptyQuery) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrRowLimit) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -40,6 +41,10 @@ type Result struct {
 	// MISSING (a field the result document lacks; SQL++ only). Such a cell is Null, so
 	// every comparator that ignores MISSING treats it as NULL. Nil for SQL engines.
 	missing []int
+	// invalidText holds the cell indices, ascending, of Text cells that are not valid
+	// UTF-8: found once while building, so comparators that must treat such a result
+	// specially (Python's sqlite3 cannot fetch it) need not scan every text again.
+	invalidText []int
 }
 
 // Kind is the type of one value of a Result.
@@ -172,6 +177,9 @@ func (r *Result) String() string {
 	return fmt.Sprintf("Result{Columns: %q, Rows: %v}", r.Columns, r.BoxedRows())
 }
 
+// TextIsUTF8 reports whether every Text cell is valid UTF-8 (true for a nil Result).
+func (r *Result) TextIsUTF8() bool { return r == nil || len(r.invalidText) == 0 }
+
 // HasMissing reports whether any cell was MISSING (SQL++ only).
 func (r *Result) HasMissing() bool { return r != nil && len(r.missing) > 0 }
 
@@ -274,6 +282,9 @@ func (b *ResultBuilder) AppendFloat(v float64) { b.add(Float, math.Float64bits(v
 
 // AppendText appends a text (its bytes as they are, valid UTF-8 or not).
 func (b *ResultBuilder) AppendText(s string) {
+	if !utf8.ValidString(s) {
+		b.res.invalidText = append(b.res.invalidText, b.res.kinds.n)
+	}
 	ref, dst := b.res.arena.alloc(len(s))
 	copy(dst, s)
 	b.add(Text, ref, int64(len(s)))
@@ -281,6 +292,9 @@ func (b *ResultBuilder) AppendText(s string) {
 
 // AppendTextBytes appends a text given as bytes (copied).
 func (b *ResultBuilder) AppendTextBytes(s []byte) {
+	if !utf8.Valid(s) {
+		b.res.invalidText = append(b.res.invalidText, b.res.kinds.n)
+	}
 	ref, dst := b.res.arena.alloc(len(s))
 	copy(dst, s)
 	b.add(Text, ref, int64(len(s)))
@@ -330,12 +344,7 @@ func (b *ResultBuilder) EndRow() error {
 	if b.n != b.res.width {
 		n := b.n
 		// Drop the partial row so the builder stays consistent.
-		cut := b.res.rows * b.res.width
-		b.res.kinds.truncate(cut)
-		b.res.nums.truncate(cut)
-		for len(b.res.missing) > 0 && b.res.missing[len(b.res.missing)-1] >= cut {
-			b.res.missing = b.res.missing[:len(b.res.missing)-1]
-		}
+		b.cut(b.res.rows * b.res.width)
 		b.n = 0
 		return fmt.Errorf("engine: row of %d values in a result of %d columns", n, b.res.width)
 	}
@@ -347,9 +356,24 @@ func (b *ResultBuilder) EndRow() error {
 // Result returns the result built so far (complete rows only) and ends the builder.
 func (b *ResultBuilder) Result() *Result {
 	r := b.res
-	cut := r.rows * r.width
-	r.kinds.truncate(cut)
-	r.nums.truncate(cut)
+	b.cut(r.rows * r.width)
 	b.res = nil
 	return r
+}
+
+// cut drops every cell from index cut on (a partial row) and what is noted about them.
+func (b *ResultBuilder) cut(cut int) {
+	r := b.res
+	r.kinds.truncate(cut)
+	r.nums.truncate(cut)
+	r.missing = dropFrom(r.missing, cut)
+	r.invalidText = dropFrom(r.invalidText, cut)
+}
+
+// dropFrom removes the trailing cell indices >= cut from an ascending list.
+func dropFrom(cells []int, cut int) []int {
+	for len(cells) > 0 && cells[len(cells)-1] >= cut {
+		cells = cells[:len(cells)-1]
+	}
+	return cells
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
@@ -135,16 +134,8 @@ func rowIdentical(a *engine.Result, i int, b *engine.Result, k int) bool {
 
 // utf8Fetchable reports whether Python's sqlite3 with its default text_factory would
 // fetch r without raising: every text is valid UTF-8 (Quirk BIRD-utf8).
-func utf8Fetchable(r *engine.Result) bool {
-	for i := range r.NumRows() {
-		for j := range r.NumCols() {
-			if r.Kind(i, j) == engine.Text && !utf8.ValidString(r.Text(i, j)) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// The result noted its invalid texts while it was built.
+func utf8Fetchable(r *engine.Result) bool { return r.TextIsUTF8() }
 
 // rowSet is an open-addressing hash table of row indices of one result, keyed by
 // rowHash and compared by eq: the building block of set and bag comparisons that never
