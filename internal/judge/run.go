@@ -204,6 +204,7 @@ func emptyAsNoRows(o outcome) outcome {
 type goldResult struct {
 	bird, spider outcome
 	orderMatters bool
+	distinct     []int32 // distinctRows of bird.res for Soft-F1, made by the first system that needs it
 }
 
 // side is where one kind of SQL (gold or predicted) runs.
@@ -387,7 +388,11 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 	}
 	j.dur = osp.dur
 	if ob.err == nil && qj.softF1 {
-		j.softF1 = SoftF1(ob.res, qj.golds[0].bird.res)
+		g := &qj.golds[0] // one question's systems are judged one after another: no lock
+		if g.distinct == nil {
+			g.distinct = distinctRows(g.bird.res)
+		}
+		j.softF1 = softF1(ob.res, g.bird.res, g.distinct)
 	}
 	for _, g := range qj.golds {
 		if ob.err == nil && BirdEqual(ob.res, g.bird.res) {
