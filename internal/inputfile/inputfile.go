@@ -48,7 +48,7 @@ func readCapped(path string, limit int64) ([]byte, error) {
 	if err := check(path, st, limit); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readSized(io.LimitReader(f, limit+1), min(st.Size(), limit)+512)
 	if err != nil {
 		return nil, err
 	}
@@ -88,4 +88,24 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d GiB", n>>30)
 	}
 	return fmt.Sprintf("%d-byte", n)
+}
+
+// readSized reads r to its end into a buffer first made of size bytes (the file's size
+// and a little, as os.ReadFile does): io.ReadAll would regrow its buffer a dozen times
+// for a 4 MB dev.json.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew: let append pick a larger buffer
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -2,11 +2,13 @@ package inputfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 func TestRead(t *testing.T) {
@@ -73,5 +75,35 @@ func TestReadCapped(t *testing.T) {
 	}
 	if b, err := readCapped(p, 10); err != nil || len(b) != 10 {
 		t.Errorf("readCapped(10 bytes, 10) = %d bytes, %v", len(b), err)
+	}
+}
+
+// errAfter yields its data, then err.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errAfter) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		return n, e.err
+	}
+	return n, err
+}
+
+// TestReadSized: whatever the first buffer's size (smaller than the data: a file that grew
+// after Stat; exact; larger), all of the data comes back, and a read error is returned.
+func TestReadSized(t *testing.T) {
+	data := strings.Repeat("0123456789", 300)
+	for _, size := range []int64{0, 1, 511, int64(len(data)), int64(len(data)) + 512, 1 << 16} {
+		got, err := readSized(iotest.OneByteReader(strings.NewReader(data)), size)
+		if err != nil || string(got) != data {
+			t.Errorf("readSized(size %d) = %d bytes, %v; want all %d", size, len(got), err, len(data))
+		}
+	}
+	boom := errors.New("disk gone")
+	if _, err := readSized(&errAfter{strings.NewReader(data), boom}, 100); !errors.Is(err, boom) {
+		t.Errorf("readSized with a failing reader: %v, want %v", err, boom)
 	}
 }
