@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
 )
@@ -81,6 +82,30 @@ type rebuilder struct {
 	tables []string // lowercased names of the top-level FROM table units
 	buf    []byte   // the keys of the query being rebuilt (norm)
 	ends   []int    // where each of them ends in buf
+}
+
+// rebuildScratch is a rebuilder's buffers, reused across queries through rebuildScratches:
+// a query's keys all go into buf, and growing a fresh buffer to hold them would cost more
+// than the keys themselves. Keys are copied out of buf (norm), so nothing keeps it.
+type rebuildScratch struct {
+	buf  []byte
+	ends []int
+}
+
+var rebuildScratches = sync.Pool{New: func() any {
+	return &rebuildScratch{buf: make([]byte, 0, 1024), ends: make([]int, 0, 64)}
+}}
+
+// rebuild is newRebuilder(q, fk, opt).norm(q) with the rebuilder's buffers taken from, and
+// given back to, rebuildScratches.
+func rebuild(q *spidersql.SQL, fk FKMap, opt Options) *normSQL {
+	r := newRebuilder(q, fk, opt)
+	sc := rebuildScratches.Get().(*rebuildScratch)
+	r.buf, r.ends = sc.buf[:0], sc.ends[:0]
+	n := r.norm(q)
+	sc.buf, sc.ends = r.buf[:0], r.ends[:0]
+	rebuildScratches.Put(sc)
+	return n
 }
 
 // newRebuilder takes the top-level query's FROM tables (build_valid_col_units).
