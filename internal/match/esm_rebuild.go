@@ -84,39 +84,42 @@ type rebuilder struct {
 	ends   []int    // where each of them ends in buf
 }
 
-// rebuildScratch is a rebuilder's buffers, reused across queries through rebuildScratches:
-// a query's keys all go into buf, and growing a fresh buffer to hold them would cost more
-// than the keys themselves. Keys are copied out of buf (norm), so nothing keeps it.
-type rebuildScratch struct {
-	buf  []byte
-	ends []int
-}
-
-var rebuildScratches = sync.Pool{New: func() any {
-	return &rebuildScratch{buf: make([]byte, 0, 1024), ends: make([]int, 0, 64)}
+// rebuilders are rebuilders reused across queries (rebuild): a query's keys all go into
+// buf, and growing a fresh buffer to hold them would cost more than the keys themselves.
+// Keys are copied out of buf (norm) and tables holds substrings of the parsed query, so
+// nothing keeps a rebuilder's buffers once rebuild returns.
+var rebuilders = sync.Pool{New: func() any {
+	return &rebuilder{buf: make([]byte, 0, 1024), ends: make([]int, 0, 64)}
 }}
 
-// rebuild is newRebuilder(q, fk, opt).norm(q) with the rebuilder's buffers taken from, and
-// given back to, rebuildScratches.
+// rebuild is newRebuilder(q, fk, opt).norm(q) with a rebuilder taken from, and given back
+// to, rebuilders.
 func rebuild(q *spidersql.SQL, fk FKMap, opt Options) *normSQL {
-	r := newRebuilder(q, fk, opt)
-	sc := rebuildScratches.Get().(*rebuildScratch)
-	r.buf, r.ends = sc.buf[:0], sc.ends[:0]
+	r := rebuilders.Get().(*rebuilder)
+	r.reset(q, fk, opt)
 	n := r.norm(q)
-	sc.buf, sc.ends = r.buf[:0], r.ends[:0]
-	rebuildScratches.Put(sc)
+	clear(r.tables) // keep no map or query alive from the pool
+	r.fk, r.tables = nil, r.tables[:0]
+	rebuilders.Put(r)
 	return n
 }
 
 // newRebuilder takes the top-level query's FROM tables (build_valid_col_units).
 func newRebuilder(q *spidersql.SQL, fk FKMap, opt Options) *rebuilder {
-	r := &rebuilder{opt: opt, fk: fk}
+	r := &rebuilder{}
+	r.reset(q, fk, opt)
+	return r
+}
+
+// reset readies r for q, keeping its buffers.
+func (r *rebuilder) reset(q *spidersql.SQL, fk FKMap, opt Options) {
+	r.opt, r.fk = opt, fk
+	r.tables, r.buf, r.ends = r.tables[:0], r.buf[:0], r.ends[:0]
 	for _, tu := range q.From.Tables {
 		if tu.Type == spidersql.TableUnitTable {
 			r.tables = append(r.tables, strings.TrimSuffix(strings.TrimPrefix(tu.Table, "__"), "__"))
 		}
 	}
-	return r
 }
 
 // mapCol is rebuild_col_unit_col's column part: a column of one of the FROM tables that

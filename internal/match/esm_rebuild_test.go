@@ -73,13 +73,18 @@ func sameKeys(tb testing.TB, sql string, got, want *normSQL) {
 }
 
 // TestNormKeysMatchAlone: norm's keys, cut from one buffer, are the keys each writer gives
-// alone, in their places, through rebuild's reused buffers, for every Spider dev gold query and every prediction of one
+// alone, in their places, through rebuild's reused rebuilders (with the foreign-key map,
+// which reads the FROM tables), for every Spider dev gold query and every prediction of one
 // system, with and without values.
 func TestNormKeysMatchAlone(t *testing.T) {
 	dev := testutil.SpiderDev(t)
 	preds := testutil.SpiderPredictions(t, "DAIL")
 	ctx := context.Background()
 	schemas := map[string]*spidersql.Schema{}
+	fks, err := ReadFKMaps(testutil.Shared(t, "data/spider/tables.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for i, q := range dev {
 		path := testutil.SpiderDB(t, q.DBID)
@@ -104,8 +109,8 @@ func TestNormKeysMatchAlone(t *testing.T) {
 				continue
 			}
 			for _, opt := range []Options{{}, {Values: true, Distinct: true}} {
-				got := rebuild(parsed, nil, opt) // pooled buffers, left dirty by the query before
-				want := normAlone(newRebuilder(parsed, nil, opt), parsed)
+				got := rebuild(parsed, fks[q.DBID], opt) // a pooled rebuilder, left dirty by the query before
+				want := normAlone(newRebuilder(parsed, fks[q.DBID], opt), parsed)
 				sameKeys(t, text, got, want)
 				if got.hasOrder != (parsed.OrderBy != nil) {
 					t.Fatalf("%s: hasOrder %v", text, got.hasOrder)
@@ -118,4 +123,27 @@ func TestNormKeysMatchAlone(t *testing.T) {
 		t.Fatalf("only %d rebuilt queries compared", n)
 	}
 	t.Logf("%d rebuilt queries compared", n)
+}
+
+// TestRebuilderReset: a reused rebuilder (rebuild's pool) reads the FROM tables of the new
+// query only, not those of the query it rebuilt before, and starts with empty buffers.
+func TestRebuilderReset(t *testing.T) {
+	s := spidersql.NewSchema(map[string][]string{"a": {"x"}, "b": {"y"}, "c": {"z"}})
+	parse := func(sql string) *spidersql.SQL {
+		q, err := spidersql.Parse(sql, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	first, second := parse("SELECT a.x FROM a JOIN b ON a.x = b.y"), parse("SELECT z FROM c")
+	r := newRebuilder(first, nil, Options{})
+	r.norm(first)
+	r.reset(second, nil, Options{})
+	if want := newRebuilder(second, nil, Options{}).tables; !slices.Equal(r.tables, want) {
+		t.Fatalf("tables after reset = %q, want %q", r.tables, want)
+	}
+	if len(r.buf) != 0 || len(r.ends) != 0 {
+		t.Fatalf("buffers after reset: %d bytes, %d ends", len(r.buf), len(r.ends))
+	}
 }
