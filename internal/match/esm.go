@@ -59,7 +59,7 @@ func PrepareGold(sql string, s *spidersql.Schema, fk FKMap, opt Options) (*Gold,
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrGold, err)
 	}
-	return &Gold{n: newRebuilder(q, fk, opt).norm(q)}, nil
+	return &Gold{n: rebuild(q, fk, opt)}, nil
 }
 
 // Match reports whether the prediction (already passed through PredText) exactly
@@ -70,7 +70,7 @@ func (g *Gold) Match(pred string, s *spidersql.Schema, fk FKMap, opt Options) bo
 	if err != nil {
 		q = &spidersql.SQL{}
 	}
-	return exactMatch(newRebuilder(q, fk, opt).norm(q), g.n)
+	return exactMatch(rebuild(q, fk, opt), g.n)
 }
 
 // ExactSetMatch parses both queries against s and compares them. It returns an error

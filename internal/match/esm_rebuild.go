@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
 )
@@ -79,18 +80,46 @@ type rebuilder struct {
 	opt    Options
 	fk     FKMap
 	tables []string // lowercased names of the top-level FROM table units
-	buf    []byte
+	buf    []byte   // the keys of the query being rebuilt (norm)
+	ends   []int    // where each of them ends in buf
+}
+
+// rebuilders are rebuilders reused across queries (rebuild): a query's keys all go into
+// buf, and growing a fresh buffer to hold them would cost more than the keys themselves.
+// Keys are copied out of buf (norm) and tables holds substrings of the parsed query, so
+// nothing keeps a rebuilder's buffers once rebuild returns.
+var rebuilders = sync.Pool{New: func() any {
+	return &rebuilder{buf: make([]byte, 0, 1024), ends: make([]int, 0, 64)}
+}}
+
+// rebuild is newRebuilder(q, fk, opt).norm(q) with a rebuilder taken from, and given back
+// to, rebuilders.
+func rebuild(q *spidersql.SQL, fk FKMap, opt Options) *normSQL {
+	r := rebuilders.Get().(*rebuilder)
+	r.reset(q, fk, opt)
+	n := r.norm(q)
+	clear(r.tables) // keep no map or query alive from the pool
+	r.fk, r.tables = nil, r.tables[:0]
+	rebuilders.Put(r)
+	return n
 }
 
 // newRebuilder takes the top-level query's FROM tables (build_valid_col_units).
 func newRebuilder(q *spidersql.SQL, fk FKMap, opt Options) *rebuilder {
-	r := &rebuilder{opt: opt, fk: fk}
+	r := &rebuilder{}
+	r.reset(q, fk, opt)
+	return r
+}
+
+// reset readies r for q, keeping its buffers.
+func (r *rebuilder) reset(q *spidersql.SQL, fk FKMap, opt Options) {
+	r.opt, r.fk = opt, fk
+	r.tables, r.buf, r.ends = r.tables[:0], r.buf[:0], r.ends[:0]
 	for _, tu := range q.From.Tables {
 		if tu.Type == spidersql.TableUnitTable {
 			r.tables = append(r.tables, strings.TrimSuffix(strings.TrimPrefix(tu.Table, "__"), "__"))
 		}
 	}
-	return r
 }
 
 // mapCol is rebuild_col_unit_col's column part: a column of one of the FROM tables that
@@ -111,14 +140,65 @@ func (r *rebuilder) mapCol(id string) string {
 func (r *rebuilder) norm(q *spidersql.SQL) *normSQL {
 	drop := !r.opt.Values
 	n := &normSQL{}
+	// Every key is written into one buffer, then the keys are cut from a single string:
+	// one allocation per query instead of one per key. The cuts below take them in the
+	// order they are written here.
+	r.buf, r.ends = r.buf[:0], r.ends[:0]
+	units := q.Where.Units()
 	for _, it := range q.Select.Items {
-		n.sel = append(n.sel, r.key(func() { r.selItem(it, true) }))
-		n.selVal = append(n.selVal, r.key(func() { r.valUnit(it.Val, true) }))
+		r.selItem(it, true)
+		r.cut()
+		r.valUnit(it.Val, true)
+		r.cut()
 	}
-	for _, cu := range q.Where.Units() {
-		n.where = append(n.where, r.key(func() { r.condUnit(cu, true, drop) }))
-		n.whereVal = append(n.whereVal, r.key(func() { r.valUnit(cu.Val, true) }))
+	for _, cu := range units {
+		r.condUnit(cu, true, drop)
+		r.cut()
+		r.valUnit(cu.Val, true)
+		r.cut()
 	}
+	r.condition(q.Having, true, drop)
+	r.cut()
+	if q.OrderBy != nil {
+		r.orderBy(q.OrderBy, true)
+		r.cut()
+	}
+	for _, tu := range q.From.Tables {
+		r.tableUnit(tu)
+		r.cut()
+	}
+	all, ends, start := string(r.buf), r.ends, 0
+	next := func() string {
+		k := all[start:ends[0]]
+		start, ends = ends[0], ends[1:]
+		return k
+	}
+	if k := len(q.Select.Items); k > 0 {
+		n.sel, n.selVal = make([]string, 0, k), make([]string, 0, k)
+		for range k {
+			n.sel = append(n.sel, next())
+			n.selVal = append(n.selVal, next())
+		}
+	}
+	if k := len(units); k > 0 {
+		n.where, n.whereVal = make([]string, 0, k), make([]string, 0, k)
+		for range k {
+			n.where = append(n.where, next())
+			n.whereVal = append(n.whereVal, next())
+		}
+	}
+	n.having = next()
+	if q.OrderBy != nil {
+		n.hasOrder = true
+		n.order = next()
+	}
+	if k := len(q.From.Tables); k > 0 {
+		n.tables = make([]string, 0, k)
+		for range k {
+			n.tables = append(n.tables, next())
+		}
+	}
+	slices.Sort(n.tables)
 	for _, c := range q.Where.Conjs() {
 		switch c {
 		case "and":
@@ -132,17 +212,8 @@ func (r *rebuilder) norm(q *spidersql.SQL) *normSQL {
 	for _, cu := range q.GroupBy {
 		n.group = append(n.group, r.mapCol(cu.ColID))
 	}
-	n.having = r.key(func() { r.condition(q.Having, true, drop) })
-	if q.OrderBy != nil {
-		n.hasOrder = true
-		n.order = r.key(func() { r.orderBy(q.OrderBy, true) })
-	}
 	n.hasLimit = q.Limit != nil
 	n.keywords = keywords(q)
-	for _, tu := range q.From.Tables {
-		n.tables = append(n.tables, r.key(func() { r.tableUnit(tu) }))
-	}
-	slices.Sort(n.tables)
 	for i, sub := range []*spidersql.SQL{q.Intersect, q.Except, q.Union} {
 		if sub != nil {
 			n.sets[i] = r.norm(sub)
@@ -151,13 +222,8 @@ func (r *rebuilder) norm(q *spidersql.SQL) *normSQL {
 	return n
 }
 
-// key runs a writer on the emptied buffer and returns what it wrote. Keys are never
-// nested, so one buffer serves the whole query.
-func (r *rebuilder) key(write func()) string {
-	r.buf = r.buf[:0]
-	write()
-	return string(r.buf)
-}
+// cut ends the key being written: it runs from the previous cut to here.
+func (r *rebuilder) cut() { r.ends = append(r.ends, len(r.buf)) }
 
 func (r *rebuilder) str(s string) {
 	r.buf = strconv.AppendInt(r.buf, int64(len(s)), 10)

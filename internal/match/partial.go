@@ -123,6 +123,6 @@ func (g *Gold) MatchPartial(pred string, s *spidersql.Schema, fk FKMap, opt Opti
 	if err != nil {
 		q = &spidersql.SQL{}
 	}
-	p := newRebuilder(q, fk, opt).norm(q)
+	p := rebuild(q, fk, opt)
 	return exactMatch(p, g.n), partial(p, g.n)
 }

@@ -38,36 +38,62 @@ func Tokenize(query string) ([]string, error) {
 	// Replace each quoted string (consecutive quotes pair up) by a placeholder word.
 	// process_sql does it last pair first, so every key names positions in the original
 	// text; one forward pass gives the same text.
-	type value struct{ key, text string }
+	type value struct {
+		key, end int // the placeholder is keys[key:end]
+		text     string
+	}
 	var vals []value
+	var keys string // the text with its placeholders, before lowercasing
 	text := s
+	lowered := false
 	if len(quotes) > 0 {
+		// An ASCII text is lowercased as it is copied (placeholders are lowercase already),
+		// sparing strings.ToLower's second copy; other text is lowercased below.
+		ascii := isASCII(s)
+		low := func(b []byte, part string) []byte {
+			if !ascii {
+				return append(b, part...)
+			}
+			for i := 0; i < len(part); i++ {
+				c := part[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c)
+			}
+			return b
+		}
 		vals = make([]value, 0, len(quotes)/2)
 		b := make([]byte, 0, len(s)+len(quotes)*8)
 		prev := 0
 		for i := 0; i+1 < len(quotes); i += 2 {
 			a, z := quotes[i], quotes[i+1]
-			b = append(b, s[prev:a.byte]...)
+			b = low(b, s[prev:a.byte])
 			k := len(b)
 			b = append(b, "__val_"...)
 			b = strconv.AppendInt(b, int64(a.rune), 10)
 			b = append(b, '_')
 			b = strconv.AppendInt(b, int64(z.rune), 10)
 			b = append(b, "__"...)
-			vals = append(vals, value{string(b[k:]), s[a.byte : z.byte+1]})
+			vals = append(vals, value{k, len(b), s[a.byte : z.byte+1]})
 			prev = z.byte + 1
 		}
-		b = append(b, s[prev:]...)
+		b = low(b, s[prev:])
 		text = string(b)
+		keys = text
+		lowered = ascii
 	}
 	// Lowercasing the text once is lowercasing each token: the case mapping goes rune by
 	// rune and maps letters to letters, so no rule sees a different character class.
-	toks := wordTokenize(strings.ToLower(text))
+	if !lowered {
+		text = strings.ToLower(text)
+	}
+	toks := wordTokenize(text)
 	if len(vals) > 0 {
 		for i, t := range toks {
 			if strings.HasPrefix(t, "__val_") {
 				for _, v := range vals {
-					if v.key == t {
+					if keys[v.key:v.end] == t {
 						toks[i] = v.text
 						break
 					}
@@ -76,6 +102,16 @@ func Tokenize(query string) ([]string, error) {
 		}
 	}
 	return joinComparisons(toks), nil
+}
+
+// isASCII reports whether s holds ASCII bytes only.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // joinComparisons merges "!" "=", ">" "=", "<" "=" into one token, in place. process_sql

@@ -44,6 +44,11 @@ func TestTokenizeMatchesRegexEdges(t *testing.T) {
 		"wanna ", "wanna", "wanna?", "écannot", "gonna_x", "x'y'z", `"a" "b"`, "'a''b'", "__VAL_0_2__ 'x'",
 		"a != b", "a >= b", "= a <", "=", "a !=", "\x1c a", "a\x85b", "a\u3000b", "\xff'a'", "'\xff'",
 		"a.\xff", "tab\t.", "a.\n", "a.\n\n", "a.)\n ", "a:\n\n", ",\n",
+		// Lowercasing fused with the placeholder pass (ASCII) or done after it (not ASCII).
+		"SELECT Name FROM T WHERE A = 'MiXeD' AND B = \"Up\" ORDER BY Z", "'A'", "X'A'Y", "É = 'Àb' AND C",
+		"a = 'É' AND B", "CANNOT 'X' GONNA", "'\xff' AND B", "__VAL_0_2__ 'x' __val_0_2__",
+		// Contractions in any case, and near-misses of the doubled-letter prefilter.
+		"CanNot", "GIMME x", "LeMMe", "goTTa", "WANNA x", "x nn mm tt", "canot", "gima",
 	} {
 		checkTokenizeMatchesRegex(t, in)
 	}

@@ -90,3 +90,21 @@ func TestPyIsSpaceASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestMayHoldContraction: the prefilter splitContractions trusts must say yes for every
+// contraction word in any ASCII case, alone and inside a text, or a word would go unsplit.
+func TestMayHoldContraction(t *testing.T) {
+	for _, c := range contractions {
+		for _, w := range []string{c.word, strings.ToUpper(c.word), strings.ToUpper(c.word[:1]) + c.word[1:],
+			c.word[:c.split] + strings.ToUpper(c.word[c.split:]), "x " + c.word + " y"} {
+			if !mayHoldContraction(w) {
+				t.Errorf("mayHoldContraction(%q) = false", w)
+			}
+		}
+	}
+	for _, w := range []string{"", "n", "select name from t", "nm", "n n", "canot"} {
+		if mayHoldContraction(w) {
+			t.Errorf("mayHoldContraction(%q) = true, want false", w)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file reproduces the splitting done by NLTK's word_tokenize (NLTKWordTokenizer as
@@ -185,7 +186,9 @@ func tokenizeRules(text string) string {
 		i++
 	}
 	b = append(b, ' ')
-	return string(b)
+	// b is not written again: the string can share its bytes instead of copying them (as
+	// strings.Builder.String does).
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // hasStartQuote is strings.ContainsAny(text, "`«“‘„") without its slow path for a
@@ -242,6 +245,9 @@ var contractions = []struct {
 // splitContractions does what NLTK's contraction rules do. It is written out by hand
 // because Python's \b is Unicode-aware and RE2's is ASCII-only: "écannot" is one word.
 func splitContractions(text string) string {
+	if !mayHoldContraction(text) {
+		return text
+	}
 	lower := asciiLower(text)
 	for _, c := range contractions {
 		if !strings.Contains(lower, c.word) {
@@ -277,6 +283,18 @@ func splitContractions(text string) string {
 		lower = asciiLower(text)
 	}
 	return text
+}
+
+// mayHoldContraction is false when text holds none of the contraction words in any ASCII
+// case: each of them has a doubled "n", "m" or "t", which most queries lack, and one scan
+// for those is cheaper than a search for each word.
+func mayHoldContraction(text string) bool {
+	for i := 1; i < len(text); i++ {
+		if c := text[i] | 0x20; (c == 'n' || c == 'm' || c == 't') && text[i-1]|0x20 == c {
+			return true
+		}
+	}
+	return false
 }
 
 // asciiLower lowercases ASCII letters only, keeping byte offsets. The contraction words
