@@ -25,7 +25,7 @@ import (
 // their own SELECT, so the same alias in a subquery names its own table.
 type lowerer struct {
 	s     *dbschema.Schema
-	fired map[string]bool
+	fired *firedRules
 	ctes  []cteDef // visible CTEs, innermost last
 	// quirks: how the ETM script's name resolution to reproduce (see scriptName).
 	quirks quirk
@@ -76,7 +76,7 @@ func (l *lowerer) lower(name string) string {
 
 func (l *lowerer) fire(id string) {
 	if l.fired != nil {
-		l.fired[id] = true
+		l.fired.add(id)
 	}
 }
 
