@@ -3,6 +3,7 @@ package metrics
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -246,6 +247,12 @@ func SetsOf(s map[string][]string) SchemaSets {
 		n += len(cols)
 	}
 	out := SchemaSets{Tables: make(map[string]bool, len(s)), Columns: make(map[string]bool, n)}
+	out.fill(s)
+	return out
+}
+
+// fill adds s's tables and pairs to the sets.
+func (out SchemaSets) fill(s map[string][]string) {
 	for t, cols := range s {
 		if x := strings.ToLower(strings.TrimSpace(t)); x != "" {
 			out.Tables[x] = true
@@ -257,8 +264,13 @@ func SetsOf(s map[string][]string) SchemaSets {
 			}
 		}
 	}
-	return out
 }
+
+// predSets are reused (cleared) maps for a selection's sets: ScoreSchemaSets builds them
+// for every record and drops them at once.
+var predSets = sync.Pool{New: func() any {
+	return &SchemaSets{Tables: map[string]bool{}, Columns: map[string]bool{}}
+}}
 
 // ScoreSchemaSets is ScoreSchema with the gold schema's sets given: gold must be
 // SetsOf(r.GoldSchema). It allows one SetsOf per question rather than per system.
@@ -268,7 +280,13 @@ func ScoreSchemaSets(r *record.Record, gold SchemaSets) {
 	if r.GoldSchema == nil || r.PredSchema == nil {
 		return
 	}
-	pred := SetsOf(r.PredSchema)
+	pred := predSets.Get().(*SchemaSets)
+	defer func() {
+		clear(pred.Tables)
+		clear(pred.Columns)
+		predSets.Put(pred)
+	}()
+	pred.fill(r.PredSchema)
 	if len(gold.Tables) > 0 {
 		p, _ := setPRF(gold.Tables, pred.Tables)
 		r.SchemaTableP, r.SchemaTableR, r.SchemaTableF1 = &p.P, &p.R, &p.F1
