@@ -83,6 +83,10 @@ type goldEntry struct {
 	once sync.Once
 	use  *sqlast.Use
 	err  error
+	// schema is SchemaOf(use), copied into each record (a record owns its gold schema);
+	// sets is metrics.SetsOf(schema), only read.
+	schema map[string][]string
+	sets   metrics.SchemaSets
 }
 
 type schemaEntry struct {
@@ -122,12 +126,12 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	if gold == "" && len(q.Gold) > 0 {
 		gold = q.Gold[0]
 	}
-	use, err := a.goldUse(gold, s)
-	if err != nil {
-		rec.GoldSchemaError = fmt.Sprintf("gold sql: %v", err)
+	g := a.goldUse(gold, s)
+	if g.err != nil {
+		rec.GoldSchemaError = fmt.Sprintf("gold sql: %v", g.err)
 	} else {
-		rec.GoldSchema = SchemaOf(use)
-		rec.GoldSchemaUnresolved = append(append([]string(nil), use.Unresolved...), use.Ambiguous...)
+		rec.GoldSchema = cloneSchema(g.schema)
+		rec.GoldSchemaUnresolved = append(append([]string(nil), g.use.Unresolved...), g.use.Ambiguous...)
 	}
 
 	switch {
@@ -138,8 +142,21 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 			rec.PredSchema, rec.PredSchemaSource = SchemaOf(u), SourcePredSQL
 		}
 	}
-	metrics.ScoreSchema(rec)
+	if g.err != nil {
+		metrics.ScoreSchemaSets(rec, metrics.SchemaSets{}) // no gold schema: clears the scores
+	} else {
+		metrics.ScoreSchemaSets(rec, g.sets)
+	}
 	return nil
+}
+
+// cloneSchema copies a schema deeply, so a record's gold schema is its own.
+func cloneSchema(s map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(s))
+	for t, cols := range s {
+		out[t] = append([]string{}, cols...)
+	}
+	return out
 }
 
 // extractShared is sqlast.ExtractSchema taking the tree ETM already parsed from the same
@@ -152,13 +169,20 @@ func extractShared(sql string, s *dbschema.Schema) (*sqlast.Use, error) {
 	return q.Use(s)
 }
 
-// goldUse is sqlast.ExtractSchema of a gold query, computed once per schema and text:
-// every system of a run is scored against the same gold. The Use is only read.
-func (a *Annotator) goldUse(gold string, s *dbschema.Schema) (*sqlast.Use, error) {
+// goldUse is sqlast.ExtractSchema of a gold query, with its schema and that schema's
+// sets, computed once per schema and text: every system of a run is scored against the
+// same gold. The entry is only read.
+func (a *Annotator) goldUse(gold string, s *dbschema.Schema) *goldEntry {
 	v, _ := a.golds.LoadOrStore(goldKey{s, gold}, &goldEntry{})
 	e := v.(*goldEntry)
-	e.once.Do(func() { e.use, e.err = sqlast.ExtractSchema(gold, s) })
-	return e.use, e.err
+	e.once.Do(func() {
+		e.use, e.err = sqlast.ExtractSchema(gold, s)
+		if e.err == nil {
+			e.schema = SchemaOf(e.use)
+			e.sets = metrics.SetsOf(e.schema)
+		}
+	})
+	return e
 }
 
 // SchemaOf turns an sqlast.Use into a {table: [columns]} schema (lower-cased, sorted):

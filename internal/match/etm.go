@@ -191,7 +191,7 @@ func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, 
 	if !ok {
 		return nil, fmt.Errorf("%w: not a SELECT", ErrETMUnsupported)
 	}
-	fired := map[string]bool{}
+	fired := &firedRules{}
 	l := &lowerer{s: d.schema, fired: fired, quirks: quirks}
 	eq, err := l.query(st, nil)
 	if err != nil {
@@ -213,12 +213,7 @@ func (d *ETMDB) normalizeQuirks(ctx context.Context, text string, mode ETMMode, 
 	if err := budgetErr(ctx); err != nil {
 		return nil, err
 	}
-	out := &Normalized{Key: key, Mode: mode, facts: rc.facts}
-	for id := range fired {
-		out.Rules = append(out.Rules, id)
-	}
-	slices.SortFunc(out.Rules, compareRuleIDs)
-	return out, nil
+	return &Normalized{Key: key, Mode: mode, facts: rc.facts, Rules: fired.ids()}, nil
 }
 
 // compareRuleIDs orders P0..P8 before 1..26, numerically.

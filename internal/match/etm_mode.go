@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -114,17 +115,31 @@ func (f *joinFacts) size() int {
 	return len(f.unique) + len(f.notNull)
 }
 
+// newJoinFacts copies seed (nil: none). A map stays nil until a fact is learnt (most
+// queries learn none, and this runs for every prediction): reading a nil map is fine,
+// and learn allocates it.
 func newJoinFacts(seed *joinFacts) *joinFacts {
-	f := &joinFacts{unique: map[string]bool{}, notNull: map[string]bool{}}
+	f := &joinFacts{}
 	if seed != nil {
-		for k := range seed.unique {
-			f.unique[k] = true
-		}
-		for k := range seed.notNull {
-			f.notNull[k] = true
-		}
+		f.unique = cloneFacts(seed.unique)
+		f.notNull = cloneFacts(seed.notNull)
 	}
 	return f
+}
+
+func cloneFacts(m map[string]bool) map[string]bool {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
+}
+
+// learn adds column col to the facts set *m, allocating it on first use.
+func learn(m *map[string]bool, col string) {
+	if *m == nil {
+		*m = map[string]bool{}
+	}
+	(*m)[col] = true
 }
 
 // ruleLearnJoinFacts adds what every inner-join ON equality of q's cores teaches, until
@@ -152,10 +167,12 @@ func ruleLearnJoinFacts(rc *ruleCtx, q *equery) {
 		for _, e := range eqs {
 			for _, p := range [][2]*enode{{e[0], e[1]}, {e[1], e[0]}} {
 				if rc.unique(p[0]) && !rc.facts.unique[p[1].val] {
-					rc.facts.unique[p[1].val], changed = true, true
+					learn(&rc.facts.unique, p[1].val)
+					changed = true
 				}
 				if rc.notNull(p[0]) && !rc.facts.notNull[p[1].val] {
-					rc.facts.notNull[p[1].val], changed = true, true
+					learn(&rc.facts.notNull, p[1].val)
+					changed = true
 				}
 			}
 		}

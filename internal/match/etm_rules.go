@@ -12,14 +12,14 @@ import (
 type ruleCtx struct {
 	ctx   context.Context
 	db    *ETMDB
-	fired map[string]bool
+	fired *firedRules
 	// quirks: the script behaviours to reproduce (all in official mode, none in
 	// corrected); facts: what the script's rule 19 learnt from inner equi-joins.
 	quirks quirk
 	facts  *joinFacts
 }
 
-func (rc *ruleCtx) fire(id string) { rc.fired[id] = true }
+func (rc *ruleCtx) fire(id string) { rc.fired.add(id) }
 
 // table returns the schema table of a canonical table name (nil for subqueries or
 // unknown names).

@@ -61,6 +61,7 @@ func TestETMRules(t *testing.T) {
 		{"P5", "SELECT id FROM t1 WHERE age > 3", "SELECT id FROM t1 WHERE 3 > age", false},
 		{"P6", "SELECT name AS n FROM t1 ORDER BY n", "SELECT name FROM t1 ORDER BY name", true},
 		{"P6", "SELECT name AS n FROM t1 ORDER BY n", "SELECT name FROM t1 ORDER BY age", false},
+		{"P6", "SELECT name AS n FROM t1 WHERE id IN (SELECT id FROM t1 AS x) ORDER BY n", "SELECT name FROM t1 WHERE id IN (SELECT id FROM t1) ORDER BY name", true},
 		{"P7", "SELECT id FROM t1 WHERE (age = 3)", "SELECT id FROM t1 WHERE age = 3", true},
 		{"P7", "SELECT id FROM t1 WHERE age = 1 AND (age = 2 OR age = 3)", "SELECT id FROM t1 WHERE (age = 1 AND age = 2) OR age = 3", false},
 		{"P8", `SELECT "name" FROM "t1" WHERE code = "abc"`, `SELECT name FROM t1 WHERE code = 'abc'`, true},

@@ -25,7 +25,7 @@ import (
 // their own SELECT, so the same alias in a subquery names its own table.
 type lowerer struct {
 	s     *dbschema.Schema
-	fired map[string]bool
+	fired *firedRules
 	ctes  []cteDef // visible CTEs, innermost last
 	// quirks: how the ETM script's name resolution to reproduce (see scriptName).
 	quirks quirk
@@ -76,7 +76,7 @@ func (l *lowerer) lower(name string) string {
 
 func (l *lowerer) fire(id string) {
 	if l.fired != nil {
-		l.fired[id] = true
+		l.fired.add(id)
 	}
 }
 
@@ -154,7 +154,7 @@ func (l *lowerer) core(sq *ast.SelectQuery, outer *lscope) (*ecore, *lscope, err
 	if len(sq.Windows) > 0 {
 		return nil, nil, errUnsupported
 	}
-	sc := &lscope{parent: outer, aliases: map[string]*enode{}}
+	sc := &lscope{parent: outer} // aliases: made at the first select-list alias (most have none)
 	c := &ecore{distinct: sq.Distinct == ast.DistinctDistinct}
 	var items []*ast.TableRef
 	flattenFrom(sq.From, &items)
@@ -196,6 +196,9 @@ func (l *lowerer) core(sq *ast.SelectQuery, outer *lscope) (*ecore, *lscope, err
 			}
 		}
 		if rc.Alias != nil {
+			if sc.aliases == nil {
+				sc.aliases = map[string]*enode{}
+			}
 			sc.aliases[strings.ToLower(rc.Alias.Name)] = e
 			l.fire("P6")
 		}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -38,7 +39,11 @@ func SetPRF(gold, selected []string) (prf PRF, ok bool) {
 	if len(g) == 0 {
 		return PRF{}, false
 	}
-	s := lowerSet(selected)
+	return setPRF(g, lowerSet(selected))
+}
+
+// setPRF is SetPRF over sets already lower-cased and trimmed; g is not empty.
+func setPRF(g, s map[string]bool) (prf PRF, ok bool) {
 	if len(s) == 0 {
 		return PRF{}, true
 	}
@@ -220,15 +225,74 @@ func FullRecall(r *record.Record) (full, ok bool) {
 // ScoreSchema fills a record's schema_table_* and schema_column_* fields from its
 // GoldSchema and PredSchema (both must be set; otherwise the fields are cleared).
 func ScoreSchema(r *record.Record) {
+	if r.GoldSchema == nil || r.PredSchema == nil {
+		ScoreSchemaSets(r, SchemaSets{})
+		return
+	}
+	ScoreSchemaSets(r, SetsOf(r.GoldSchema))
+}
+
+// SchemaSets are a schema's tables and "table.column" pairs as TablePRF and ColumnPRF
+// compare them (lower-cased, trimmed, empty names dropped). A gold schema's are built
+// once per question and scored against every system's selection (ScoreSchemaSets).
+type SchemaSets struct {
+	Tables, Columns map[string]bool
+}
+
+// SetsOf builds s's sets: lowerSet(SchemaTables(s)) and lowerSet(SchemaColumns(s)),
+// without the sorted lists in between.
+func SetsOf(s map[string][]string) SchemaSets {
+	n := 0
+	for _, cols := range s {
+		n += len(cols)
+	}
+	out := SchemaSets{Tables: make(map[string]bool, len(s)), Columns: make(map[string]bool, n)}
+	out.fill(s)
+	return out
+}
+
+// fill adds s's tables and pairs to the sets.
+func (out SchemaSets) fill(s map[string][]string) {
+	for t, cols := range s {
+		if x := strings.ToLower(strings.TrimSpace(t)); x != "" {
+			out.Tables[x] = true
+		}
+		for _, c := range cols {
+			// The pair is trimmed and lowered whole, as lowerSet(SchemaColumns) does.
+			if x := strings.ToLower(strings.TrimSpace(t + "." + c)); x != "" {
+				out.Columns[x] = true
+			}
+		}
+	}
+}
+
+// predSets are reused (cleared) maps for a selection's sets: ScoreSchemaSets builds them
+// for every record and drops them at once.
+var predSets = sync.Pool{New: func() any {
+	return &SchemaSets{Tables: map[string]bool{}, Columns: map[string]bool{}}
+}}
+
+// ScoreSchemaSets is ScoreSchema with the gold schema's sets given: gold must be
+// SetsOf(r.GoldSchema). It allows one SetsOf per question rather than per system.
+func ScoreSchemaSets(r *record.Record, gold SchemaSets) {
 	r.SchemaTableP, r.SchemaTableR, r.SchemaTableF1 = nil, nil, nil
 	r.SchemaColumnP, r.SchemaColumnR, r.SchemaColumnF1 = nil, nil, nil
 	if r.GoldSchema == nil || r.PredSchema == nil {
 		return
 	}
-	if p, ok := TablePRF(r.GoldSchema, r.PredSchema); ok {
+	pred := predSets.Get().(*SchemaSets)
+	defer func() {
+		clear(pred.Tables)
+		clear(pred.Columns)
+		predSets.Put(pred)
+	}()
+	pred.fill(r.PredSchema)
+	if len(gold.Tables) > 0 {
+		p, _ := setPRF(gold.Tables, pred.Tables)
 		r.SchemaTableP, r.SchemaTableR, r.SchemaTableF1 = &p.P, &p.R, &p.F1
 	}
-	if p, ok := ColumnPRF(r.GoldSchema, r.PredSchema); ok {
+	if len(gold.Columns) > 0 {
+		p, _ := setPRF(gold.Columns, pred.Columns)
 		r.SchemaColumnP, r.SchemaColumnR, r.SchemaColumnF1 = &p.P, &p.R, &p.F1
 	}
 }
