@@ -129,17 +129,22 @@ func isSHA256Hex(s string) bool {
 	return err == nil && len(b) == sha256.Size
 }
 
-// store writes sum to entry atomically; a failure only costs the next run the hashing.
-func store(entry, sum string) {
-	if os.MkdirAll(filepath.Dir(entry), 0o755) != nil {
+// store writes sum to entry; a failure only costs the next run the hashing.
+func store(entry, sum string) { StoreCacheFile(entry, []byte(sum)) }
+
+// StoreCacheFile writes a cache entry at path (making its directory), atomically: readers
+// see the old file or the whole new one, never a part. It reports nothing: a cache that
+// cannot be written only costs the next run the work it would have saved.
+func StoreCacheFile(path string, data []byte) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(entry), ".exe-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cache-*")
 	if err != nil {
 		return
 	}
-	_, werr := tmp.WriteString(sum)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), entry) != nil {
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
 		_ = os.Remove(tmp.Name())
 	}
 }

@@ -95,16 +95,7 @@ func storeHardness(d *Dataset, path string, warnFrom int) {
 	for i := warnFrom; i < len(d.Warnings); i++ {
 		c.Warnings = append(c.Warnings, cachedWarning{DB: d.warningDB[i], Msg: d.Warnings[i]})
 	}
-	b, err := json.Marshal(c)
-	if err != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hardness-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		_ = os.Remove(tmp.Name())
+	if b, err := json.Marshal(c); err == nil {
+		buildid.StoreCacheFile(path, b)
 	}
 }
