@@ -4,7 +4,8 @@
 //
 // Gold results are executed once per question and shared by all systems of a run; the
 // same SQL text is executed once per question however many systems or candidates
-// produced it. Work is spread over a pool of workers; records come out in dataset order.
+// produced it. Work is spread over one pool of workers (judgeInOrder, shared by Run and
+// RunSpider2); records come out in dataset order.
 //
 // To add a comparison semantics: write a pure function over two engine.Results in its own
 // file (compare_<name>.go), with tests reproducing the reference tool's verdicts, and add a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -42,10 +41,6 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 			sqlitePaths[q.DBID], _ = ds.DBPath(q.DBID)
 		}
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
 	lim := engine.Limits{Timeout: opt.Timeout, MaxRows: opt.MaxRows, MaxBytes: opt.MaxBytes}
 	pred := side{eng: eng, locate: opt.Locate} // a nil locate: the SQLite file
 	gold := pred
@@ -64,107 +59,39 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 			firstErr = err
 		}
 	}
-	workErr := func(err error) error {
-		errMu.Lock()
-		defer errMu.Unlock()
-		if firstErr != nil {
-			return firstErr
-		}
-		return err
-	}
-	results := make([][]*record.Record, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
-	}
-	// A fault halts the run: questions not started yet are left alone, those in flight
-	// finish, and records are emitted up to the first question with a fault.
-	faults := make([]*FaultError, n)
-	halt := make(chan struct{})
-	var haltOnce sync.Once
 	retry := newRetryPolicy(opt)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				select {
-				case <-halt:
-					close(done[i])
-					continue
-				default:
-				}
-				sqlitePath := sqlitePaths[ds.Questions[i].DBID]
-				qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, softF1: !opt.SkipSoftF1, pred: pred, gold: gold, sqlitePath: sqlitePath,
-					retry: retry, index: ds.Questions[i].Index}
-				recs := qj.judge(ds, i, systems)
-				if qj.fault != nil && ctx.Err() == nil {
-					q := &ds.Questions[i]
-					faults[i] = &FaultError{Index: q.Index, QuestionID: q.ID, Tries: qj.faultTries, Err: qj.fault}
-					haltOnce.Do(func() { close(halt) })
-					close(done[i])
-					continue
-				}
-				if err := annotate(ctx, opt.Annotators, &ds.Questions[i], sqlitePath, recs); err != nil {
-					setErr(err)
-					cancel()
-				}
-				if ctx.Err() == nil {
-					results[i] = recs
-				}
-				close(done[i])
-			}
-		}()
+	// A fault halts the run: records are emitted up to the first question with one.
+	judgeOne := func(ctx context.Context, i int) ([]*record.Record, error) {
+		q := &ds.Questions[i]
+		sqlitePath := sqlitePaths[q.DBID]
+		qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, softF1: !opt.SkipSoftF1, pred: pred, gold: gold, sqlitePath: sqlitePath,
+			retry: retry, index: q.Index}
+		recs := qj.judge(ds, i, systems)
+		if qj.fault != nil && ctx.Err() == nil {
+			return nil, &FaultError{Index: q.Index, QuestionID: q.ID, Tries: qj.faultTries, Err: qj.fault}
+		}
+		// An annotator's error after ctx ended is the pool stopping (a fault or an
+		// emit error elsewhere), not a failure of its own to report.
+		if err := annotate(ctx, opt.Annotators, q, sqlitePath, recs); err != nil && ctx.Err() == nil {
+			setErr(err)
+			cancel()
+		}
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		return recs, nil
 	}
-	go func() {
-		defer close(jobs)
-		for i := start; i < n; i++ {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	defer wg.Wait()
-
-	for i := start; i < n; i++ {
-		if err := ctx.Err(); err != nil {
-			return workErr(err)
-		}
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-			return workErr(ctx.Err())
-		}
-		if faults[i] != nil {
-			return workErr(faults[i])
-		}
-		if results[i] == nil {
-			if err := ctx.Err(); err != nil {
-				return workErr(err)
-			}
-			// Not judged because a fault halted the run: one at an earlier question
-			// was returned above, so this is only a safeguard.
-			return fmt.Errorf("question %d: %w: not judged after an earlier fault", ds.Questions[i].Index, engine.ErrInfrastructure)
-		}
-		for s, rec := range results[i] {
-			if i < systems[s].From {
-				continue
-			}
-			if err := emit(s, rec); err != nil {
-				cancel()
-				return err
-			}
-		}
-		results[i] = nil
-		if opt.Progress != nil {
-			opt.Progress(i+1, n)
-		}
+	from := make([]int, len(systems))
+	for s := range systems {
+		from[s] = systems[s].From
 	}
-	return nil
+	err := judgeInOrder(ctx, ordered{n: n, from: from, workers: opt.Workers, progress: opt.Progress}, judgeOne, emit)
+	errMu.Lock()
+	defer errMu.Unlock()
+	if firstErr != nil {
+		return firstErr
+	}
+	return err
 }
 
 // annotate runs every annotator on the records of one question.

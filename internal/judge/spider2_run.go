@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -64,71 +62,17 @@ func RunSpider2(ctx context.Context, ds *dataset.Dataset, systems []Spider2Syste
 		return errors.New("spider2 run: the dataset is not a Spider 2.0 suite")
 	}
 	n := len(s2.Tasks)
-	start := n
-	for _, s := range systems {
+	from := make([]int, len(systems))
+	for si, s := range systems {
 		if len(s.Preds) != n {
 			return fmt.Errorf("system %s: %d answers for %d tasks", s.Name, len(s.Preds), n)
 		}
-		start = min(start, max(s.From, 0))
+		from[si] = s.From
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
+	judgeOne := func(ctx context.Context, i int) ([]*record.Record, error) {
+		return judgeSpider2Task(ctx, ds, i, systems, opt), nil
 	}
-	results := make([][]*record.Record, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i] = judgeSpider2Task(ctx, ds, i, systems, opt)
-				close(done[i])
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := start; i < n; i++ {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	defer wg.Wait()
-	for i := start; i < n; i++ {
-		select {
-		case <-done[i]:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for si, rec := range results[i] {
-			if i < systems[si].From {
-				continue
-			}
-			if err := emit(si, rec); err != nil {
-				cancel()
-				return err
-			}
-		}
-		results[i] = nil
-		if opt.Progress != nil {
-			opt.Progress(i+1, n)
-		}
-	}
-	return nil
+	return judgeInOrder(ctx, ordered{n: n, from: from, workers: opt.Workers, progress: opt.Progress}, judgeOne, emit)
 }
 
 // judgeSpider2Task gives task i's record for every system.
