@@ -119,7 +119,7 @@ func fileSHA256(path string) string {
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	if entry != "" && fileKeyOf(f) == key {
-		store(entry, sum) // only when the file read is the one looked up, unchanged
+		StoreCacheFile(entry, []byte(sum)) // only when the file read is the one looked up, unchanged
 	}
 	return sum
 }
@@ -128,9 +128,6 @@ func isSHA256Hex(s string) bool {
 	b, err := hex.DecodeString(s)
 	return err == nil && len(b) == sha256.Size
 }
-
-// store writes sum to entry; a failure only costs the next run the hashing.
-func store(entry, sum string) { StoreCacheFile(entry, []byte(sum)) }
 
 // StoreCacheFile writes a cache entry at path (making its directory), atomically: readers
 // see the old file or the whole new one, never a part. It reports nothing: a cache that

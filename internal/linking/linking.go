@@ -142,11 +142,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 			rec.PredSchema, rec.PredSchemaSource = SchemaOf(u), SourcePredSQL
 		}
 	}
-	if g.err != nil {
-		metrics.ScoreSchemaSets(rec, metrics.SchemaSets{}) // no gold schema: clears the scores
-	} else {
-		metrics.ScoreSchemaSets(rec, g.sets)
-	}
+	metrics.ScoreSchemaSets(rec, g.sets) // a gold that failed has no schema: the scores are cleared
 	return nil
 }
 

@@ -92,8 +92,7 @@ var rebuilders = sync.Pool{New: func() any {
 	return &rebuilder{buf: make([]byte, 0, 1024), ends: make([]int, 0, 64)}
 }}
 
-// rebuild is newRebuilder(q, fk, opt).norm(q) with a rebuilder taken from, and given back
-// to, rebuilders.
+// rebuild normalises q (norm) with a rebuilder taken from, and given back to, rebuilders.
 func rebuild(q *spidersql.SQL, fk FKMap, opt Options) *normSQL {
 	r := rebuilders.Get().(*rebuilder)
 	r.reset(q, fk, opt)
@@ -104,14 +103,8 @@ func rebuild(q *spidersql.SQL, fk FKMap, opt Options) *normSQL {
 	return n
 }
 
-// newRebuilder takes the top-level query's FROM tables (build_valid_col_units).
-func newRebuilder(q *spidersql.SQL, fk FKMap, opt Options) *rebuilder {
-	r := &rebuilder{}
-	r.reset(q, fk, opt)
-	return r
-}
-
-// reset readies r for q, keeping its buffers.
+// reset readies r for q, keeping its buffers: it takes the top-level query's FROM tables
+// (build_valid_col_units).
 func (r *rebuilder) reset(q *spidersql.SQL, fk FKMap, opt Options) {
 	r.opt, r.fk = opt, fk
 	r.tables, r.buf, r.ends = r.tables[:0], r.buf[:0], r.ends[:0]

@@ -147,3 +147,11 @@ func TestRebuilderReset(t *testing.T) {
 		t.Fatalf("buffers after reset: %d bytes, %d ends", len(r.buf), len(r.ends))
 	}
 }
+
+// newRebuilder is a fresh rebuilder readied for q, outside the pool: the tests' reference
+// for what rebuild's pooled, reused ones must give.
+func newRebuilder(q *spidersql.SQL, fk FKMap, opt Options) *rebuilder {
+	r := &rebuilder{}
+	r.reset(q, fk, opt)
+	return r
+}
