@@ -39,6 +39,10 @@ type Options struct {
 	// Gold, when set, runs the gold SQL somewhere else than the predictions: the NL2SQL++
 	// benchmark takes gold results from SQLite and runs SQL++ predictions on Couchbase.
 	Gold *Target
+	// SpiderMode is the rewrite before Spider's execution match (default official):
+	// corrected keeps ex_spider from the official rewrite's corners and records the
+	// official verdict where it differs (spider_corrected.go).
+	SpiderMode SpiderMode
 	// Flex adds the NL2SQL++ flexible comparison (FlexCompare) to every judged record.
 	Flex bool
 	// SkipSoftF1 leaves soft_f1 out of every record (a run whose metrics do not include

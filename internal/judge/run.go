@@ -64,7 +64,7 @@ func Run(ctx context.Context, eng engine.Engine, ds *dataset.Dataset, systems []
 	judgeOne := func(ctx context.Context, i int) ([]*record.Record, error) {
 		q := &ds.Questions[i]
 		sqlitePath := sqlitePaths[q.DBID]
-		qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, flex: opt.Flex, softF1: !opt.SkipSoftF1, pred: pred, gold: gold, sqlitePath: sqlitePath,
+		qj := &questionJob{ctx: ctx, lim: lim, sem: opt.Semantics, spiderMode: opt.SpiderMode, flex: opt.Flex, softF1: !opt.SkipSoftF1, pred: pred, gold: gold, sqlitePath: sqlitePath,
 			retry: retry, index: q.Index}
 		recs := qj.judge(ds, i, systems)
 		if qj.fault != nil && ctx.Err() == nil {
@@ -127,11 +127,17 @@ func emptyAsNoRows(o outcome) outcome {
 	return o
 }
 
-// goldResult is one accepted gold SQL, executed both ways.
+// goldResult is one accepted gold SQL, executed both ways (three under
+// --spider-mode corrected).
 type goldResult struct {
 	bird, spider outcome
 	orderMatters bool
-	distinct     []int32 // distinctRows of bird.res for Soft-F1, made by the first system that needs it
+	// changed: the official rewrite changed what the gold means (rewriteChanged).
+	changed bool
+	// corrected is the gold under SpiderCorrectGold, with its order test (corrected mode).
+	corrected      outcome
+	correctedOrder bool
+	distinct       []int32 // distinctRows of bird.res for Soft-F1, made by the first system that needs it
 }
 
 // side is where one kind of SQL (gold or predicted) runs.
@@ -147,6 +153,7 @@ type questionJob struct {
 	ctx        context.Context
 	lim        engine.Limits
 	sem        Semantics
+	spiderMode SpiderMode
 	flex       bool
 	softF1     bool // compute Soft-F1 (Options.SkipSoftF1 unset)
 	pred, gold side
@@ -233,6 +240,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		return recs
 	}
 	var goldErr error
+	var goldCorners []string // of the golds the official rewrite changed
 	for _, g := range q.Gold {
 		gr := goldResult{bird: qj.execGold(g)}
 		if gr.bird.err != nil {
@@ -244,6 +252,16 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		sg := SpiderRewriteGold(g)
 		gr.spider = qj.execGold(sg)
 		gr.orderMatters = SpiderOrderMatters(sg)
+		gr.changed = sg != g && rewriteChanged(gr.bird, gr.spider)
+		if qj.spiderMode == SpiderCorrected {
+			gr.corrected, gr.correctedOrder = gr.spider, gr.orderMatters
+			if cg := SpiderCorrectGold(g); cg != sg {
+				gr.corrected, gr.correctedOrder = qj.execGold(cg), SpiderOrderMatters(cg)
+			}
+		}
+		if gr.changed {
+			goldCorners = append(goldCorners, SpiderRewriteCorners(g, false, true)...)
+		}
 		qj.golds = append(qj.golds, gr)
 	}
 	if len(qj.golds) == 0 {
@@ -271,6 +289,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		j := qj.judgeSQL(p.SQL)
 		r.Verdict, r.ErrorCategory, r.ErrorMessage = j.verdict, j.category, j.message
 		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
+		r.SpiderRewrite = qj.rewriteNote(goldCorners, j)
 		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
 		if qj.softF1 {
 			r.SoftF1 = &j.softF1
@@ -293,10 +312,17 @@ type judgement struct {
 	category         record.ErrorCategory
 	message          string
 	exBird, exSpider int
-	rows             int
-	dur              time.Duration
-	softF1           float64 // BIRD Soft-F1 against the first gold that ran; 0 on error
-	flex             record.FlexMatch
+	// exSpiderOfficial is ex_spider under the official rewrite (corrected mode: exSpider
+	// is the corrected one).
+	exSpiderOfficial int
+	// predChanged: the official rewrite changed what the prediction means; predCorners
+	// names how.
+	predChanged bool
+	predCorners []string
+	rows        int
+	dur         time.Duration
+	softF1      float64 // BIRD Soft-F1 against the first gold that ran; 0 on error
+	flex        record.FlexMatch
 }
 
 func (qj *questionJob) judgeSQL(sql string) judgement {
@@ -305,11 +331,14 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 	}
 	ob := emptyAsNoRows(qj.exec(sql))
 	osp := ob
+	var j judgement
 	if sp := SpiderRewritePred(sql); sp != sql {
 		osp = emptyAsNoRows(qj.exec(sp))
 		osp.dur += ob.dur
+		if j.predChanged = rewriteChanged(ob, osp); j.predChanged {
+			j.predCorners = SpiderRewriteCorners(sql, true, ob.err == nil)
+		}
 	}
-	var j judgement
 	if ob.empty {
 		j.message = emptyPredictionNote
 	}
@@ -327,6 +356,16 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 		}
 		if osp.err == nil && g.spider.err == nil && SpiderEqual(g.spider.res, osp.res, g.orderMatters) {
 			j.exSpider = 1
+		}
+	}
+	j.exSpiderOfficial = j.exSpider
+	if qj.spiderMode == SpiderCorrected {
+		osp = qj.correctedPred(sql, ob, osp)
+		j.dur, j.exSpider = osp.dur, 0
+		for _, g := range qj.golds {
+			if osp.err == nil && g.corrected.err == nil && SpiderEqual(g.corrected.res, osp.res, g.correctedOrder) {
+				j.exSpider = 1
+			}
 		}
 	}
 	if qj.flex {

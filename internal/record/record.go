@@ -91,6 +91,7 @@ type Record struct {
 	FlexMatch     // flex.go: the NL2SQL++ flexible result comparison
 	Spider2Match  // spider2.go: Spider 2.0 result tables, official and strict
 	TestSuite     // testsuite.go: counterexample databases (ts_ex)
+	SpiderRewrite // spider_rewrite.go: where Spider's official rewrite changed a query
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

@@ -514,6 +514,44 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = e.appendJSONCounterexample(b, p54)
 		}
 	}
+	if len(v.SpiderRewrite.SpiderRewriteChanged) != 0 {
+		b = append(b, ",\"spider_rewrite_changed\":"...)
+		if s55 := v.SpiderRewrite.SpiderRewriteChanged; s55 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i56 := range s55 {
+				if i56 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s55[i56]))
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(v.SpiderRewrite.SpiderRewriteCorners) != 0 {
+		b = append(b, ",\"spider_rewrite_corners\":"...)
+		if s57 := v.SpiderRewrite.SpiderRewriteCorners; s57 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i58 := range s57 {
+				if i58 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s57[i58]))
+			}
+			b = append(b, ']')
+		}
+	}
+	if v.SpiderRewrite.ExSpiderOfficial != nil {
+		b = append(b, ",\"ex_spider_official\":"...)
+		if p59 := v.SpiderRewrite.ExSpiderOfficial; p59 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64((*p59)), 10)
+		}
+	}
 	return append(b, '}')
 }
 
@@ -549,36 +587,36 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s55 := v.Columns; s55 == nil {
+	if s60 := v.Columns; s60 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i56 := range s55 {
-			if i56 > 0 {
+		for i61 := range s60 {
+			if i61 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s55[i56]))
+			b = appendJSONString(b, string(s60[i61]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s57 := v.Rows; s57 == nil {
+	if s62 := v.Rows; s62 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i58 := range s57 {
-			if i58 > 0 {
+		for i63 := range s62 {
+			if i63 > 0 {
 				b = append(b, ',')
 			}
-			if s59 := s57[i58]; s59 == nil {
+			if s64 := s62[i63]; s64 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i60 := range s59 {
-					if i60 > 0 {
+				for i65 := range s64 {
+					if i65 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s59[i60])
+					b = e.appendAny(b, s64[i65])
 				}
 				b = append(b, ']')
 			}
