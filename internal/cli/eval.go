@@ -155,6 +155,7 @@ queries (docs/spider2.md).`,
 	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
+	f.StringVar(&cfg.SpiderMode, "spider-mode", "official", "ex_spider with Spider's rewrite as test-suite-sql-eval does it (official) or plugging only real placeholders and dropping only top-level DISTINCT (corrected; records also carry ex_spider_official where the two differ); docs/spider-modes.md")
 	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
 	f.BoolVar(&cfg.Audit, "audit", false, "after judging, audit the gold SQL and the predictions judged correct into DIR/audit.jsonl (docs/audit.md; SQLite databases only)")
 	f.BoolVar(&cfg.Details, "details", false, "print every table (confidence intervals, paired comparisons, schema selection, candidates, revision, usage, cross-system, ETM, flex), not only the headline scores")

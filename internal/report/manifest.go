@@ -70,7 +70,10 @@ type ManifestSettings struct {
 	ETMVerbose     bool     `json:"etm_verbose"`
 	// ETMMode is the ETM mode ("official" or "corrected"); absent in manifests written
 	// before it existed (their ETM mixed both), so such a run does not resume.
-	ETMMode       string `json:"etm_mode,omitempty"`
+	ETMMode string `json:"etm_mode,omitempty"`
+	// SpiderMode is the rewrite before Spider's execution match ("official" or
+	// "corrected"); absent in manifests written before it existed (all official).
+	SpiderMode    string `json:"spider_mode,omitempty"`
 	PassK         []int  `json:"pass_k"`
 	VES           bool   `json:"ves"`
 	Timing        string `json:"timing,omitempty"`         // with VES

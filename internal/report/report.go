@@ -38,6 +38,8 @@ type RunSummary struct {
 	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
 	TestSuite      *metrics.TestSuiteSummary       `json:"test_suite,omitempty"`      // counterexample databases (table_testsuite.go)
 	Spider2        []metrics.Spider2Summary        `json:"spider2,omitempty"`         // Spider 2.0: both modes, their disagreements
+	// SpiderRewrite: where Spider's official rewrite changed a query (metrics/spider_rewrite.go).
+	SpiderRewrite *metrics.SpiderRewriteSummary `json:"spider_rewrite,omitempty"`
 	// Paired compares every two systems on the same questions (McNemar, paired
 	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.
 	Paired *metrics.PairedSection `json:"paired,omitempty"`

@@ -64,7 +64,10 @@ type Config struct {
 	HashDBs bool // the manifest holds every database's sha256, not only its size and time
 
 	Spider2Mode string // Spider 2.0 comparison: official or strict ("": official)
-	DuckDBLib   string // libduckdb.so for DuckDB files ("": $NL2SQLBENCH_LIBDUCKDB)
+	// SpiderMode is the rewrite before Spider's execution match (ex_spider): official
+	// ("", test-suite-sql-eval's) or corrected (spider_mode.go).
+	SpiderMode string
+	DuckDBLib  string // libduckdb.so for DuckDB files ("": $NL2SQLBENCH_LIBDUCKDB)
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

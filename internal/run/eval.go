@@ -145,7 +145,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	defer closeAnnotators(anns)
 	sm.knowRuns(sqlite)
 	prog := obs.Phase(Phase{Name: PhaseJudging})
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, Progress: prog.Update, Annotators: anns,
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, SpiderMode: cfg.spiderMode(), Progress: prog.Update, Annotators: anns,
 		Locate: locate, Gold: gold, Flex: cfg.Flex && cfg.needs().Has(metrics.NeedFlex), Warn: serialWarn(obs),
 		SkipSoftF1: !cfg.needs().Has(metrics.NeedSoftF1)}
 	t0 := time.Now()

@@ -119,6 +119,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 		ESMDistinct:    cfg.ESMDistinct,
 		ETMVerbose:     cfg.ETMVerbose,
 		ETMMode:        string(cfg.etmMode()),
+		SpiderMode:     spiderModeSetting(cfg, p),
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,

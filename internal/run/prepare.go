@@ -48,6 +48,9 @@ type System struct {
 // matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
+	if err := checkSpiderMode(cfg); err != nil {
+		return nil, err
+	}
 	if err := checkETMMode(cfg); err != nil {
 		return nil, err
 	}

@@ -102,6 +102,12 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
+	if sum.Spider2 == nil {
+		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(cfg.spiderMode()), srs)
+		if w := sum.SpiderRewrite.Warning(); w != "" {
+			sum.Warnings = append(sum.Warnings, w)
+		}
+	}
 
 	var s2warn []string
 	sum.Spider2, s2warn = spider2Summaries(systems)
