@@ -82,8 +82,13 @@ func rescoreRun(ctx context.Context, run *report.Run, path string) (reviewedSumm
 	if eng := m.Settings.Engine; eng != "" && eng != engineSQLite {
 		return reviewedSummary{}, fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", run.Dir, eng)
 	}
+	// The run judged its golds under this mode; a corrected gold is judged the same way.
+	spiderMode, err := judge.ParseSpiderMode(m.Settings.SpiderMode)
+	if err != nil {
+		return reviewedSummary{}, fmt.Errorf("run %s: manifest setting spider_mode: %w", run.Dir, err)
+	}
 	cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
-		Semantics: judge.Semantics(run.Summary.Settings.Semantics), Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
+		Semantics: judge.Semantics(run.Summary.Settings.Semantics), SpiderMode: spiderMode, Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
 		MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
 	for _, s := range run.Systems {
 		cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})

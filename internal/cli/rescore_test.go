@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -77,4 +78,17 @@ func TestRescore(t *testing.T) {
 		t.Error("rescore changed records.jsonl")
 	}
 	checkExit(t, []string{"rescore", dir, "--reviews", filepath.Join(dir, "none.jsonl")}, exitError, "no reviews")
+	// Corrected golds are judged under the run's --spider-mode, read from a run directory
+	// the user did not write: a mode this build does not know is refused, by name.
+	for _, name := range []string{"summary.json", "manifest.json"} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte(`"spider_mode": "official"`)) {
+			t.Fatalf("%s: no spider_mode setting (%v)", name, err)
+		}
+		if err := os.WriteFile(p, bytes.ReplaceAll(b, []byte(`"spider_mode": "official"`), []byte(`"spider_mode": "bogus"`)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkExit(t, []string{"rescore", dir}, exitError, `manifest setting spider_mode: spider mode "bogus"`)
 }

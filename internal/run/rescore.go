@@ -20,6 +20,7 @@ import (
 type RescoreConfig struct {
 	DatasetSpec, DBRoot string
 	Semantics           judge.Semantics
+	SpiderMode          judge.SpiderMode // the run's --spider-mode ("": official)
 	Timeout             time.Duration
 	MaxRows             int
 	Systems             []SystemRecords
@@ -107,7 +108,7 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	}
 	eng := engine.NewSQLite()
 	defer eng.Close()
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Semantics: cfg.Semantics, Workers: 1}
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Semantics: cfg.Semantics, SpiderMode: cfg.SpiderMode, Workers: 1}
 	err = judge.Run(ctx, eng, &one, systems, opt, func(si int, r *record.Record) error {
 		out[cfg.Systems[si].Name][r.Index] = r.Verdict
 		return nil
