@@ -310,12 +310,20 @@ func configOf(m *report.Manifest, workers int) (Config, error) {
 		DatasetSpec: st.DatasetKind + ":" + m.Dataset.Path, DBRoot: st.DBRoot,
 		Timeout: time.Duration(st.TimeoutS * float64(time.Second)), Workers: workers, MaxRows: st.MaxRows, MaxResultBytes: st.MaxResultBytes,
 		Semantics: st.Semantics, AllowMissing: st.AllowMissing, VES: st.VES, Timing: st.Timing, VESIterations: st.VESIterations,
-		ESMValues: st.ESMValues, ESMDistinct: st.ESMDistinct, ETMVerbose: st.ETMVerbose,
+		ESMValues: st.ESMValues, ESMDistinct: st.ESMDistinct, ETMVerbose: st.ETMVerbose, ETMMode: st.ETMMode, SpiderMode: st.SpiderMode,
 		Engine: st.Engine, GoldEngine: st.GoldEngine, DBIDs: st.DBIDs, Flex: st.Flex, PassK: st.PassK,
 		PricingPath: st.Pricing, HashDBs: m.HashedDBs, Metrics: st.Metrics,
 	}
 	if cfg.Engine == "sqlite" {
 		cfg.GoldEngine = "" // as the cli leaves it for the SQLite files
+	}
+	// The modes name the summary's sections; one this build does not know is refused,
+	// not read as official.
+	if err := checkSpiderMode(cfg); err != nil {
+		return cfg, fmt.Errorf("%w: the shards' manifest: %v", ErrMerge, err)
+	}
+	if err := checkETMMode(cfg); err != nil {
+		return cfg, fmt.Errorf("%w: the shards' manifest: %v", ErrMerge, err)
 	}
 	if m.Tables != nil {
 		cfg.Tables = m.Tables.Path

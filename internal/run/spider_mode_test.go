@@ -28,3 +28,30 @@ func TestSpiderModeManifest(t *testing.T) {
 		t.Errorf("bad mode: %v", err)
 	}
 }
+
+// TestSpiderModeMerge: merging shards keeps their Spider and ETM modes for the summary,
+// and refuses a mode this build does not know rather than reading it as official.
+func TestSpiderModeMerge(t *testing.T) {
+	tests := []struct {
+		spider, etm string
+		wantErr     string
+	}{
+		{"corrected", "corrected", ""},
+		{"", "", ""},
+		{"bogus", "official", "--spider-mode"},
+		{"official", "bogus", "--etm-mode"},
+	}
+	for _, tc := range tests {
+		m := &report.Manifest{Settings: report.ManifestSettings{DatasetKind: "spider", SpiderMode: tc.spider, ETMMode: tc.etm}}
+		cfg, err := configOf(m, 1)
+		if tc.wantErr != "" {
+			if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("modes %q/%q: error %v, want ErrMerge naming %s", tc.spider, tc.etm, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || cfg.SpiderMode != tc.spider || cfg.ETMMode != tc.etm {
+			t.Errorf("modes %q/%q: got %q/%q, %v", tc.spider, tc.etm, cfg.SpiderMode, cfg.ETMMode, err)
+		}
+	}
+}
