@@ -160,3 +160,26 @@ func TestConformanceSpiderCorrected(t *testing.T) {
 		t.Logf("%s: corrected mode differs from the official on %d questions", sys, diffs)
 	}
 }
+
+// TestSpiderRewriteOnlyWhereShown: a run that shows no Spider EX (BIRD semantics, and
+// --metrics without ex_spider) says nothing of Spider's rewrite; with ex_spider it does.
+func TestSpiderRewriteOnlyWhereShown(t *testing.T) {
+	bird := testutil.Shared(t, "data/bird")
+	args := []string{"eval", "--dataset", "bird:" + filepath.Join(bird, "dev.json"), "--db-root", filepath.Join(bird, "dev_databases"),
+		"--db-id", "superhero", "--pred", "gold=" + birdGoldPreds(t, filepath.Join(bird, "dev.json"))}
+	for _, tc := range []struct {
+		metrics string
+		warn    bool
+	}{{"ex,ex_bird", false}, {"ex,ex_spider", true}} {
+		out := t.TempDir()
+		_, stderr := runCLI(t, append(args, "--out", out, "--metrics", tc.metrics)...)
+		b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned, section := strings.Contains(stderr, "official rewrite"), strings.Contains(string(b), `"spider_rewrite"`)
+		if warned != tc.warn || section != tc.warn {
+			t.Errorf("--metrics %s: warning %v, section %v; want both %v\n%s", tc.metrics, warned, section, tc.warn, stderr)
+		}
+	}
+}

@@ -102,7 +102,8 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
-	if sum.Spider2 == nil {
+	// Only where Spider's EX is shown: as the verdict, or as the ex_spider metric.
+	if sum.Spider2 == nil && (sem == judge.Spider || sel.Has("ex_spider")) {
 		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(cfg.spiderMode()), srs)
 		if w := sum.SpiderRewrite.Warning(); w != "" {
 			sum.Warnings = append(sum.Warnings, w)
