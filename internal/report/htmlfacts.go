@@ -35,6 +35,7 @@ func answerFacts(system string, r *record.Record, perQuestion []metrics.Metric) 
 		fs = append(fs,
 			Fact{"EX, BIRD semantics", matchText(r.ExBird), "rows compared as sets (BIRD evaluation_ex)"},
 			Fact{"EX, Spider semantics", matchText(r.ExSpider), "rows compared as bags, in order when the gold orders (Spider test-suite)"})
+		fs = append(fs, rewriteFacts(r)...)
 	}
 	if r.ESM != nil {
 		fs = append(fs, Fact{"ESM (exact set match)", matchText(*r.ESM), "Spider's exact set match of the SQL's components"})
@@ -103,4 +104,21 @@ func unitText(u metrics.Unit, v float64) string {
 		return u.Format(v) + " ms"
 	}
 	return u.Format(v)
+}
+
+// rewriteFacts says where Spider's official rewrite changed what the answer's queries
+// mean, and the official EX where --spider-mode corrected judged otherwise.
+func rewriteFacts(r *record.Record) []Fact {
+	var fs []Fact
+	if len(r.SpiderRewriteChanged) > 0 {
+		v := "changes the " + strings.Join(r.SpiderRewriteChanged, " and ")
+		if len(r.SpiderRewriteCorners) > 0 {
+			v += ": " + strings.Join(r.SpiderRewriteCorners, ", ")
+		}
+		fs = append(fs, Fact{"Spider's rewrite", v, "Spider's official rewrite changes what this query means (docs/spider-modes.md)"})
+	}
+	if r.ExSpiderOfficial != nil {
+		fs = append(fs, Fact{"EX, Spider semantics, official rewrite", matchText(*r.ExSpiderOfficial), "--spider-mode corrected: the official rewrite's verdict, which differs"})
+	}
+	return fs
 }
