@@ -43,6 +43,7 @@ const (
 	CornerDistinctName    = "distinct_name"         // any other token spelled distinct (a column named so)
 	CornerOperatorLiteral = "operator_in_literal"   // "> =" joined inside a string, identifier or comment
 	CornerCurdateSpace    = "curdate_space"         // YEAR(CURDATE()) eating the white space after it
+	CornerCurdateLiteral  = "curdate_in_literal"    // YEAR(CURDATE()) replaced inside a string, identifier or comment
 )
 
 // SpiderCorrectGold is SpiderRewriteGold limited to what it was written for: "> =" and
@@ -210,6 +211,9 @@ func SpiderRewriteCorners(sql string, pred, ran bool) []string {
 		lit := literalOf(sql, t)
 		if lit != notLiteral && (strings.Contains(v, "> =") || strings.Contains(v, "< =") || strings.Contains(v, "! =")) {
 			seen[CornerOperatorLiteral] = true
+		}
+		if lit != notLiteral && containsFold(v, "curdate") && curYearRE.MatchString(v) {
+			seen[CornerCurdateLiteral] = true
 		}
 		if !pred || !strings.Contains(v, "value") {
 			continue

@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // TestSpiderRewriteCorners: each corner of the official rewrite is a pair, the text the
@@ -65,6 +67,8 @@ func TestSpiderRewriteCorners(t *testing.T) {
 			"SELECT a FROM t WHERE b >= 1 AND c = 'x >= y'", "SELECT a FROM t WHERE b >= 1 AND c = 'x > = y'", []string{CornerOperatorLiteral}},
 		{"current year before a keyword", "SELECT a FROM t WHERE y = YEAR(CURDATE()) AND b = 1", false, true,
 			"SELECT a FROM t WHERE y = 2020AND b = 1", "SELECT a FROM t WHERE y = 2020 AND b = 1", []string{CornerCurdateSpace}},
+		{"current year inside a string", "SELECT a FROM t WHERE b = 'YEAR(CURDATE())'", false, true,
+			"SELECT a FROM t WHERE b = '2020'", "SELECT a FROM t WHERE b = 'YEAR(CURDATE())'", []string{CornerCurdateLiteral}},
 		{"current year at the end: same", "SELECT a FROM t WHERE y = YEAR(CURDATE())", false, true,
 			"SELECT a FROM t WHERE y = 2020", "SELECT a FROM t WHERE y = 2020", nil},
 		{"first statement kept by both", "SELECT DISTINCT a FROM t; SELECT 2", false, true,
@@ -193,4 +197,37 @@ func TestRunSpiderModes(t *testing.T) {
 			t.Errorf("%s, placeholder: ex_spider %d, changed %q, official %v; want 1, none, none", mode, r.ExSpider, r.SpiderRewriteChanged, r.ExSpiderOfficial)
 		}
 	}
+}
+
+// TestSpiderCornersExplainDifferences: wherever corrected mode executes another text than
+// the official rewrite, a corner names why, and nowhere else, over the Spider train
+// golds and the seven systems' Spider dev predictions when ../shared has them.
+func TestSpiderCornersExplainDifferences(t *testing.T) {
+	corpus := []string{"SELECT value FROM t", "SELECT a FROM t WHERE b = 'YEAR(CURDATE())'", "SELECT count(DISTINCT a) FROM t"}
+	if spider, ok := testutil.SharedIfPresent(t, "data/spider"); ok && !testing.Short() {
+		for _, line := range readLines(t, filepath.Join(spider, "train_gold.sql")) {
+			sql, _, _ := strings.Cut(line, "\t")
+			corpus = append(corpus, sql)
+		}
+		for _, s := range []string{"DAIL", "C3", "DIN", "RESDSQL", "SuperSQL", "codeS", "RASAT+PICARD"} {
+			corpus = append(corpus, readLines(t, filepath.Join(spider, "predictions", s+".txt"))...)
+		}
+	}
+	differ := 0
+	for _, s := range corpus {
+		for _, c := range []struct{ pred, ran bool }{{false, true}, {true, true}, {true, false}} { // ran matters to a prediction only
+			official, corrected := SpiderRewriteGold(s), SpiderCorrectGold(s)
+			if c.pred {
+				official, corrected = SpiderRewritePred(s), SpiderCorrectPred(s, c.ran)
+			}
+			corners := SpiderRewriteCorners(s, c.pred, c.ran)
+			if (official != corrected) != (len(corners) > 0) {
+				t.Errorf("%q (pred %v, ran %v): official %q, corrected %q, corners %q", s, c.pred, c.ran, official, corrected, corners)
+			}
+			if official != corrected {
+				differ++
+			}
+		}
+	}
+	t.Logf("%d texts, %d rewrites differ between the modes", len(corpus), differ)
 }
