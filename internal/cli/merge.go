@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // mergeOpts are the flags of merge.
@@ -120,7 +121,10 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
-		path := filepath.Join(dir, record.SystemDir(p.System), recordsFile)
+		path, err := rundir.Resolve(dir, record.SystemDir(p.System)+"/"+recordsFile)
+		if err != nil {
+			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Files of a run directory: DIR/manifest.json, written before the first record, and
@@ -50,6 +51,12 @@ func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Ma
 	}
 	for i, s := range systems {
 		dir := filepath.Join(out, s.Dir)
+		// A resumed directory is someone else's: its system folder or records must not
+		// be a symlink that would have us append to a file outside it.
+		if _, err := rundir.Resolve(out, s.Dir+"/"+recordsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			d.Close()
+			return nil, fmt.Errorf("open records: %w", err)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("create run directory: %w", err)

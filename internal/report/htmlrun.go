@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ErrNotRunDir reports a directory without summary.json: not something eval or demo wrote.
@@ -40,10 +41,14 @@ type SystemRun struct {
 // existed gets its metrics section from the registry (over the records read back), so an
 // old run renders like a new one.
 func LoadRun(ctx context.Context, dir string) (*Run, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	sumPath, err := rundir.Resolve(dir, "summary.json")
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("load run %s: %w", dir, ErrNotRunDir)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("load run %s: %w", dir, err)
+	}
+	data, err := os.ReadFile(sumPath)
 	if err != nil {
 		return nil, fmt.Errorf("load run: %w", err)
 	}
@@ -61,8 +66,14 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 			continue
 		}
 		path := filepath.Join(dir, sysDir, "records.jsonl")
-		f, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) {
+		// A system's folder or records symlinked out of the run would show someone
+		// else's file as this run's records: the run is refused.
+		real, err := rundir.Resolve(dir, sysDir+"/records.jsonl")
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("load run %s: system %s: %w", dir, s.System, err)
+		}
+		f, err := os.Open(real)
+		if real == "" || errors.Is(err, os.ErrNotExist) {
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %s is missing", s.System, path))
 			continue
 		}
@@ -111,7 +122,12 @@ func (r *Run) pricing() *metrics.Pricing {
 	if m == nil || m.Pricing == "" {
 		return nil
 	}
-	b, err := os.ReadFile(m.Pricing)
+	// summary.json is someone else's: the table is read again only from inside the run.
+	path, err := rundir.Resolve(r.Dir, m.Pricing)
+	var b []byte
+	if err == nil {
+		b, err = os.ReadFile(path)
+	}
 	if err == nil {
 		var p *metrics.Pricing
 		if p, err = metrics.ParsePricing(b); err == nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ReviewedFile is `nl2sqlbench rescore`'s output in a run directory (docs/review.md).
@@ -33,9 +34,13 @@ type ReviewedSystem struct {
 // loadReviewed reads DIR/reviewed.json; nil when there is none.
 func loadReviewed(dir string) (*Reviewed, string) {
 	path := filepath.Join(dir, ReviewedFile)
-	b, err := os.ReadFile(path)
+	real, err := rundir.Resolve(dir, ReviewedFile) // not a symlink out of the run
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ""
+	}
+	var b []byte
+	if err == nil {
+		b, err = os.ReadFile(real)
 	}
 	var r Reviewed
 	if err == nil {

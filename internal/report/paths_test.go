@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+)
+
+// secretMarker is in a file outside the run directory that the hostile runs below point
+// at; no page may show it.
+const secretMarker = "SECRET-OUTSIDE-THE-RUN"
+
+// hostilePathRun writes, under a fresh root, a run whose one record's counterexample
+// path is cePath, and a secret file beside the run (root/outside/secret.sql).
+func hostilePathRun(tb testing.TB, cePath string) (root, dir, secret string) {
+	tb.Helper()
+	root = tb.TempDir()
+	secret = filepath.Join(root, "outside", "secret.sql")
+	if err := os.MkdirAll(filepath.Dir(secret), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(secret, []byte("-- "+secretMarker+"\n"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	dir = filepath.Join(root, "run")
+	writeRun(tb, dir, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1",
+		"counterexample", map[string]any{"path": cePath, "rows": 1})}})
+	return root, dir, secret
+}
+
+// TestCounterexamplePathStaysInRun: a record's counterexample.path naming a file outside
+// its run (climbing out, absolute, or through a symlink) is not embedded in the HTML report
+// nor shown by the dashboard; the page says why instead.
+func TestCounterexamplePathStaysInRun(t *testing.T) {
+	for _, c := range []struct{ name, path string }{
+		{"climbs out", "../outside/secret.sql"},
+		{"climbs far", "../../../../../../../../../etc/passwd"},
+		{"absolute", "ABS"},
+		{"symlink", "solo/counterexamples/q0.sql"},
+		{"symlinked dir", "solo/counterexamples/q0.sql"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, dir, secret := hostilePathRun(t, c.path)
+			switch c.name {
+			case "absolute":
+				_, dir, secret = hostilePathRun(t, "")
+				writeRun(t, dir, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1",
+					"counterexample", map[string]any{"path": secret, "rows": 1})}})
+				root = filepath.Dir(dir)
+			case "symlink":
+				ce := filepath.Join(dir, "solo", "counterexamples")
+				if err := os.MkdirAll(ce, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(secret, filepath.Join(ce, "q0.sql")); err != nil {
+					t.Fatal(err)
+				}
+			case "symlinked dir":
+				if err := os.Symlink(filepath.Dir(secret), filepath.Join(dir, "solo", "counterexamples")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(secret, filepath.Join(filepath.Dir(secret), "q0.sql")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			run, err := LoadRun(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var page bytes.Buffer
+			if err := WriteHTML(context.Background(), &page, run, HTMLOptions{NoExec: true}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(page.String(), secretMarker) || strings.Contains(page.String(), "root:x:") {
+				t.Error("report --html embeds a file from outside the run")
+			}
+			srv := NewServer(root, ExecOptions{Rows: 3})
+			defer srv.Close()
+			ts := httptest.NewServer(srv.Handler())
+			defer ts.Close()
+			code, body := get(t, ts.URL+"/run/run/q/0")
+			if code != 200 || strings.Contains(body, secretMarker) || strings.Contains(body, "root:x:") {
+				t.Errorf("dashboard: %d, shows a file from outside the run: %v", code, strings.Contains(body, secretMarker))
+			}
+			if !strings.Contains(body, "leaves the run directory") {
+				t.Errorf("dashboard does not say why the script is not shown")
+			}
+		})
+	}
+}
+
+// TestLoadRunRefusesRecordsOutside: a system's folder or records.jsonl that is a symlink
+// out of the run would show another file as this run's records: LoadRun refuses the run.
+func TestLoadRunRefusesRecordsOutside(t *testing.T) {
+	for _, what := range []string{"records", "system dir", "summary"} {
+		t.Run(what, func(t *testing.T) {
+			root := t.TempDir()
+			other := filepath.Join(root, "other")
+			writeRun(t, other, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
+			dir := filepath.Join(root, "run")
+			writeRun(t, dir, "", sys{"solo", []map[string]any{rec(0, "simple", "error", "SELECT 1", "SELECT 2")}})
+			var from, to string
+			switch what {
+			case "records":
+				from, to = filepath.Join(dir, "solo", "records.jsonl"), filepath.Join(other, "solo", "records.jsonl")
+			case "system dir":
+				from, to = filepath.Join(dir, "solo"), filepath.Join(other, "solo")
+			case "summary":
+				from, to = filepath.Join(dir, "summary.json"), filepath.Join(other, "summary.json")
+			}
+			if err := os.RemoveAll(from); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(to, from); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := LoadRun(context.Background(), dir); !errors.Is(err, rundir.ErrOutside) {
+				t.Errorf("LoadRun: %v, want %v", err, rundir.ErrOutside)
+			}
+		})
+	}
+}
