@@ -92,7 +92,7 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 // system's records.
 func readShardRun(dir string) (benchrun.ShardRun, error) {
 	s := benchrun.ShardRun{Dir: dir}
-	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	data, err := readRunFile(dir, manifestFile)
 	if err != nil {
 		return s, fmt.Errorf("%w: %s: %v (not a run directory of eval --shard)", benchrun.ErrMerge, dir, err)
 	}
@@ -107,7 +107,7 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 			Workers int `json:"workers"`
 		} `json:"settings"`
 	}
-	data, err = os.ReadFile(filepath.Join(dir, "summary.json"))
+	data, err = readRunFile(dir, "summary.json")
 	if errors.Is(err, os.ErrNotExist) {
 		sh := s.Manifest.Settings.Shard
 		return s, fmt.Errorf("%w: %s: shard %d/%d did not finish (no summary.json); continue it with eval --resume --shard %d/%d --out %s",

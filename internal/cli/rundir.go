@@ -180,6 +180,16 @@ func writeJSONFile(path string, v any) error {
 	return nil
 }
 
+// readRunFile reads the file name of the run directory dir, refused when it is a
+// symlink out of it (rundir.Resolve): the directory may be someone else's.
+func readRunFile(dir, name string) ([]byte, error) {
+	path, err := rundir.Resolve(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
 // ErrNoManifest is --resume's error on a run directory that holds records but no
 // manifest.json (written by an nl2sqlbench before manifests): what its records were
 // judged from cannot be checked, so they are not continued.
@@ -189,7 +199,7 @@ var ErrNoManifest = errors.New("no manifest.json")
 // nil, without error, when out holds no records yet (the run starts afresh).
 func resumeManifest(out string) (*report.Manifest, error) {
 	path := filepath.Join(out, manifestFile)
-	data, err := os.ReadFile(path)
+	data, err := readRunFile(out, manifestFile)
 	if err == nil {
 		var m report.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {

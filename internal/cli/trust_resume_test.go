@@ -167,6 +167,7 @@ func TestResumeHostileArgs(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
+	victimRecords := filepath.Join(t.TempDir(), "victim.jsonl") // a file outside the run
 	add := func(extra ...string) func(*testing.T, string) {
 		return func(t *testing.T, out string) {
 			editArgs(t, out, func(a []string) []string { return append(a, extra...) })
@@ -204,6 +205,31 @@ func TestResumeHostileArgs(t *testing.T) {
 			}
 			replaceArgs(t, out, func(p string) error { return os.Symlink(other, p) })
 		}, 1, "leaves the run directory"},
+		{"manifest links out", func(t *testing.T, out string) {
+			other := filepath.Join(t.TempDir(), "manifest.json")
+			b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+			if err == nil {
+				err = os.WriteFile(other, b, 0o644)
+			}
+			if err == nil {
+				err = os.Remove(filepath.Join(out, "manifest.json"))
+			}
+			if err == nil {
+				err = os.Symlink(other, filepath.Join(out, "manifest.json"))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "leaves the run directory"},
+		{"records link out", func(t *testing.T, out string) {
+			recs := filepath.Join(out, "p", "records.jsonl")
+			if err := os.Rename(recs, victimRecords); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(victimRecords, recs); err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "leaves the run directory"},
 		{"args.json is huge", func(t *testing.T, out string) {
 			replaceArgs(t, out, func(p string) error {
 				return os.WriteFile(p, []byte(`{"command":"eval","args":["`+strings.Repeat("x", 2<<20)+`"]}`), 0o644)
@@ -220,6 +246,9 @@ func TestResumeHostileArgs(t *testing.T) {
 			}
 			if _, err := os.Stat(elsewhere); err == nil {
 				t.Errorf("%s was written", elsewhere)
+			}
+			if b, err := os.ReadFile(victimRecords); err == nil && strings.Count(string(b), "\n") != 1 {
+				t.Errorf("%s, outside the run, was appended to", victimRecords)
 			}
 		})
 	}
