@@ -127,3 +127,35 @@ func TestLoadRunRefusesRecordsOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestRunFilesLinkedOut: an audit, reviewed or reviews file that is a symlink out of the
+// run is not read (a warning says why), and the dashboard never appends a review
+// through it.
+func TestRunFilesLinkedOut(t *testing.T) {
+	_, dir, secret := hostilePathRun(t, "solo/counterexamples/q0.sql")
+	for _, f := range []string{AuditFile, ReviewedFile, ReviewsFile} {
+		if err := os.Symlink(secret, filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.ReadFile(secret)
+	run, err := LoadRun(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Audited || run.Reviewed != nil {
+		t.Errorf("audit or reviewed read through a link out of the run")
+	}
+	if w := strings.Join(run.Warnings, "\n"); strings.Count(w, "leaves the run directory") != 2 {
+		t.Errorf("warnings do not say why: %q", w)
+	}
+	if _, err := reviewsPath(dir); !errors.Is(err, rundir.ErrOutside) {
+		t.Errorf("reviewsPath: %v, want %v", err, rundir.ErrOutside)
+	}
+	if reviewsPending(dir, nil) {
+		t.Error("reviews pending read through a link out of the run")
+	}
+	if after, _ := os.ReadFile(secret); string(after) != string(before) {
+		t.Error("the file outside the run changed")
+	}
+}
