@@ -248,5 +248,22 @@ func rerunHint(o runOutput, dir string) string {
 	if o.Rerun != "" {
 		return o.Rerun
 	}
-	return "nl2sqlbench eval --resume --out " + dir
+	hint := "nl2sqlbench eval --resume --out " + dir
+	// What resume will not take from args.json is given on the command line: this run's
+	// own values (the user's, not the directory's), quoted for a shell.
+	for _, a := range o.Args {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if untrusted(name, value) {
+			hint += " --" + name + " " + shellQuote(value)
+		}
+	}
+	return hint
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -253,3 +253,18 @@ func TestResumeHostileArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunHintRestatesUntrusted: the command printed to continue an interrupted run
+// gives again what resume does not take from args.json (this run's own values), so it
+// works as printed.
+func TestRerunHintRestatesUntrusted(t *testing.T) {
+	o := runOutput{Args: []string{"--dataset=jsonl:/d/q.jsonl", "--engine=postgres", "--dsn-env=MY_DSN", "--timeout=5s", "--pricing=/p/my prices.yaml"}}
+	got := rerunHint(o, "/runs/x")
+	want := "nl2sqlbench eval --resume --out /runs/x --engine postgres --dsn-env MY_DSN --pricing '/p/my prices.yaml'"
+	if got != want {
+		t.Errorf("hint %q, want %q", got, want)
+	}
+	if got := rerunHint(runOutput{Args: []string{"--engine=sqlite"}}, "/runs/x"); got != "nl2sqlbench eval --resume --out /runs/x" {
+		t.Errorf("sqlite hint %q", got)
+	}
+}
