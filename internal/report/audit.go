@@ -24,13 +24,9 @@ const AuditFile = "audit.jsonl"
 // naming the file and line, and the audit is left out rather than shown in part.
 func loadAudit(dir string) ([]audit.Finding, bool, string) {
 	path := filepath.Join(dir, AuditFile)
-	real, err := rundir.Resolve(dir, AuditFile) // not a symlink out of the run
+	f, err := rundir.OpenInside(dir, AuditFile) // not a symlink out of the run, nor a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, ""
-	}
-	var f *os.File
-	if err == nil {
-		f, err = os.Open(real)
 	}
 	if err != nil {
 		return nil, false, fmt.Sprintf("audit: %v", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -41,14 +42,15 @@ type SystemRun struct {
 // existed gets its metrics section from the registry (over the records read back), so an
 // old run renders like a new one.
 func LoadRun(ctx context.Context, dir string) (*Run, error) {
-	sumPath, err := rundir.Resolve(dir, "summary.json")
+	sf, err := rundir.OpenInside(dir, "summary.json") // inside the run, and not a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("load run %s: %w", dir, ErrNotRunDir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load run %s: %w", dir, err)
 	}
-	data, err := os.ReadFile(sumPath)
+	data, err := io.ReadAll(sf)
+	sf.Close()
 	if err != nil {
 		return nil, fmt.Errorf("load run: %w", err)
 	}
@@ -68,17 +70,14 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		path := filepath.Join(dir, sysDir, "records.jsonl")
 		// A system's folder or records symlinked out of the run would show someone
 		// else's file as this run's records: the run is refused.
-		real, err := rundir.Resolve(dir, sysDir+"/records.jsonl")
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("load run %s: system %s: %w", dir, s.System, err)
-		}
-		f, err := os.Open(real)
-		if real == "" || errors.Is(err, os.ErrNotExist) {
+		// A FIFO would block the reader: refused too.
+		f, err := rundir.OpenInside(dir, sysDir+"/records.jsonl")
+		if errors.Is(err, os.ErrNotExist) {
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %s is missing", s.System, path))
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("load run: %w", err)
+			return nil, fmt.Errorf("load run %s: system %s: %w", dir, s.System, err)
 		}
 		recs, _, err := record.ReadJSONL(f)
 		f.Close()

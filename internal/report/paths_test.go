@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -157,5 +159,43 @@ func TestRunFilesLinkedOut(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(secret); string(after) != string(before) {
 		t.Error("the file outside the run changed")
+	}
+}
+
+// TestLoadRunRefusesFIFO: a records.jsonl, summary.json or audit.jsonl that is a FIFO
+// would block report and the dashboard forever; it is refused (or left out) at once.
+func TestLoadRunRefusesFIFO(t *testing.T) {
+	for _, f := range []string{"solo/records.jsonl", "summary.json", AuditFile} {
+		t.Run(f, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			writeRun(t, dir, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
+			p := filepath.Join(dir, filepath.FromSlash(f))
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			done := make(chan error, 1)
+			var run *Run
+			go func() {
+				var err error
+				run, err = LoadRun(context.Background(), dir)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if f == AuditFile {
+					if err != nil {
+						t.Fatalf("LoadRun: %v", err)
+					}
+					if run.Audited || !strings.Contains(strings.Join(run.Warnings, "\n"), "not a regular file") {
+						t.Errorf("audited %v, warnings %q", run.Audited, run.Warnings)
+					}
+				} else if !errors.Is(err, rundir.ErrNotRegular) {
+					t.Errorf("LoadRun: %v, want %v", err, rundir.ErrNotRegular)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("LoadRun blocked on a FIFO")
+			}
+		})
 	}
 }

@@ -31,16 +31,15 @@ type ReviewedSystem struct {
 	Changed  []int         `json:"changed"` // question indexes whose verdict the reviews changed
 }
 
+// maxReviewedBytes caps reviewed.json (a few numbers per system).
+const maxReviewedBytes = 64 << 20
+
 // loadReviewed reads DIR/reviewed.json; nil when there is none.
 func loadReviewed(dir string) (*Reviewed, string) {
 	path := filepath.Join(dir, ReviewedFile)
-	real, err := rundir.Resolve(dir, ReviewedFile) // not a symlink out of the run
+	b, err := rundir.ReadInside(dir, ReviewedFile, maxReviewedBytes) // not a link out of the run, nor a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ""
-	}
-	var b []byte
-	if err == nil {
-		b, err = os.ReadFile(real)
 	}
 	var r Reviewed
 	if err == nil {

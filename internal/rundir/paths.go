@@ -89,16 +89,36 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge is ReadInside's error for a file larger than the caller's cap.
 var ErrTooLarge = errors.New("file too large")
 
-// ReadInside reads the regular file rel names inside dir (Resolve), refusing one larger
-// than max bytes before reading it.
-func ReadInside(dir, rel string, max int64) ([]byte, error) {
+// OpenInside opens the regular file rel names inside dir (Resolve) for reading; a FIFO,
+// a device or a folder is ErrNotRegular.
+func OpenInside(dir, rel string) (*os.File, error) {
 	path, err := Resolve(dir, rel)
 	if err != nil {
 		return nil, err
 	}
 	// O_NONBLOCK: opening a FIFO does not wait for a writer; it is then refused by the
-	// check below, made on the open file so that it cannot be swapped in between.
+	// check below, made on the open file so that it cannot be swapped in between. On a
+	// regular file the flag changes nothing.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w (%s)", rel, ErrNotRegular, fi.Mode().Type())
+	}
+	return f, nil
+}
+
+// ReadInside reads the regular file rel names inside dir (OpenInside), refusing one
+// larger than max bytes before reading it.
+func ReadInside(dir, rel string, max int64) ([]byte, error) {
+	f, err := OpenInside(dir, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -106,9 +126,6 @@ func ReadInside(dir, rel string, max int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", rel, ErrNotRegular, fi.Mode().Type())
 	}
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", rel, ErrTooLarge, fi.Size(), max)
