@@ -211,6 +211,9 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		if resumed != nil && resumed.HashedDBs {
 			cfg.HashDBs = true // compare the databases as the run fingerprinted them
 		}
+		if resumed != nil {
+			cfg.ResumedDuckDB = &resumed.Settings.DuckDB // no library loaded before the manifests match
+		}
 	}
 	p, err := benchrun.Prepare(ctx, cfg, obs)
 	if err != nil {
@@ -220,6 +223,9 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	write := p.Manifest
 	if resumed != nil {
 		if err := benchrun.CompareManifests(resumed, p.Manifest); err != nil {
+			return nil, err
+		}
+		if err := benchrun.CheckDuckDB(cfg, resumed.Settings.DuckDB); err != nil {
 			return nil, err
 		}
 		p.Manifest, write = resumed, nil

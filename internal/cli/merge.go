@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // mergeOpts are the flags of merge.
@@ -91,7 +92,7 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 // system's records.
 func readShardRun(dir string) (benchrun.ShardRun, error) {
 	s := benchrun.ShardRun{Dir: dir}
-	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	data, err := readRunFile(dir, manifestFile)
 	if err != nil {
 		return s, fmt.Errorf("%w: %s: %v (not a run directory of eval --shard)", benchrun.ErrMerge, dir, err)
 	}
@@ -106,7 +107,7 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 			Workers int `json:"workers"`
 		} `json:"settings"`
 	}
-	data, err = os.ReadFile(filepath.Join(dir, "summary.json"))
+	data, err = readRunFile(dir, "summary.json")
 	if errors.Is(err, os.ErrNotExist) {
 		sh := s.Manifest.Settings.Shard
 		return s, fmt.Errorf("%w: %s: shard %d/%d did not finish (no summary.json); continue it with eval --resume --shard %d/%d --out %s",
@@ -120,7 +121,10 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
-		path := filepath.Join(dir, record.SystemDir(p.System), recordsFile)
+		path, err := rundir.Resolve(dir, record.SystemDir(p.System)+"/"+recordsFile)
+		if err != nil {
+			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)

@@ -79,8 +79,16 @@ const (
 )
 
 func newProgress(stderr io.Writer, label string, delay, every time.Duration) *progress {
-	f, ok := stderr.(*os.File)
-	p := &progress{w: stderr, label: label, tty: ok && term.IsTerminal(int(f.Fd())), start: time.Now(), delay: delay,
+	raw := stderr
+	if u, ok := stderr.(interface{ Unwrap() io.Writer }); ok {
+		raw = u.Unwrap() // escaped (termsafe) output: a bar needs its own control characters
+	}
+	f, ok := raw.(*os.File)
+	tty := ok && term.IsTerminal(int(f.Fd()))
+	if tty {
+		stderr = raw // the bar's text is ours (label, counts), never data
+	}
+	p := &progress{w: stderr, label: label, tty: tty, start: time.Now(), delay: delay,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	p.est = newETA(p.start, delay)
 	tick := every

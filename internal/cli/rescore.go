@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // reviewsFile and reviewedFile are the reviews of a run and their re-scoring, in the run
@@ -53,6 +54,10 @@ See docs/review.md.`,
 			path := reviews
 			if path == "" {
 				path = filepath.Join(dir, reviewsFile)
+				// The run's own reviews file must be in it, not a symlink out of it.
+				if _, err := rundir.Resolve(dir, reviewsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
 			}
 			out, err := rescoreRun(ctx, run, path)
 			if errors.Is(err, os.ErrNotExist) {

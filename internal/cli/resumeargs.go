@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // A run directory remembers the eval arguments that made it (DIR/args.json, written with
@@ -82,6 +85,45 @@ func writeArgs(dir string, args []string) error {
 	return writeJSONAtomic(filepath.Join(dir, argsFile), savedArgs{Command: "eval", Args: args})
 }
 
+// A run directory is someone else's (it travels with papers and leaderboards), so
+// args.json is no more trusted than the rest of it: resume never takes from it a setting
+// that loads code, reaches the network, reads a secret or names a configuration file.
+// The user gives those again on the command line; resume refuses, naming them, when
+// args.json has one the command line does not.
+
+// untrustedFlags are the eval flags resume does not take from args.json, with what they
+// would do.
+var untrustedFlags = map[string]string{
+	"engine":             "runs queries on a server or loads a library",
+	"duckdb-lib":         "loads a library",
+	"dsn-env":            "reads a secret",
+	"sqlpp-endpoint":     "reaches the network",
+	"sqlpp-user":         "logs in",
+	"sqlpp-password-env": "reads a secret",
+	"sqlpp-bucket":       "reaches the network",
+	"pricing":            "reads a configuration file",
+}
+
+// untrusted reports whether --name=value from args.json must be given again. --engine
+// sqlite is the default and touches nothing but the dataset's files.
+func untrusted(name, value string) bool {
+	if name == "engine" {
+		return value != "" && value != engineSQLite
+	}
+	return untrustedFlags[name] != ""
+}
+
+// neverRemembered are flags args.json cannot set at all: where the run is written and
+// whether it replaces one are the command line's alone.
+var neverRemembered = map[string]bool{"out": true, "resume": true, "force": true}
+
+// maxArgsBytes caps args.json (a real one is a few hundred bytes).
+const maxArgsBytes = 1 << 20
+
+// ErrUntrustedArgs is resume's error when args.json holds settings it does not take and
+// the command line does not give them.
+var ErrUntrustedArgs = errors.New("the run directory asks for settings it cannot set")
+
 // ErrNoArgs is the error of `eval --resume --out DIR` without --dataset or --pred when
 // DIR does not remember its arguments.
 var ErrNoArgs = errors.New("the run directory does not remember its arguments")
@@ -89,18 +131,21 @@ var ErrNoArgs = errors.New("the run directory does not remember its arguments")
 // resumeArgs are the arguments that continue the run in out: those it remembers, then
 // the flags set on now (a list flag given now, such as --pred, replaces the remembered
 // one), then --resume --out out.
-func resumeArgs(out string, now *pflag.FlagSet) ([]string, error) {
+//
+// restated are the flags of args.json that resume does not take (untrusted) and the
+// command line gave again, for a note.
+func resumeArgs(out string, now *pflag.FlagSet) (args, restated []string, err error) {
 	path := filepath.Join(out, argsFile)
-	data, err := os.ReadFile(path)
+	data, err := rundir.ReadInside(out, argsFile, maxArgsBytes)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
+		return nil, nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--resume: %w", err)
+		return nil, nil, fmt.Errorf("--resume: %w", err)
 	}
 	var saved savedArgs
 	if err := json.Unmarshal(data, &saved); err != nil {
-		return nil, fmt.Errorf("--resume: read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("--resume: read %s: %w", path, err)
 	}
 	given := map[string]bool{}
 	var extra []string
@@ -117,28 +162,77 @@ func resumeArgs(out string, now *pflag.FlagSet) ([]string, error) {
 			extra = append(extra, "--"+f.Name+"="+v)
 		}
 	})
-	var args []string
+	var missing []string
 	hasDataset, hasPred := given["dataset"], given["pred"]
 	for _, a := range saved.Args {
-		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if given[name] {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		switch {
+		case !strings.HasPrefix(a, "--") || name == "":
+			return nil, nil, fmt.Errorf("--resume: %s: %q is not a --flag=value", path, a)
+		case neverRemembered[name]:
+			continue
+		case given[name]:
+			if untrusted(name, value) && !slices.Contains(restated, "--"+name) {
+				restated = append(restated, "--"+name)
+			}
 			continue // given now: the value given now is the one checked against the manifest
+		case untrusted(name, value):
+			if !slices.Contains(missing, "--"+name) {
+				missing = append(missing, "--"+name)
+			}
+			continue
+		}
+		if err := checkArgPath(name, value); err != nil {
+			return nil, nil, fmt.Errorf("--resume: %s: %w", path, err)
 		}
 		hasDataset = hasDataset || name == "dataset"
 		hasPred = hasPred || name == "pred"
 		args = append(args, a)
 	}
-	if !hasDataset || !hasPred {
-		return nil, fmt.Errorf("--resume: %s remembers no --dataset or no --pred: %w", path, ErrNoArgs)
+	if len(missing) > 0 {
+		return nil, nil, usagef("--resume: %v: %s has %s, which resume never takes from a run directory (each loads code, reaches the network, reads a secret or names a configuration file); if the run needs them, give them again: nl2sqlbench eval --resume --out %s %s ...",
+			ErrUntrustedArgs, path, strings.Join(missing, ", "), out, strings.Join(missing, " ... "))
 	}
-	return append(append(args, extra...), "--resume", "--out", out), nil
+	if !hasDataset || !hasPred {
+		return nil, nil, fmt.Errorf("--resume: %s remembers no --dataset or no --pred: %w", path, ErrNoArgs)
+	}
+	return append(append(args, extra...), "--resume", "--out", out), restated, nil
+}
+
+// checkArgPath refuses a path flag from args.json that names something other than a
+// file or a folder: a FIFO would block eval before any check, a device never end.
+func checkArgPath(name, value string) error {
+	abs := pathFlags[name]
+	if abs == nil || value == "" {
+		return nil
+	}
+	p := value
+	switch name {
+	case "dataset":
+		_, p, _ = strings.Cut(value, ":")
+	case "pred":
+		if i := strings.IndexByte(value, '='); i > 0 && !strings.ContainsAny(value[:i], `/\`) {
+			p = value[i+1:]
+		}
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil // a missing file is reported as such when it is read
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return fmt.Errorf("--%s names %s, which is not a file or a folder (%s)", name, p, fi.Mode().Type())
+	}
+	return nil
 }
 
 // resumeFromArgs runs eval again with the arguments the run in out remembers.
 func resumeFromArgs(cmd *cobra.Command, e *env, out string) error {
-	args, err := resumeArgs(out, cmd.Flags())
+	args, restated, err := resumeArgs(out, cmd.Flags())
 	if err != nil {
 		return err
+	}
+	if len(restated) > 0 {
+		fmt.Fprintf(e.stderr, "note: --resume: %s from the command line; %s's are never used\n", strings.Join(restated, ", "), argsFile)
 	}
 	again := newEvalCmd(e)
 	again.SetArgs(args)
@@ -154,5 +248,22 @@ func rerunHint(o runOutput, dir string) string {
 	if o.Rerun != "" {
 		return o.Rerun
 	}
-	return "nl2sqlbench eval --resume --out " + dir
+	hint := "nl2sqlbench eval --resume --out " + dir
+	// What resume will not take from args.json is given on the command line: this run's
+	// own values (the user's, not the directory's), quoted for a shell.
+	for _, a := range o.Args {
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if untrusted(name, value) {
+			hint += " --" + name + " " + shellQuote(value)
+		}
+	}
+	return hint
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

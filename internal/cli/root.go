@@ -18,6 +18,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/gctune"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/termsafe"
 )
 
 // env carries the streams every subcommand writes to.
@@ -38,6 +39,12 @@ const (
 // Run executes the nl2sqlbench command line with args (without the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	gctune.Start() // fewer collections while the heap is small (internal/gctune)
+	// Everything printed may hold text from data: control characters are escaped on
+	// the way out (a progress bar reaches the terminal through Unwrap).
+	safeOut, safeErr := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+	defer safeOut.Flush()
+	defer safeErr.Flush()
+	stdout, stderr = safeOut, safeErr
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)

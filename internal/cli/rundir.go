@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Files of a run directory: DIR/manifest.json, written before the first record, and
@@ -50,6 +51,12 @@ func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Ma
 	}
 	for i, s := range systems {
 		dir := filepath.Join(out, s.Dir)
+		// A resumed directory is someone else's: its system folder or records must not
+		// be a symlink that would have us append to a file outside it.
+		if _, err := rundir.Resolve(out, s.Dir+"/"+recordsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			d.Close()
+			return nil, fmt.Errorf("open records: %w", err)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("create run directory: %w", err)
@@ -173,6 +180,16 @@ func writeJSONFile(path string, v any) error {
 	return nil
 }
 
+// readRunFile reads the file name of the run directory dir, refused when it is a
+// symlink out of it (rundir.Resolve): the directory may be someone else's.
+func readRunFile(dir, name string) ([]byte, error) {
+	path, err := rundir.Resolve(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
 // ErrNoManifest is --resume's error on a run directory that holds records but no
 // manifest.json (written by an nl2sqlbench before manifests): what its records were
 // judged from cannot be checked, so they are not continued.
@@ -182,7 +199,7 @@ var ErrNoManifest = errors.New("no manifest.json")
 // nil, without error, when out holds no records yet (the run starts afresh).
 func resumeManifest(out string) (*report.Manifest, error) {
 	path := filepath.Join(out, manifestFile)
-	data, err := os.ReadFile(path)
+	data, err := readRunFile(out, manifestFile)
 	if err == nil {
 		var m report.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {

@@ -2,7 +2,6 @@ package counterex
 
 import (
 	"context"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -91,33 +90,29 @@ var (
 // nothing; keys and NOT NULL were enforced by the inserts), and runs the queries under
 // sem. It returns both results (the first gold's) when the prediction matches none of
 // golds, ErrNotReproduced when it matches one, ErrConstraint when the data is invalid.
+//
+// The script may come from someone else's run directory, so it is loaded by
+// engine.LoadScript (tables and inserts only, nothing attached or loaded, bounded in time
+// and size): a statement outside that is engine.ErrScriptRefused.
 func Verify(ctx context.Context, text string, golds []string, pred string, sem judge.Semantics) (gold, predRes *engine.Result, err error) {
-	db, err := sql.Open("sqlite3", scratchDSN)
+	s, err := engine.LoadScript(ctx, text, engine.ScriptLimits{})
 	if err != nil {
-		return nil, nil, err
+		var dbe *engine.DBError
+		if errors.As(err, &dbe) {
+			return nil, nil, fmt.Errorf("%w: %v", ErrConstraint, err)
+		}
+		return nil, nil, fmt.Errorf("load script: %w", err)
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, text); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrConstraint, err)
-	}
-	rows, err := conn.QueryContext(ctx, "PRAGMA foreign_key_check")
+	defer s.Close()
+	bad, err := s.Query(ctx, "PRAGMA foreign_key_check", queryLimits)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrConstraint, err)
 	}
-	bad := rows.Next()
-	rows.Close()
-	if bad {
+	if bad.NumRows() > 0 {
 		return nil, nil, fmt.Errorf("%w: PRAGMA foreign_key_check reports a violation", ErrConstraint)
 	}
 	p := newPair(sem, golds, pred)
-	err = conn.Raw(func(dc any) error {
-		c := dc.(*sqlite3.SQLiteConn)
+	err = s.Raw(func(c *sqlite3.SQLiteConn) error {
 		o, err := p.run(ctx, &sandbox{c: c})
 		if err != nil {
 			return err

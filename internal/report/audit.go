@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The gold audit's section (internal/audit, written by `nl2sqlbench audit` or
@@ -23,7 +24,7 @@ const AuditFile = "audit.jsonl"
 // naming the file and line, and the audit is left out rather than shown in part.
 func loadAudit(dir string) ([]audit.Finding, bool, string) {
 	path := filepath.Join(dir, AuditFile)
-	f, err := os.Open(path)
+	f, err := rundir.OpenInside(dir, AuditFile) // not a symlink out of the run, nor a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, ""
 	}

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ErrNotRunDir reports a directory without summary.json: not something eval or demo wrote.
@@ -40,10 +42,15 @@ type SystemRun struct {
 // existed gets its metrics section from the registry (over the records read back), so an
 // old run renders like a new one.
 func LoadRun(ctx context.Context, dir string) (*Run, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	sf, err := rundir.OpenInside(dir, "summary.json") // inside the run, and not a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("load run %s: %w", dir, ErrNotRunDir)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("load run %s: %w", dir, err)
+	}
+	data, err := io.ReadAll(sf)
+	sf.Close()
 	if err != nil {
 		return nil, fmt.Errorf("load run: %w", err)
 	}
@@ -61,13 +68,16 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 			continue
 		}
 		path := filepath.Join(dir, sysDir, "records.jsonl")
-		f, err := os.Open(path)
+		// A system's folder or records symlinked out of the run would show someone
+		// else's file as this run's records: the run is refused.
+		// A FIFO would block the reader: refused too.
+		f, err := rundir.OpenInside(dir, sysDir+"/records.jsonl")
 		if errors.Is(err, os.ErrNotExist) {
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %s is missing", s.System, path))
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("load run: %w", err)
+			return nil, fmt.Errorf("load run %s: system %s: %w", dir, s.System, err)
 		}
 		recs, _, err := record.ReadJSONL(f)
 		f.Close()
@@ -111,7 +121,12 @@ func (r *Run) pricing() *metrics.Pricing {
 	if m == nil || m.Pricing == "" {
 		return nil
 	}
-	b, err := os.ReadFile(m.Pricing)
+	// summary.json is someone else's: the table is read again only from inside the run.
+	path, err := rundir.Resolve(r.Dir, m.Pricing)
+	var b []byte
+	if err == nil {
+		b, err = os.ReadFile(path)
+	}
 	if err == nil {
 		var p *metrics.Pricing
 		if p, err = metrics.ParsePricing(b); err == nil {

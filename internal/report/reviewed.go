@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ReviewedFile is `nl2sqlbench rescore`'s output in a run directory (docs/review.md).
@@ -30,10 +31,13 @@ type ReviewedSystem struct {
 	Changed  []int         `json:"changed"` // question indexes whose verdict the reviews changed
 }
 
+// maxReviewedBytes caps reviewed.json (a few numbers per system).
+const maxReviewedBytes = 64 << 20
+
 // loadReviewed reads DIR/reviewed.json; nil when there is none.
 func loadReviewed(dir string) (*Reviewed, string) {
 	path := filepath.Join(dir, ReviewedFile)
-	b, err := os.ReadFile(path)
+	b, err := rundir.ReadInside(dir, ReviewedFile, maxReviewedBytes) // not a link out of the run, nor a FIFO
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ""
 	}

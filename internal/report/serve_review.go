@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Recording a review from the dashboard (docs/review.md). A drill-down's form POSTs to
@@ -37,6 +38,16 @@ import (
 
 // ReviewsFile is where the dashboard records reviews, in the run directory.
 const ReviewsFile = "reviews.jsonl"
+
+// reviewsPath is dir's reviews file, refused when it (or a folder on the way) is a
+// symlink leaving the run directory: the dashboard appends to it, and must never write
+// to a file someone else's run points at.
+func reviewsPath(dir string) (string, error) {
+	if _, err := rundir.Resolve(dir, ReviewsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("%s: %w", ReviewsFile, err)
+	}
+	return filepath.Join(dir, ReviewsFile), nil
+}
 
 // Rescorer re-scores a run directory from its reviews file, writing reviewed.json.
 type Rescorer func(ctx context.Context, run *Run, reviewsPath string) error
@@ -106,7 +117,10 @@ func (s *Server) postReview(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		s.reviewMu.Lock()
 		defer s.reviewMu.Unlock()
-		err = review.Append(filepath.Join(run.Dir, ReviewsFile), rv)
+		var path string
+		if path, err = reviewsPath(run.Dir); err == nil {
+			err = review.Append(path, rv)
+		}
 	}
 	var fe *errField
 	switch {
@@ -249,7 +263,11 @@ func (s *Server) forget(id string) {
 // reviewsPending reports whether dir's reviews file holds reviews that reviewed.json
 // does not reflect (a restart after reviews.jsonl was written, or a hand edit).
 func reviewsPending(dir string, reviewed *Reviewed) bool {
-	b, err := os.ReadFile(filepath.Join(dir, ReviewsFile))
+	path, err := reviewsPath(dir)
+	if err != nil {
+		return false
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return false
 	}
@@ -279,7 +297,11 @@ type ReviewForm struct {
 
 func (s *Server) reviewForm(run *Run, p *Page, idx int) ReviewForm {
 	f := ReviewForm{Action: p.Base + "q/" + strconv.Itoa(idx) + "/review", Token: s.token, Systems: p.Systems, Scores: ReviewedTable(run)}
-	rs, err := review.Read(filepath.Join(run.Dir, ReviewsFile))
+	path, err := reviewsPath(run.Dir)
+	var rs []review.Review
+	if err == nil {
+		rs, err = review.Read(path)
+	}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:

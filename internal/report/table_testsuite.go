@@ -3,12 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // writeTestSuite prints summary.json's test_suite section (eval --test-suite): per
@@ -59,13 +58,18 @@ type CounterexampleView struct {
 }
 
 // counterexampleView reads r's counterexample script from the run directory dir.
+// maxScriptShown caps a counterexample script read for the page (a real one is a few
+// kilobytes).
+const maxScriptShown = 16 << 20
+
 func counterexampleView(dir string, r *record.Record) *CounterexampleView {
 	c := r.Counterexample
 	if c == nil {
 		return nil
 	}
 	v := &CounterexampleView{Path: c.Path, Rows: c.Rows, Gold: tableView(c.GoldResult), Pred: tableView(c.PredResult)}
-	if text, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path))); err != nil {
+	// The path is the run directory's word: it must name a regular file inside it.
+	if text, err := rundir.ReadInside(dir, c.Path, maxScriptShown); err != nil {
 		v.Note = "script not readable: " + err.Error()
 	} else {
 		v.Script = string(text)

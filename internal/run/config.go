@@ -68,6 +68,11 @@ type Config struct {
 	// ("", test-suite-sql-eval's) or corrected (spider_mode.go).
 	SpiderMode string
 	DuckDBLib  string // libduckdb.so for DuckDB files ("": $NL2SQLBENCH_LIBDUCKDB)
+	// ResumedDuckDB, when eval --resume continues a run, is its manifest's duckdb
+	// setting: Prepare then loads no library to fingerprint this run (no code is loaded
+	// before the manifests matched); it compares the library's path, and the caller
+	// checks the version with CheckDuckDB once they match. nil: not resuming.
+	ResumedDuckDB *string
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

@@ -1,7 +1,10 @@
 package run
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -72,9 +75,55 @@ func duckDBSetting(cfg Config, p *Plan) string {
 	if cfg.Engine != "duckdb" && !spider2NeedsDuckDB(p) {
 		return ""
 	}
+	if cfg.ResumedDuckDB != nil {
+		return resumedDuckDB(cfg)
+	}
 	path, v, err := engine.DuckDBLibrary(cfg.DuckDBLib)
 	if err != nil {
 		return ""
 	}
 	return v + " " + absPath(filepath.Clean(path))
+}
+
+// duckDBLibPath is the library the run would load: --duckdb-lib or the environment's.
+func duckDBLibPath(cfg Config) string {
+	lib := cfg.DuckDBLib
+	if lib == "" {
+		lib = os.Getenv(engine.LibDuckDBEnv)
+	}
+	if lib == "" {
+		return ""
+	}
+	return absPath(filepath.Clean(lib))
+}
+
+// resumedDuckDB is duckDBSetting without loading the library: the resumed run's own
+// setting when it names the same file, else one naming this file (the manifests then
+// differ, and the difference is reported before anything is loaded).
+func resumedDuckDB(cfg Config) string {
+	prev := *cfg.ResumedDuckDB
+	path := duckDBLibPath(cfg)
+	if _, prevPath, ok := strings.Cut(prev, " "); ok && prevPath == path && path != "" {
+		return prev
+	}
+	if path == "" {
+		return ""
+	}
+	return "(not loaded) " + path
+}
+
+// CheckDuckDB loads the library of a resumed run, once its manifest matched, and
+// checks that it is the version the run recorded (want, the manifest's setting).
+func CheckDuckDB(cfg Config, want string) error {
+	if want == "" {
+		return nil
+	}
+	path, v, err := engine.DuckDBLibrary(cfg.DuckDBLib)
+	if err != nil {
+		return fmt.Errorf("--resume: the run used DuckDB %s: %w", want, err)
+	}
+	if got := v + " " + absPath(filepath.Clean(path)); got != want {
+		return fmt.Errorf("--resume: the run used DuckDB %s, this one loads %s", want, got)
+	}
+	return nil
 }

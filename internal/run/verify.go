@@ -3,13 +3,16 @@ package run
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
+
+// maxScriptBytes caps a counterexample script read from a run directory: a real one
+// holds a few dozen rows; engine.LoadScript refuses a larger one anyway.
+const maxScriptBytes = 64 << 20
 
 // Checked is one stored counterexample re-run by Verify: Err is nil when it reproduces.
 type Checked struct {
@@ -25,6 +28,10 @@ type Checked struct {
 // keys enforced, its constraints checked, and the record's gold and prediction run on it
 // under the run's semantics; it reproduces when they still differ. It returns one Checked
 // per counterexample, in system and dataset order, and the load warnings.
+//
+// The run directory is someone else's: each script must be a regular file inside it
+// (rundir.ReadInside) and is loaded by engine.LoadScript, never with a writable
+// connection of its own.
 func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string, error) {
 	r, err := report.LoadRun(ctx, dir)
 	if err != nil {
@@ -43,7 +50,7 @@ func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string
 				continue
 			}
 			ch := Checked{System: s.Name, Index: rec.Index, QuestionID: rec.QuestionID, Path: c.Path}
-			text, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
+			text, err := rundir.ReadInside(dir, c.Path, maxScriptBytes)
 			if err != nil {
 				ch.Err = fmt.Errorf("read script: %w", err)
 			} else if _, _, err := counterex.Verify(ctx, string(text), []string{rec.GoldSQL}, rec.PredSQL, sem); err != nil {
