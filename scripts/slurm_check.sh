@@ -16,8 +16,9 @@
 #     (Slurm kills it) and lets it start again at once (Slurm would wait two minutes);
 #  5. waits (with a timeout) for the array and the merge, then checks: every task and
 #     the merge COMPLETED with exit 0, task 1 restarted once and its log shows both
-#     attempts, the second continuing the shard; the records task 1 had written before
-#     the kill are still there byte for byte (exec_ms included: kept, not judged again);
+#     attempts, the first stopped by Slurm's SIGTERM with its records kept, the second
+#     continuing the shard; the records the killed attempt left are still there byte
+#     for byte (exec_ms included: kept, not judged again);
 #     the merged records equal the unsharded run's (timing fields aside), and so do
 #     statistics.json and summary.json (created_at and the manifest aside);
 #  6. stops every daemon it started, by pid (trap on EXIT), and any process left by
@@ -333,6 +334,8 @@ log=$tmp/submit/nl2sqlbench-eval-${job}_1.log
 say "task ${job}_1's log (nl2sqlbench-eval-${job}_1.log), the result tables aside:"
 grep -E '^nl2sqlbench-eval|slurmstepd|CANCELLED|judged in|stopped|interrupt' "$log" | sed 's/^/    /'
 grep -q 'restart 0: starting' "$log" || fail "the log does not show the first attempt starting"
+grep -q '^nl2sqlbench: interrupted: .*records so far are kept' "$log" ||
+	fail "the log does not show the killed attempt stopping on Slurm's SIGTERM with its records kept"
 grep -q "restart 1: resuming $shard1: $left records judged by an earlier attempt" "$log" ||
 	fail "the log does not show the requeued attempt resuming its shard with the $left records the killed one left"
 for s in DAIL C3 DIN; do
