@@ -152,6 +152,26 @@ fail() {
 	exit 1
 }
 
+# states JOB: the state of each of JOB's jobs (an array: each task's), sorted.
+states() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 | sort | tr '\n' ' ' | sed 's/ $//'; }
+# ended JOB: true once every one of JOB's jobs is in a final state.
+ended() {
+	local st
+	st=$(states "$1")
+	[ -n "$st" ] || return 1
+	! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)$' <<<"${st// /$'\n'}"
+}
+# until_in SECONDS CMD...: runs CMD every 0.1 s until it succeeds (true) or SECONDS of
+# wall time have passed (false).
+until_in() {
+	local end=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
 bin=$tmp/nl2sqlbench
 t0=$(now)
 go build -o "$bin" ./cmd/nl2sqlbench
@@ -171,8 +191,7 @@ mungekey --create --keyfile="$tmp/munge/munge.key" || infra "mungekey failed"
 munged -F --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/socket" --pid-file="$tmp/munge/munged.pid" \
 	--log-file="$tmp/munge/log" --seed-file="$tmp/munge/seed" >"$tmp/munge/out" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do [ -S "$tmp/munge/socket" ] && break; sleep 0.1; done
-[ -S "$tmp/munge/socket" ] || infra "munged did not create its socket: $(tail -n 3 "$tmp/munge/out")"
+until_in 10 test -S "$tmp/munge/socket" || infra "munged did not create its socket: $(tail -n 3 "$tmp/munge/out")"
 
 # The recipe asks 4 CPUs and 4G per task: the node claims 12 CPUs (config_overrides:
 # Slurm believes slurm.conf, not the hardware), so the 3 tasks run at once as on a
@@ -217,14 +236,13 @@ slurmctld -D -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1 &
 pids+=($!)
 slurmd -D -f "$SLURM_CONF" -N localhost >"$tmp/slurmd.out" 2>&1 &
 pids+=($!)
-state=
-for _ in $(seq 300); do
-	state=$(sinfo -h -n localhost -o %t 2>/dev/null || true)
-	[ "$state" = idle ] && break
-	sleep 0.1
-done
-[ "$state" = idle ] || infra "node localhost is '${state:-unknown}' after 30 s, not idle"
-say "setup $(since "$t_setup") s (packages $(since "$t_setup" "$t_installed") s, go build $build_s s, munged, slurmctld, slurmd up and the node idle $(since "$t0") s)"
+node_idle() { [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ]; }
+until_in 30 node_idle || infra "node localhost is '$(sinfo -h -n localhost -o %t 2>/dev/null)' after 30 s, not idle"
+# A job that does nothing must run: what fails from here on is the recipe's doing.
+probe=$(cd "$tmp" && sbatch --parsable -o "$tmp/probe.log" --wrap true) || infra "sbatch of a probe job refused"
+until_in 60 ended "$probe" || infra "a probe job (sbatch --wrap true) not done after 60 s: $(states "$probe")"
+[ "$(states "$probe")" = COMPLETED ] || infra "a probe job (sbatch --wrap true) ended $(states "$probe")"
+say "setup $(since "$t_setup") s (packages $(since "$t_setup" "$t_installed") s, go build $build_s s, munged, slurmctld, slurmd up and a probe job run $(since "$t0") s)"
 
 # 2. The unsharded run, with the settings every task uses (--workers is
 # SLURM_CPUS_PER_TASK, 4).
@@ -256,7 +274,8 @@ unchecked=""
 records() { { cat "$shard1"/*/records.jsonl 2>/dev/null || true; } | wc -l; }
 requeue_mid_run() {
 	local pid="" t1 st="" s
-	for _ in $(seq 3000); do
+	local end=$(($(date +%s) + 30))
+	while [ "$(date +%s)" -lt "$end" ]; do
 		pid=$(pgrep -f -- "^$bin eval .*--out $shard1( |\$)" || true)
 		[ -n "$pid" ] && break
 		sleep 0.01
@@ -272,7 +291,8 @@ requeue_mid_run() {
 	fi
 	kill -STOP "$pid"
 	held=$pid
-	for _ in $(seq 400); do
+	end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt "$end" ]; do
 		[ "$(records)" -gt 0 ] && break
 		kill -CONT "$pid"
 		sleep 0.05
@@ -283,12 +303,19 @@ requeue_mid_run() {
 		unchecked="task ${job}_1's eval ended before it could be caught mid-run"
 		return
 	fi
+	if [ "$(records)" = 0 ]; then
+		kill -CONT "$pid"
+		held=""
+		unchecked="task ${job}_1's eval wrote no record in 60 s of steps"
+		return
+	fi
 	say "task ${job}_1 held mid-run with $(records) of its 1041 records (347 questions x 3 systems) written; scontrol requeue ${job}_1"
 	scontrol requeue "${job}_1" || fail "scontrol requeue ${job}_1 refused"
 	held=""
 	# Slurm stops the task (SIGCONT, SIGTERM: it may write a few more records first) and
 	# sets its begin time two minutes ahead; a user waits, we don't.
-	for _ in $(seq 300); do
+	end=$(($(date +%s) + 30))
+	while [ "$(date +%s)" -lt "$end" ]; do
 		st=$(scontrol -o show job "${job}_1" | grep -o 'JobState=[A-Z_]*' || true)
 		[ "$st" = JobState=PENDING ] && ! kill -0 "$pid" 2>/dev/null && break
 		sleep 0.1
@@ -309,15 +336,6 @@ requeue_mid_run
 
 # 5. Wait for the array, then the merge (a failed task leaves the merge pending for
 # ever: stop as soon as every task has ended).
-# states JOB: the state of each of JOB's jobs (an array: each task's), sorted.
-states() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 | sort | tr '\n' ' ' | sed 's/ $//'; }
-# ended JOB: true once every one of JOB's jobs is in a final state.
-ended() {
-	local st
-	st=$(states "$1")
-	[ -n "$st" ] || return 1
-	! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)$' <<<"${st// /$'\n'}"
-}
 deadline=$(($(date +%s) + 240))
 until ended "$job"; do
 	if [ "$(date +%s)" -ge "$deadline" ]; then
