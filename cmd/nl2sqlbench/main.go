@@ -5,12 +5,16 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM stops a run like Ctrl-C: it is what Slurm (scancel, requeue, time limit)
+	// and Kubernetes (pod eviction) send first, and a run stopped this way keeps its
+	// records and says how to resume.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

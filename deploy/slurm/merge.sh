@@ -15,4 +15,6 @@ nl2sqlbench=${NL2SQLBENCH:-nl2sqlbench}
 shopt -s nullglob
 shards=("$RUNS"/shard-*/)
 [ ${#shards[@]} -gt 0 ] || { echo "merge: no shard run under $RUNS" >&2; exit 1; }
+# MERGE_FLAGS: further merge flags, split into words (e.g. "--allow-mixed-hosts").
+# shellcheck disable=SC2086
 exec "$nl2sqlbench" merge "${shards[@]%/}" --out "$RUNS/merged" ${MERGE_FLAGS:-}
