@@ -32,6 +32,7 @@ type generator struct {
 	s       *spec
 	p       pools
 	samples [][][]any // the original rows of each table (up to sampleRows)
+	real    *realism  // realistic mode: only what the data's profile allows (nil: declared)
 }
 
 // sizes are the row counts a random table gets: small tables find most differences.
@@ -46,6 +47,12 @@ func (g *generator) random(r *rand.Rand) instance {
 		n := sizes[r.Intn(len(sizes))]
 		if len(g.s.tables) >= 4 && n > 4 {
 			n = 4 // bounds a cross product of many tables
+		}
+		if g.real != nil {
+			if rows := g.real.lookupRows(r, ti, n); rows != nil {
+				in[ti] = rows // a lookup table keeps its real code/name pairs
+				continue
+			}
 		}
 		seen := make([]map[string]bool, len(ts.keys))
 		for k := range seen {
@@ -64,6 +71,9 @@ func (g *generator) random(r *rand.Rand) instance {
 			}
 		}
 	}
+	if g.real != nil {
+		g.real.repair(r, in, true)
+	}
 	return in
 }
 
@@ -80,6 +90,9 @@ func (g *generator) fromData(r *rand.Rand) instance {
 			in[ti] = append(in[ti], append([]any(nil), rows[k]...))
 		}
 	}
+	if g.real != nil {
+		g.real.repair(r, in, false)
+	}
 	return in
 }
 
@@ -93,6 +106,11 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 				row[ci] = g.value(r, ti, ci)
 			}
 		}
+		if g.real != nil {
+			for _, ci := range g.real.distinctCols(ti) {
+				row[ci] = g.value(r, ti, ci)
+			}
+		}
 	} else {
 		for ci := range row {
 			row[ci] = g.value(r, ti, ci)
@@ -102,7 +120,7 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 		parents := in[fk.parent]
 		nullable := true
 		for _, ci := range fk.cols {
-			nullable = nullable && !ts.cols[ci].notNull
+			nullable = nullable && !ts.cols[ci].notNull && (g.real == nil || g.real.nullOK(ti, ci))
 		}
 		if nullable && (len(parents) == 0 || r.Intn(8) == 0) {
 			for _, ci := range fk.cols {
@@ -123,7 +141,7 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 
 func (g *generator) value(r *rand.Rand, ti, ci int) any {
 	c := g.s.tables[ti].cols[ci]
-	if !c.notNull && r.Intn(10) == 0 {
+	if !c.notNull && r.Intn(10) == 0 && (g.real == nil || g.real.nullOK(ti, ci)) {
 		return nil
 	}
 	cp := g.p[ti][ci]

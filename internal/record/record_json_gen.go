@@ -542,6 +542,29 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	b = e.appendJSONResultTable(b, &v.GoldResult)
 	b = append(b, ",\"pred_result\":"...)
 	b = e.appendJSONResultTable(b, &v.PredResult)
+	if len(v.Kind) != 0 {
+		b = append(b, ",\"kind\":"...)
+		b = appendJSONString(b, string(v.Kind))
+	}
+	if len(v.Assumes) != 0 {
+		b = append(b, ",\"assumes\":"...)
+		if s55 := v.Assumes; s55 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i56 := range s55 {
+				if i56 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s55[i56]))
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(v.GoldSuspect) != 0 {
+		b = append(b, ",\"gold_suspect\":"...)
+		b = appendJSONString(b, string(v.GoldSuspect))
+	}
 	return append(b, '}')
 }
 
@@ -549,20 +572,7 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s55 := v.Columns; s55 == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i56 := range s55 {
-			if i56 > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, string(s55[i56]))
-		}
-		b = append(b, ']')
-	}
-	b = append(b, ",\"rows\":"...)
-	if s57 := v.Rows; s57 == nil {
+	if s57 := v.Columns; s57 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
@@ -570,15 +580,28 @@ func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 			if i58 > 0 {
 				b = append(b, ',')
 			}
-			if s59 := s57[i58]; s59 == nil {
+			b = appendJSONString(b, string(s57[i58]))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ",\"rows\":"...)
+	if s59 := v.Rows; s59 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i60 := range s59 {
+			if i60 > 0 {
+				b = append(b, ',')
+			}
+			if s61 := s59[i60]; s61 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i60 := range s59 {
-					if i60 > 0 {
+				for i62 := range s61 {
+					if i62 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s59[i60])
+					b = e.appendAny(b, s61[i62])
 				}
 				b = append(b, ']')
 			}
