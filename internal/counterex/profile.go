@@ -57,7 +57,7 @@ type colProfile struct {
 	numeric  bool  // every non-NULL value is a number
 	integral bool  // ... and an integer
 	lo, hi   float64
-	spaces   bool // some text value has spaces around it
+	spaces   bool            // some text value has spaces around it
 	set      map[string]bool // the scanned values' identities (valKey)
 }
 
