@@ -196,6 +196,11 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 				return rank(xs, t) <= k && subsetStrings(xs, as)
 			}
 			small := shrink(context.WithoutCancel(ctx), p, sb, got, keep)
+			if k >= 2 { // as few assumptions as the difference needs, then rows again
+				small = relax(context.WithoutCancel(ctx), p, sb, small, rl, realistic.p, keep)
+				as = rl.assumes(small)
+				small = shrink(context.WithoutCancel(ctx), p, sb, small, keep)
+			}
 			got, _ = sb.load(small, false)
 			o, err := p.run(ctx, sb)
 			sb.rollback()

@@ -31,3 +31,70 @@ func shrink(ctx context.Context, p *pair, sb *sandbox, in instance, keep func(in
 	}
 	return in
 }
+
+// relaxChecks bounds the checks relax makes.
+const relaxChecks = 120
+
+// relax replaces, one cell at a time, each value of in that departs from the data's
+// profile by a realistic one from p (a few candidates each), keeping a replacement when
+// the variant still tells the pair apart with fewer departures and keep accepts it. So
+// a robustness finding lists only the assumptions its difference needs.
+func relax(ctx context.Context, pr *pair, sb *sandbox, in instance, rl *realism, p pools, keep func(instance, string) bool) instance {
+	checks := 0
+	n := len(rl.assumes(in))
+	for ti := range in {
+		for ri := 0; ri < len(in[ti]); ri++ {
+			for ci := range in[ti][ri] {
+				if n == 0 || checks >= relaxChecks || ri >= len(in[ti]) || rl.departs(ti, ci, in[ti][ri][ci]) == "" {
+					continue
+				}
+				cands := append(append(parentValues(rl, in, ti, ci), first(p[ti][ci].data, 3)...), first(p[ti][ci].lits, 3)...)
+				for _, v := range cands {
+					if checks >= relaxChecks {
+						break
+					}
+					checks++
+					try := make(instance, len(in))
+					copy(try, in)
+					try[ti] = append([][]any(nil), in[ti]...)
+					row := append([]any(nil), in[ti][ri]...)
+					row[ci] = v
+					try[ti][ri] = row
+					ok, got, tie := pr.check(ctx, sb, try)
+					if m := len(rl.assumes(got)); ok && m < n && got.rows() == in.rows() && keep(got, tie) {
+						in, n = got, m
+						break
+					}
+				}
+			}
+		}
+	}
+	return in
+}
+
+// parentValues are the values a foreign-key or inclusion column ci of table ti may point
+// at among in's parent rows (a few).
+func parentValues(rl *realism, in instance, ti, ci int) []any {
+	var out []any
+	for _, fk := range rl.sp.tables[ti].fks {
+		for j, c := range fk.cols {
+			if c == ci && len(fk.cols) == 1 {
+				for _, r := range first2(in[fk.parent], 3) {
+					out = append(out, r[fk.pcols[j]])
+				}
+			}
+		}
+	}
+	for _, is := range rl.incl {
+		if is.child == ti && is.ccol == ci && is.parent >= 0 {
+			for _, r := range first2(in[is.parent], 3) {
+				out = append(out, r[is.pcol])
+			}
+		}
+	}
+	return out
+}
+
+func first2(rows [][]any, n int) [][]any { return rows[:min(n, len(rows))] }
+
+func first(vs []any, n int) []any { return vs[:min(n, len(vs))] }
