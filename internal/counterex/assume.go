@@ -13,10 +13,13 @@ import (
 // (realistic mode) and lists what a found counterexample assumes (both modes), so the
 // two always agree.
 type realism struct {
-	sp   *spec
-	tps  []*tableProfile // per spec table; nil when the profile lacks it
-	incl []inclSpec
-	lits map[string]bool // the queries' literals as written (valKey)
+	sp *spec
+	// pointing marks the columns ("ti.ci") whose values point into another table (a
+	// foreign key or an inclusion): their own range says nothing, the parent's rows do.
+	pointing map[[2]int]bool
+	tps      []*tableProfile // per spec table; nil when the profile lacks it
+	incl     []inclSpec
+	lits     map[string]bool // the queries' literals as written (valKey)
 }
 
 // inclSpec is an inclusion between two columns of the spec (parent >= 0), or of a spec
@@ -28,7 +31,14 @@ type inclSpec struct {
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
-	rl := &realism{sp: sp, lits: map[string]bool{}}
+	rl := &realism{sp: sp, lits: map[string]bool{}, pointing: map[[2]int]bool{}}
+	for ti, ts := range sp.tables {
+		for _, fk := range ts.fks {
+			for _, ci := range fk.cols {
+				rl.pointing[[2]int{ti, ci}] = true
+			}
+		}
+	}
 	for _, q := range queries {
 		for _, l := range literals(q) {
 			rl.lits[valKey(l.v)] = true
@@ -79,6 +89,7 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 			}
 		}
 		rl.incl = append(rl.incl, is)
+		rl.pointing[[2]int{ct, cc}] = true
 	}
 	return rl
 }
@@ -113,7 +124,7 @@ func (rl *realism) departs(ti, ci int, v any) string {
 	if rl.lits[valKey(v)] {
 		return ""
 	}
-	if c.closed {
+	if c.closed && !rl.pointing[[2]int{ti, ci}] {
 		if !c.domain[valKey(v)] {
 			return fmt.Sprintf("value %s not in %s's domain", sqlLiteral(v), where)
 		}
@@ -125,12 +136,18 @@ func (rl *realism) departs(ti, ci int, v any) string {
 			return fmt.Sprintf("text %s in %s (always a number in the data)", sqlLiteral(v), where)
 		case c.integral && f != math.Trunc(f):
 			return fmt.Sprintf("value %s in %s (always an integer in the data)", sqlLiteral(v), where)
-		case f < c.lo || f > c.hi:
+		case (f < c.lo || f > c.hi) && c.nonNull >= distinctMin && !rl.pointing[[2]int{ti, ci}]:
+			// a range from a handful of rows, or of keys pointing elsewhere, says little
 			return fmt.Sprintf("value %s outside %s's range [%g, %g]", sqlLiteral(v), where, c.lo, c.hi)
 		}
 	}
-	if s, ok := v.(string); ok && !c.spaces && s != strings.TrimSpace(s) {
-		return fmt.Sprintf("value %s in %s (no value has spaces around it in the data)", sqlLiteral(v), where)
+	if s, ok := v.(string); ok {
+		switch {
+		case !c.spaces && s != strings.TrimSpace(s):
+			return fmt.Sprintf("value %s in %s (no value has spaces around it in the data)", sqlLiteral(v), where)
+		case s == "" && !c.empty && c.nonNull > 0:
+			return fmt.Sprintf("empty text in %s (never empty in the data)", where)
+		}
 	}
 	return ""
 }

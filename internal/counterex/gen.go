@@ -54,7 +54,13 @@ func (g *generator) random(r *rand.Rand) instance {
 				continue
 			}
 		}
-		seen := make([]map[string]bool, len(ts.keys))
+		keys := ts.keys
+		if g.real != nil { // a column distinct in the data stays distinct
+			for _, ci := range g.real.distinctCols(ti) {
+				keys = append(keys[:len(keys):len(keys)], []int{ci})
+			}
+		}
+		seen := make([]map[string]bool, len(keys))
 		for k := range seen {
 			seen[k] = map[string]bool{}
 		}
@@ -64,7 +70,7 @@ func (g *generator) random(r *rand.Rand) instance {
 				if row == nil {
 					break
 				}
-				if unique(ts, row, seen) {
+				if unique(keys, row, seen) {
 					in[ti] = append(in[ti], row)
 					break
 				}
@@ -163,9 +169,9 @@ func (g *generator) value(r *rand.Rand, ti, ci int) any {
 // unique reports whether row's key values are new (and records them): NULLs never
 // collide, as in SQLite. Collations and numeric equality are left to the insert, which
 // drops a row SQLite refuses.
-func unique(ts *tableSpec, row []any, seen []map[string]bool) bool {
-	ks := make([]string, len(ts.keys))
-	for k, cols := range ts.keys {
+func unique(keys [][]int, row []any, seen []map[string]bool) bool {
+	ks := make([]string, len(keys))
+	for k, cols := range keys {
 		var b strings.Builder
 		for _, ci := range cols {
 			if row[ci] == nil {

@@ -58,6 +58,8 @@ type colProfile struct {
 	integral bool  // ... and an integer
 	lo, hi   float64
 	spaces   bool            // some text value has spaces around it
+	empty    bool            // some value is the empty string
+	nonNull  int             // non-NULL values scanned
 	set      map[string]bool // the scanned values' identities (valKey)
 }
 
@@ -177,6 +179,9 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 			if s, ok := v.(string); ok && s != strings.TrimSpace(s) {
 				cp.spaces = true
 			}
+			if s, ok := v.(string); ok && s == "" {
+				cp.empty = true
+			}
 		}
 		if nullsBeyond != nil {
 			if n, ok := nullsBeyond[ci].(int64); ok && n == 1 {
@@ -188,6 +193,7 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 		if nonNull == 0 {
 			cp.numeric, cp.integral = false, false
 		}
+		cp.nonNull = nonNull
 		cp.distinct = !dup && nonNull >= distinctMin
 		if n := len(cp.set); n > 0 && n <= closedMax && nonNull >= 2*n {
 			cp.closed = true
