@@ -20,6 +20,9 @@ type realism struct {
 	tps      []*tableProfile // per spec table; nil when the profile lacks it
 	incl     []inclSpec
 	lits     map[string]bool // the queries' literals as written (valKey)
+	// litCols says which column names each literal is compared with ("" when none was
+	// recognised): a closed domain admits only the literals compared with it.
+	litCols map[string]map[string]bool
 }
 
 // inclSpec is an inclusion between two columns of the spec (parent >= 0), or of a spec
@@ -31,7 +34,7 @@ type inclSpec struct {
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
-	rl := &realism{sp: sp, lits: map[string]bool{}, pointing: map[[2]int]bool{}}
+	rl := &realism{sp: sp, lits: map[string]bool{}, litCols: map[string]map[string]bool{}, pointing: map[[2]int]bool{}}
 	for ti, ts := range sp.tables {
 		for _, fk := range ts.fks {
 			for _, ci := range fk.cols {
@@ -41,11 +44,18 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 	}
 	for _, q := range queries {
 		for _, l := range literals(q) {
-			rl.lits[valKey(l.v)] = true
+			ks := []string{valKey(l.v)}
 			if s, ok := l.v.(string); ok { // as a number too: '3' compared with an INTEGER column
 				if f, ok := numberOf(fit(s, affReal)); ok {
-					rl.lits[valKey(f)] = true
+					ks = append(ks, valKey(f))
 				}
+			}
+			for _, k := range ks {
+				rl.lits[k] = true
+				if rl.litCols[k] == nil {
+					rl.litCols[k] = map[string]bool{}
+				}
+				rl.litCols[k][strings.ToLower(l.col)] = true
 			}
 		}
 	}
@@ -121,13 +131,14 @@ func (rl *realism) departs(ti, ci int, v any) string {
 		}
 		return ""
 	}
-	if rl.lits[valKey(v)] {
-		return ""
-	}
+	k := valKey(v)
 	if c.closed && !rl.pointing[[2]int{ti, ci}] {
-		if !c.domain[valKey(v)] {
+		if cols := rl.litCols[k]; !c.domain[k] && !cols[""] && !cols[strings.ToLower(c.name)] {
 			return fmt.Sprintf("value %s not in %s's domain", sqlLiteral(v), where)
 		}
+		return ""
+	}
+	if rl.lits[k] {
 		return ""
 	}
 	if f, isNum := numberOf(v); c.numeric {

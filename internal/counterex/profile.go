@@ -270,7 +270,8 @@ func (p *profile) findInclusions(d *dbInfo) {
 
 func namedAlike(child, parentTable, parentCol string) bool {
 	c, t, k := strings.ToLower(child), strings.ToLower(parentTable), strings.ToLower(parentCol)
-	return c == k || c == t+"_"+k || c == t+k || k == "id" && (c == t+"_id" || c == t+"id")
+	// Two tables' own "id" columns share a name and nothing else.
+	return c == k && k != "id" || c == t+"_"+k || c == t+k || k == "id" && (c == t+"_id" || c == t+"id")
 }
 
 func subsetOf(a, b map[string]bool) bool {
