@@ -30,40 +30,47 @@ type corpusOutcome struct {
 	err   error
 }
 
-// searchCorpus searches every pair of a data corpus with default options (the
-// realistic domain once it exists) under the semantics semOf gives the pair, with a
-// count budget so that the result does not depend on the machine. Pairs run in
-// parallel, one Searcher per semantics (safe for concurrent use); the outcomes come
-// back in file order.
+// searchCorpus searches the pairs of a data corpus with default options (the
+// realistic domain once it exists), each under the semantics semOf gives it ("" leaves
+// the pair out), with a count budget so that the result does not depend on the
+// machine. Pairs run in parallel, one Searcher per semantics (safe for concurrent use);
+// the outcomes come back in file order.
 func searchCorpus(t *testing.T, path string, semOf func(dataPair) judge.Semantics) []corpusOutcome {
 	t.Helper()
-	ps := readDataPairs(t, path)
 	testutil.Shared(t, "data/spider/database")
 	testutil.Shared(t, "data/bird/dev_databases/superhero")
-	dbs := make([]string, len(ps))
-	for i, p := range ps {
-		dbs[i] = dataPairDB(t, p.DB)
+	type job struct {
+		i   int // the pair's line, which seeds its search
+		p   dataPair
+		db  string
+		sem judge.Semantics
 	}
+	var jobs []job
 	searchers := map[judge.Semantics]*Searcher{}
-	for _, p := range ps {
-		if sem := semOf(p); searchers[sem] == nil {
+	for i, p := range readDataPairs(t, path) {
+		sem := semOf(p)
+		if sem == "" {
+			continue
+		}
+		if searchers[sem] == nil {
 			searchers[sem] = New(Options{Seed: 7, Budget: Budget{DBs: DefaultBudget.DBs}, Semantics: sem})
 			defer searchers[sem].Close()
 		}
+		jobs = append(jobs, job{i, p, dataPairDB(t, p.DB), sem})
 	}
-	out := make([]corpusOutcome, len(ps))
+	out := make([]corpusOutcome, len(jobs))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, 2) // the machine's cores
-	for i, p := range ps {
+	for k, j := range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			o, err := searchers[semOf(p)].Search(context.Background(), dbs[i], i, []string{p.Gold}, p.Pred)
-			out[i] = corpusOutcome{p: p, err: err}
+			o, err := searchers[j.sem].Search(context.Background(), j.db, j.i, []string{j.p.Gold}, j.p.Pred)
+			out[k] = corpusOutcome{p: j.p, err: err}
 			if o != nil {
-				out[i].tried, out[i].found = o.Tried, o.Found
+				out[k].tried, out[k].found = o.Tried, o.Found
 			}
 		}()
 	}
@@ -107,11 +114,22 @@ func kindTally(outs []corpusOutcome) string {
 }
 
 // TestRealisticSoundness: a pair equivalent on every database the data's profile
-// allows never gets a counterexample, under either semantics.
+// allows never gets a counterexample, under BIRD's semantics and, for Spider pairs,
+// under Spider's too (its verdict drops DISTINCT and compares bags; a BIRD pair under
+// it is no configuration anyone runs: its 'value' rewrite breaks BIRD's column names).
 func TestRealisticSoundness(t *testing.T) {
+	semOf := map[judge.Semantics]func(dataPair) judge.Semantics{
+		judge.Bird: func(dataPair) judge.Semantics { return judge.Bird },
+		judge.Spider: func(p dataPair) judge.Semantics {
+			if strings.HasPrefix(p.DB, "spider/") {
+				return judge.Spider
+			}
+			return ""
+		},
+	}
 	for _, sem := range []judge.Semantics{judge.Bird, judge.Spider} {
 		t.Run(string(sem), func(t *testing.T) {
-			outs := searchCorpus(t, equivDataFile, func(dataPair) judge.Semantics { return sem })
+			outs := searchCorpus(t, equivDataFile, semOf[sem])
 			false_ := 0
 			for _, o := range outs {
 				switch {
