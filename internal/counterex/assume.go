@@ -23,6 +23,7 @@ type realism struct {
 	// litCols says which column names each literal is compared with ("" when none was
 	// recognised): a closed domain admits only the literals compared with it.
 	litCols map[string]map[string]bool
+	caseOf  map[string]bool // the text literals, lowercased
 }
 
 // inclSpec is an inclusion between two columns of the spec (parent >= 0), or of a spec
@@ -34,7 +35,7 @@ type inclSpec struct {
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
-	rl := &realism{sp: sp, lits: map[string]bool{}, litCols: map[string]map[string]bool{}, pointing: map[[2]int]bool{}}
+	rl := &realism{sp: sp, lits: map[string]bool{}, litCols: map[string]map[string]bool{}, caseOf: map[string]bool{}, pointing: map[[2]int]bool{}}
 	for ti, ts := range sp.tables {
 		for _, fk := range ts.fks {
 			for _, ci := range fk.cols {
@@ -49,6 +50,9 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 				if f, ok := numberOf(fit(s, affReal)); ok {
 					ks = append(ks, valKey(f))
 				}
+			}
+			if s, ok := l.v.(string); ok {
+				rl.caseOf[strings.ToLower(s)] = true
 			}
 			for _, k := range ks {
 				rl.lits[k] = true
@@ -72,7 +76,7 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 		}
 		return -1
 	}
-	for _, in := range prof.incl {
+	for _, in := range append(prof.incl, joinedInclusions(prof, sp, queries)...) {
 		ct, ok := idx[strings.ToLower(in.child)]
 		if !ok {
 			continue
@@ -102,6 +106,44 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 		rl.pointing[[2]int{ct, cc}] = true
 	}
 	return rl
+}
+
+// joinedInclusions are the inclusions the queries' own joins suggest (flights.Airline =
+// airlines.uid) that the data satisfies: every value of one side is in the other, a key
+// (non-NULL, distinct, its table read whole). Names alone would miss them.
+func joinedInclusions(prof *profile, sp *spec, queries []string) []inclusion {
+	partners := map[string]map[string]bool{}
+	for _, q := range queries {
+		for a, bs := range joinPartners(q) {
+			if partners[a] == nil {
+				partners[a] = map[string]bool{}
+			}
+			for _, b := range bs {
+				partners[a][b] = true
+			}
+		}
+	}
+	var out []inclusion
+	for _, ct := range sp.tables {
+		ctp := prof.tables[strings.ToLower(ct.t.Name)]
+		for _, pt := range sp.tables {
+			ptp := prof.tables[strings.ToLower(pt.t.Name)]
+			if ct == pt || ctp == nil || ptp == nil || !ctp.complete || !ptp.complete || ptp.rows == 0 {
+				continue
+			}
+			for _, cc := range ctp.cols {
+				for _, pc := range ptp.cols {
+					if !partners[strings.ToLower(cc.name)][strings.ToLower(pc.name)] || pc.nulls || len(pc.set) != ptp.rows || len(cc.set) == 0 {
+						continue
+					}
+					if subsetOf(cc.set, pc.set) {
+						out = append(out, inclusion{child: ct.t.Name, ccol: cc.name, parent: pt.t.Name, pcol: pc.name})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // enforced reports whether column ci of ts is a declared, enforced foreign key to table pt.
@@ -140,6 +182,9 @@ func (rl *realism) departs(ti, ci int, v any) string {
 	}
 	if rl.lits[k] {
 		return ""
+	}
+	if s, ok := v.(string); ok && rl.caseOf[strings.ToLower(s)] && !c.set[k] {
+		return fmt.Sprintf("value %s in %s (a query's literal in another case; the data does not have it)", sqlLiteral(v), where)
 	}
 	if f, isNum := numberOf(v); c.numeric {
 		switch {

@@ -25,7 +25,7 @@ import (
 const (
 	profileRows    = 5000 // rows scanned per table
 	profileTimeout = 2 * time.Second
-	closedMax      = 16  // at most this many distinct values, each twice on average: a closed domain
+	closedMax      = 16  // at most this many distinct values, repeated: a closed domain
 	lookupMaxRows  = 300 // a lookup table is small
 	distinctMin    = 10  // "distinct in the data" needs this many rows to mean anything
 )
@@ -195,7 +195,8 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 		}
 		cp.nonNull = nonNull
 		cp.distinct = !dup && nonNull >= distinctMin
-		if n := len(cp.set); n > 0 && n <= closedMax && nonNull >= 2*n {
+		// Categorical: few values, each seen twice on average, or (text) some seen twice.
+		if n := len(cp.set); n > 0 && n <= closedMax && (nonNull >= 2*n || !cp.numeric && nonNull > n) {
 			cp.closed = true
 			if !tp.complete { // complete the set beyond the scan
 				for _, r := range d.query(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s LIMIT %d", cols[ci], quoteIdent(t.Name), closedMax+1), closedMax+1) {

@@ -1,12 +1,9 @@
-//go:build realistic_corpus
-
-// These two tests measure the search against the data corpora of issue 26
-// (realistic_corpus_test.go). They sit behind the realistic_corpus build tag until the
-// search's realistic mode (Options.Domain, realistic by default) is merged: today's
-// declared-only search builds NULLs the data never has and renumbers lookup tables, so
-// TestRealisticSoundness fails by design. Remove the tag at that merge. Run with
+// These two tests measure the search's realistic mode (the default) against the data
+// corpora of issue 26 (realistic_corpus_test.go). A counterexample counts when it
+// refutes the prediction (Found.Refutes: realistic, not resting on a tie under the
+// gold's LIMIT); a gold-suspect finding is logged apart. Run with
 //
-//	go test -tags realistic_corpus ./internal/counterex -run 'TestRealistic' -v
+//	go test ./internal/counterex -run 'TestRealistic' -v
 
 package counterex
 
@@ -46,6 +43,9 @@ func searchCorpus(t *testing.T, path string, semOf func(dataPair) judge.Semantic
 		sem judge.Semantics
 	}
 	var jobs []job
+	if testing.Short() {
+		t.Skip("the data corpora take about a minute on two cores: skipped under -short")
+	}
 	searchers := map[judge.Semantics]*Searcher{}
 	for i, p := range readDataPairs(t, path) {
 		sem := semOf(p)
@@ -97,7 +97,7 @@ func kindTally(outs []corpusOutcome) string {
 			byKind[o.p.Kind] = k
 		}
 		k.all++
-		if o.found != nil {
+		if o.found != nil && o.found.Refutes() {
 			k.found++
 		}
 	}
@@ -135,6 +135,8 @@ func TestRealisticSoundness(t *testing.T) {
 				switch {
 				case o.err != nil:
 					t.Errorf("%s: %v", o.p.ID, o.err)
+				case o.found != nil && o.found.GoldTie != "" && o.found.Realistic():
+					t.Logf("%s (%s): gold suspect, not counted: %s", o.p.ID, o.p.Kind, o.found.GoldTie)
 				case o.found != nil:
 					false_++
 					t.Errorf("%s (%s): counterexample for a pair equivalent on realistic data:\n%s", o.p.ID, o.p.Kind, o.found.Script)
@@ -158,7 +160,7 @@ func TestRealisticPower(t *testing.T) {
 		switch {
 		case o.err != nil:
 			t.Errorf("%s: %v", o.p.ID, o.err)
-		case o.found != nil:
+		case o.found != nil && o.found.Refutes():
 			found++
 		default:
 			missed = append(missed, o.p.ID)

@@ -42,6 +42,39 @@ const relaxChecks = 120
 func relax(ctx context.Context, pr *pair, sb *sandbox, in instance, rl *realism, p pools, keep func(instance, string) bool) instance {
 	checks := 0
 	n := len(rl.assumes(in))
+	try := func(cand instance) bool {
+		checks++
+		ok, got, tie := pr.check(ctx, sb, cand)
+		if m := len(rl.assumes(got)); ok && m < n && got.rows() == in.rows() && keep(got, tie) {
+			in, n = got, m
+			return true
+		}
+		return false
+	}
+	// A lookup table's made-up row first gives way to the real row sharing its code.
+	for ti := range in {
+		tp := rl.tps[ti]
+		if tp == nil || !tp.lookup {
+			continue
+		}
+		for ri := 0; ri < len(in[ti]) && n > 0 && checks < relaxChecks; ri++ {
+			if tp.realKey[rowKey(in[ti][ri])] {
+				continue
+			}
+			for _, real := range tp.real {
+				if !sharesValue(real, in[ti][ri]) {
+					continue
+				}
+				cand := make(instance, len(in))
+				copy(cand, in)
+				cand[ti] = append([][]any(nil), in[ti]...)
+				cand[ti][ri] = append([]any(nil), real...)
+				if try(cand) || checks >= relaxChecks {
+					break
+				}
+			}
+		}
+	}
 	for ti := range in {
 		for ri := 0; ri < len(in[ti]); ri++ {
 			for ci := range in[ti][ri] {
@@ -53,16 +86,13 @@ func relax(ctx context.Context, pr *pair, sb *sandbox, in instance, rl *realism,
 					if checks >= relaxChecks {
 						break
 					}
-					checks++
-					try := make(instance, len(in))
-					copy(try, in)
-					try[ti] = append([][]any(nil), in[ti]...)
+					cand := make(instance, len(in))
+					copy(cand, in)
+					cand[ti] = append([][]any(nil), in[ti]...)
 					row := append([]any(nil), in[ti][ri]...)
 					row[ci] = v
-					try[ti][ri] = row
-					ok, got, tie := pr.check(ctx, sb, try)
-					if m := len(rl.assumes(got)); ok && m < n && got.rows() == in.rows() && keep(got, tie) {
-						in, n = got, m
+					cand[ti][ri] = row
+					if try(cand) {
 						break
 					}
 				}
@@ -96,5 +126,16 @@ func parentValues(rl *realism, in instance, ti, ci int) []any {
 }
 
 func first2(rows [][]any, n int) [][]any { return rows[:min(n, len(rows))] }
+
+// sharesValue reports whether two rows of a table agree in some column (a real lookup
+// row with the same code as a made-up one).
+func sharesValue(a, b []any) bool {
+	for i := range a {
+		if a[i] != nil && valKey(a[i]) == valKey(b[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 func first(vs []any, n int) []any { return vs[:min(n, len(vs))] }
