@@ -181,6 +181,11 @@ func (rl *realism) departs(ti, ci int, v any) string {
 		return ""
 	}
 	if rl.lits[k] {
+		if cols := rl.litCols[k]; c.distinct && !c.numeric && !c.set[k] && !cols[""] && !cols[strings.ToLower(c.name)] {
+			// an identifier-like column (distinct text) does not take a literal meant for
+			// another column: an airport code 'Aberdeen' is no airport's
+			return fmt.Sprintf("value %s in %s (a literal compared with another column; its values are distinct identifiers)", sqlLiteral(v), where)
+		}
 		return ""
 	}
 	if s, ok := v.(string); ok && rl.caseOf[strings.ToLower(s)] && !c.set[k] {
