@@ -174,6 +174,10 @@ func (rl *realism) departs(ti, ci int, v any) string {
 		return ""
 	}
 	k := valKey(v)
+	if s, ok := v.(string); ok && !c.set[k] && c.lower[strings.ToLower(s)] {
+		// the data spells this value in another case ('Korea'): 'korea' is not its spelling
+		return fmt.Sprintf("value %s in %s (the data spells it in another case)", sqlLiteral(v), where)
+	}
 	if c.closed && !rl.pointing[[2]int{ti, ci}] {
 		if cols := rl.litCols[k]; !c.domain[k] && !cols[""] && !cols[strings.ToLower(c.name)] {
 			return fmt.Sprintf("value %s not in %s's domain", sqlLiteral(v), where)

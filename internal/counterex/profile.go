@@ -59,6 +59,7 @@ type colProfile struct {
 	lo, hi   float64
 	spaces   bool            // some text value has spaces around it
 	empty    bool            // some value is the empty string
+	lower    map[string]bool // the text values, lowercased
 	nonNull  int             // non-NULL values scanned
 	set      map[string]bool // the scanned values' identities (valKey)
 }
@@ -182,6 +183,12 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 			if s, ok := v.(string); ok && s == "" {
 				cp.empty = true
 			}
+			if s, ok := v.(string); ok {
+				if cp.lower == nil {
+					cp.lower = map[string]bool{}
+				}
+				cp.lower[strings.ToLower(s)] = true
+			}
 		}
 		if nullsBeyond != nil {
 			if n, ok := nullsBeyond[ci].(int64); ok && n == 1 {
@@ -195,8 +202,8 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 		}
 		cp.nonNull = nonNull
 		cp.distinct = !dup && nonNull >= distinctMin
-		// Categorical: few values, each seen twice on average, or (text) some seen twice.
-		if n := len(cp.set); n > 0 && n <= closedMax && (nonNull >= 2*n || !cp.numeric && nonNull > n) {
+		// Categorical: few values, each seen twice on average, or (text) up to four, one repeated.
+		if n := len(cp.set); n > 0 && n <= closedMax && (nonNull >= 2*n || !cp.numeric && n <= 4 && nonNull > n) {
 			cp.closed = true
 			if !tp.complete { // complete the set beyond the scan
 				for _, r := range d.query(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s LIMIT %d", cols[ci], quoteIdent(t.Name), closedMax+1), closedMax+1) {
