@@ -18,6 +18,26 @@ func bindTestSuite(f *pflag.FlagSet, cfg *benchrun.Config) {
 	f.BoolVar(&cfg.TestSuite, "test-suite", false, "search a counterexample database for every EX-correct prediction: ts_ex, counterexample (docs/test-suite.md)")
 	f.Int64Var(&cfg.TestSuiteSeed, "test-suite-seed", 1, "seed of the counterexample search (same seed and count budget: same databases)")
 	f.Var((*budgetFlag)(&cfg.TestSuiteBudget), "test-suite-budget", "per prediction: databases tried, a time, or both (default "+counterex.DefaultBudget.String()+")")
+	f.Var((*domainFlag)(&cfg.TestSuiteDomain), "test-suite-domain", "realistic: only databases the data's profile allows, ts_ex counts only those; declared: any the declared schema allows, the others reported as robustness findings")
+}
+
+// domainFlag is --test-suite-domain.
+type domainFlag counterex.Domain
+
+func (d *domainFlag) String() string {
+	if *d == "" {
+		return string(counterex.DomainRealistic)
+	}
+	return string(*d)
+}
+func (d *domainFlag) Type() string { return "realistic|declared" }
+func (d *domainFlag) Set(s string) error {
+	v, err := counterex.ParseDomain(s)
+	if err != nil {
+		return err
+	}
+	*d = domainFlag(v)
+	return nil
 }
 
 // budgetFlag is --test-suite-budget.

@@ -33,8 +33,9 @@ func TestEvalTestSuiteThenVerify(t *testing.T) {
 				t.Errorf("%s #%d: ts_ex 1 on a %s record", name, r.Index, r.Verdict)
 			}
 			if c := r.Counterexample; c != nil {
-				if *r.TSEX != 0 || len(c.GoldResult.Columns) == 0 {
-					t.Errorf("%s #%d: counterexample with ts_ex %d, gold columns %v", name, r.Index, *r.TSEX, c.GoldResult.Columns)
+				refutes := c.Kind == "realistic" && c.GoldSuspect == ""
+				if (*r.TSEX == 0) != refutes || len(c.GoldResult.Columns) == 0 || c.Kind == "" {
+					t.Errorf("%s #%d: %s counterexample (gold suspect %q) with ts_ex %d, gold columns %v", name, r.Index, c.Kind, c.GoldSuspect, *r.TSEX, c.GoldResult.Columns)
 				}
 				paths = append(paths, c.Path)
 			}
@@ -72,4 +73,5 @@ func TestEvalTestSuiteThenVerify(t *testing.T) {
 
 func TestTestSuiteBudgetFlag(t *testing.T) {
 	checkExit(t, []string{"eval", "--dataset", "jsonl:x", "--pred", "x", "--test-suite-budget", "soon"}, exitUsage, "test-suite-budget")
+	checkExit(t, []string{"eval", "--dataset", "jsonl:x", "--pred", "x", "--test-suite-domain", "strict"}, exitUsage, "test-suite-domain")
 }

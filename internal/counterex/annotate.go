@@ -26,7 +26,7 @@ type Annotator struct {
 // NewAnnotator returns an annotator searching with opt.
 func NewAnnotator(opt Options) *Annotator { return &Annotator{s: New(opt)} }
 
-// Found is how many counterexamples the annotator found.
+// Found is how many counterexamples the annotator found that prove a prediction wrong.
 func (a *Annotator) Found() int { return int(a.found.Load()) }
 
 // Close releases the original databases.
@@ -59,10 +59,16 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	}
 	rec.TSDBs = out.Tried
 	if f := out.Found; f != nil {
-		a.found.Add(1)
-		rec.TSEX = &zero
+		kind := "robustness"
+		if f.Realistic() {
+			kind = "realistic"
+		}
+		if f.Refutes() {
+			a.found.Add(1)
+			rec.TSEX = &zero
+		}
 		rec.Counterexample = &record.Counterexample{Rows: f.Rows, Script: f.Script,
-			GoldResult: Table(f.Gold), PredResult: Table(f.Pred)}
+			GoldResult: Table(f.Gold), PredResult: Table(f.Pred), Kind: kind, Assumes: f.Assumes, GoldSuspect: f.GoldTie}
 	}
 	return nil
 }

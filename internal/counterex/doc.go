@@ -11,6 +11,12 @@
 //   - schema.go reads the original database once (read-only): tables, declared types,
 //     collations, primary keys, UNIQUE, NOT NULL, and the foreign keys its data
 //     satisfies (only those are declared and enforced in the variants);
+//   - profile.go profiles the original data once (bounded scans): per column whether
+//     NULL occurs, distinctness, the value domain; observed inclusions; lookup tables.
+//     assume.go lays it out per pair: realistic mode (the default) draws only values the
+//     profile allows, and every found variant lists the facts it departs from (none: a
+//     realistic counterexample, the only kind that sets ts_ex to 0; else a robustness
+//     finding), a tie under the gold's LIMIT marking the gold suspect instead;
 //   - values.go draws each column's candidate values from the original data, from the
 //     literals of both queries, and from boundary cases (NULL where allowed, numbers on
 //     both sides of each literal, strings equal up to case or spaces);

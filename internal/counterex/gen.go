@@ -32,6 +32,7 @@ type generator struct {
 	s       *spec
 	p       pools
 	samples [][][]any // the original rows of each table (up to sampleRows)
+	real    *realism  // realistic mode: only what the data's profile allows (nil: declared)
 }
 
 // sizes are the row counts a random table gets: small tables find most differences.
@@ -47,7 +48,19 @@ func (g *generator) random(r *rand.Rand) instance {
 		if len(g.s.tables) >= 4 && n > 4 {
 			n = 4 // bounds a cross product of many tables
 		}
-		seen := make([]map[string]bool, len(ts.keys))
+		if g.real != nil {
+			if rows := g.real.lookupRows(r, ti, n); rows != nil {
+				in[ti] = rows // a lookup table keeps its real code/name pairs
+				continue
+			}
+		}
+		keys := ts.keys
+		if g.real != nil { // a column distinct in the data stays distinct
+			for _, ci := range g.real.distinctCols(ti) {
+				keys = append(keys[:len(keys):len(keys)], []int{ci})
+			}
+		}
+		seen := make([]map[string]bool, len(keys))
 		for k := range seen {
 			seen[k] = map[string]bool{}
 		}
@@ -57,12 +70,15 @@ func (g *generator) random(r *rand.Rand) instance {
 				if row == nil {
 					break
 				}
-				if unique(ts, row, seen) {
+				if unique(keys, row, seen) {
 					in[ti] = append(in[ti], row)
 					break
 				}
 			}
 		}
+	}
+	if g.real != nil {
+		g.real.repair(r, in, true)
 	}
 	return in
 }
@@ -80,6 +96,9 @@ func (g *generator) fromData(r *rand.Rand) instance {
 			in[ti] = append(in[ti], append([]any(nil), rows[k]...))
 		}
 	}
+	if g.real != nil {
+		g.real.repair(r, in, false)
+	}
 	return in
 }
 
@@ -93,6 +112,11 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 				row[ci] = g.value(r, ti, ci)
 			}
 		}
+		if g.real != nil {
+			for _, ci := range g.real.distinctCols(ti) {
+				row[ci] = g.value(r, ti, ci)
+			}
+		}
 	} else {
 		for ci := range row {
 			row[ci] = g.value(r, ti, ci)
@@ -102,7 +126,7 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 		parents := in[fk.parent]
 		nullable := true
 		for _, ci := range fk.cols {
-			nullable = nullable && !ts.cols[ci].notNull
+			nullable = nullable && !ts.cols[ci].notNull && (g.real == nil || g.real.nullOK(ti, ci))
 		}
 		if nullable && (len(parents) == 0 || r.Intn(8) == 0) {
 			for _, ci := range fk.cols {
@@ -123,7 +147,7 @@ func (g *generator) row(r *rand.Rand, ti int, in instance) []any {
 
 func (g *generator) value(r *rand.Rand, ti, ci int) any {
 	c := g.s.tables[ti].cols[ci]
-	if !c.notNull && r.Intn(10) == 0 {
+	if !c.notNull && r.Intn(10) == 0 && (g.real == nil || g.real.nullOK(ti, ci)) {
 		return nil
 	}
 	cp := g.p[ti][ci]
@@ -145,9 +169,9 @@ func (g *generator) value(r *rand.Rand, ti, ci int) any {
 // unique reports whether row's key values are new (and records them): NULLs never
 // collide, as in SQLite. Collations and numeric equality are left to the insert, which
 // drops a row SQLite refuses.
-func unique(ts *tableSpec, row []any, seen []map[string]bool) bool {
-	ks := make([]string, len(ts.keys))
-	for k, cols := range ts.keys {
+func unique(keys [][]int, row []any, seen []map[string]bool) bool {
+	ks := make([]string, len(keys))
+	for k, cols := range keys {
 		var b strings.Builder
 		for _, ci := range cols {
 			if row[ci] == nil {

@@ -188,26 +188,31 @@ func (p *pair) same(a, b *outcome) bool {
 // check loads in and reports whether it tells the pair apart, robustly: both queries
 // run, they differ, and they give the same results when the rows are inserted in the
 // reverse order (SQLite may otherwise pick any of several tied rows for a LIMIT). It
-// returns the rows SQLite accepted and the forward outcome.
-func (p *pair) check(ctx context.Context, sb *sandbox, in instance) (bool, instance, *outcome) {
+// returns the rows SQLite accepted and, when the difference rests on a tie under a
+// gold's LIMIT (ties.go), that tie.
+func (p *pair) check(ctx context.Context, sb *sandbox, in instance) (ok bool, got instance, goldTie string) {
 	got, err := sb.load(in, false)
 	if err != nil {
-		return false, nil, nil
+		return false, nil, ""
 	}
 	fwd, err := p.run(ctx, sb)
-	if err != nil || !p.differs(fwd) || p.tieOnly(ctx, sb, fwd) {
+	if err != nil || !p.differs(fwd) {
 		sb.rollback()
-		return false, got, fwd
+		return false, got, ""
 	}
+	reject, goldTie := p.tieOnly(ctx, sb, fwd)
 	sb.rollback()
+	if reject {
+		return false, got, ""
+	}
 	if again, err := sb.load(got, true); err != nil || again.rows() != got.rows() {
 		sb.rollback()
-		return false, got, fwd
+		return false, got, ""
 	}
 	rev, err := p.run(ctx, sb)
 	sb.rollback()
-	if err != nil || !p.differs(rev) || !p.same(fwd, rev) {
-		return false, got, fwd
+	if err != nil || !p.differs(rev) || goldTie == "" && !p.same(fwd, rev) {
+		return false, got, ""
 	}
-	return true, got, fwd
+	return true, got, goldTie
 }

@@ -28,6 +28,15 @@ type dbInfo struct {
 	mu      sync.Mutex
 	samples map[string][][]any
 	ro      *sql.DB
+	// prof is the data's profile (profile.go), built on first use.
+	profOnce sync.Once
+	prof     *profile
+}
+
+// profile returns the data's profile, built once.
+func (d *dbInfo) profile(ctx context.Context) *profile {
+	d.profOnce.Do(func() { d.prof = buildProfile(context.WithoutCancel(ctx), d) })
+	return d.prof
 }
 
 const (

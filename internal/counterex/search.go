@@ -3,8 +3,10 @@ package counterex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,11 +26,38 @@ type Budget struct {
 // DefaultBudget is --test-suite-budget's default.
 var DefaultBudget = Budget{DBs: 200, Time: 2 * time.Second}
 
-// Options configure a Searcher.
+// Domain says which databases the search may build (--test-suite-domain).
+type Domain string
+
+const (
+	// DomainRealistic builds only databases the original data's profile allows
+	// (profile.go): no NULL where the data has none, values from each column's domain and
+	// the queries' literals, lookup tables' real rows, the data's inclusions. The default
+	// (the zero Domain means it).
+	DomainRealistic Domain = "realistic"
+	// DomainDeclared builds any database the declared schema allows (after trying
+	// realistic ones first, so a found counterexample is labelled as precisely as can be).
+	DomainDeclared Domain = "declared"
+)
+
+// ParseDomain reads --test-suite-domain.
+func ParseDomain(s string) (Domain, error) {
+	switch Domain(strings.ToLower(strings.TrimSpace(s))) {
+	case "", DomainRealistic:
+		return DomainRealistic, nil
+	case DomainDeclared:
+		return DomainDeclared, nil
+	}
+	return "", fmt.Errorf("test-suite domain %q: want realistic or declared", s)
+}
+
+// Options configure a Searcher. The zero value searches realistically under BIRD's
+// semantics with the default budget.
 type Options struct {
 	Seed      int64
 	Budget    Budget
 	Semantics judge.Semantics // the run's: bird (default) or spider
+	Domain    Domain          // realistic (default) or declared
 }
 
 // Searcher finds counterexamples. It is safe for concurrent use: each original
@@ -51,6 +80,12 @@ func New(opt Options) *Searcher {
 	if opt.Semantics == "" {
 		opt.Semantics = judge.Bird
 	}
+	if opt.Domain == "" {
+		opt.Domain = DomainRealistic
+	}
+	if opt.Budget == (Budget{}) {
+		opt.Budget = DefaultBudget
+	}
 	return &Searcher{opt: opt}
 }
 
@@ -66,11 +101,36 @@ func (s *Searcher) Close() error {
 }
 
 // Found is a counterexample: a standalone SQL script and both results on it (the first
-// gold's when there are several).
+// gold's when there are several), and what it assumes.
 type Found struct {
 	Script     string
 	Gold, Pred *engine.Result
 	Rows       int // rows in the script
+	// Assumes lists the data-profile facts the database departs from (none: realistic).
+	Assumes []string
+	// GoldTie, when set, says the difference rests on a tie under the gold's LIMIT: the
+	// gold is suspect rather than the prediction wrong.
+	GoldTie string
+}
+
+// Realistic reports whether f departs from nothing the data shows.
+func (f *Found) Realistic() bool { return len(f.Assumes) == 0 }
+
+// Refutes reports whether f proves the prediction wrong: realistic and not resting on a
+// tie under the gold's LIMIT. Only such a counterexample sets ts_ex to 0.
+func (f *Found) Refutes() bool { return f.Realistic() && f.GoldTie == "" }
+
+// rank orders findings, best first: realistic, realistic on a gold tie, robustness
+// findings (departing from the profile), and those on a gold tie.
+func rank(assumes []string, tie string) int {
+	r := 0
+	if tie != "" {
+		r++
+	}
+	if len(assumes) > 0 {
+		r += 2
+	}
+	return r
 }
 
 // Outcome is one search: how many variants were tried and the counterexample, if any.
@@ -98,34 +158,61 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 		ctx, cancel = context.WithTimeout(ctx, s.opt.Budget.Time)
 		defer cancel()
 	}
+	queries := append(append([]string(nil), golds...), pred)
 	p := newPair(s.opt.Semantics, golds, pred)
-	g := &generator{s: sp, p: buildPools(ctx, d, sp, append(append([]string(nil), golds...), pred))}
+	declared := &generator{s: sp, p: buildPools(ctx, d, sp, queries)}
 	for _, ts := range sp.tables {
-		g.samples = append(g.samples, d.sample(ctx, ts.t))
+		declared.samples = append(declared.samples, d.sample(ctx, ts.t))
 	}
+	rl := newRealism(d.profile(ctx), sp, queries)
+	realistic := &generator{s: sp, p: buildPools(ctx, d, sp, queries), samples: declared.samples, real: rl}
+	rl.restrict(realistic.p)
 	r := rand.New(rand.NewSource(seedOf(s.opt.Seed, question, pred)))
 	out := &Outcome{}
+	start, best := time.Now(), 4
+	relaxed := func() bool { // declared mode: the second half of the budget
+		return s.opt.Domain == DomainDeclared && (s.opt.Budget.DBs > 0 && out.Tried >= s.opt.Budget.DBs/2 ||
+			s.opt.Budget.Time > 0 && time.Since(start) >= s.opt.Budget.Time/2)
+	}
 	err = withSandbox(ctx, sp, func(sb *sandbox) error {
-		next := candidates(suite, sp, g, r)
+		next := candidates(suite, sp, realistic, declared, r, relaxed, s.opt.Domain == DomainDeclared)
 		for s.opt.Budget.DBs <= 0 || out.Tried < s.opt.Budget.DBs {
 			if ctx.Err() != nil {
 				return nil
 			}
 			in := next()
 			out.Tried++
-			ok, got, _ := p.check(ctx, sb, in)
+			ok, got, tie := p.check(ctx, sb, in)
 			if !ok {
 				continue
 			}
-			small := shrink(context.WithoutCancel(ctx), p, sb, got)
+			as := rl.assumes(got)
+			k := rank(as, tie)
+			if k >= best {
+				continue
+			}
+			keep := func(x instance, t string) bool {
+				xs := rl.assumes(x)
+				return rank(xs, t) <= k && subsetStrings(xs, as)
+			}
+			small := shrink(context.WithoutCancel(ctx), p, sb, got, keep)
+			if k >= 2 { // as few assumptions as the difference needs, then rows again
+				small = relax(context.WithoutCancel(ctx), p, sb, small, rl, realistic.p, keep)
+				as = rl.assumes(small)
+				small = shrink(context.WithoutCancel(ctx), p, sb, small, keep)
+			}
 			got, _ = sb.load(small, false)
 			o, err := p.run(ctx, sb)
 			sb.rollback()
 			if err != nil { // cannot happen after check; keep the unshrunk evidence
 				return nil
 			}
-			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics), Gold: o.golds[0], Pred: o.pred, Rows: got.rows()}
-			return nil
+			best = k
+			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics), Gold: o.golds[0], Pred: o.pred, Rows: got.rows(),
+				Assumes: rl.assumes(got), GoldTie: tie}
+			if k == 0 {
+				return nil
+			}
 		}
 		return nil
 	})
@@ -135,14 +222,35 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 	return out, err
 }
 
+func subsetStrings(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
 // candidates yields the suite's variants first, then random ones, every fourth drawn
-// from the original rows.
-func candidates(suite *suiteEntry, sp *spec, g *generator, r *rand.Rand) func() instance {
-	k := 0
+// from the original rows; realistic ones only, or in declared mode, realistic ones until
+// relaxed says so, then the suite and any the declared schema allows.
+func candidates(suite *suiteEntry, sp *spec, realistic, declared *generator, r *rand.Rand, relaxed func() bool, declMode bool) func() instance {
+	k, si := 0, 0
 	return func() instance {
 		k++
-		if suite != nil && k <= len(suite.ins) {
-			return suite.mapTo(sp, k-1)
+		g := realistic
+		if declMode {
+			if !relaxed() {
+				if k%4 == 0 {
+					return g.fromData(r)
+				}
+				return g.random(r)
+			}
+			g = declared
+		}
+		if suite != nil && si < len(suite.ins) {
+			si++
+			return suite.mapTo(sp, si-1)
 		}
 		if k%4 == 0 {
 			return g.fromData(r)

@@ -63,6 +63,10 @@ func (e *suiteEntry) build(ctx context.Context, d *dbInfo, opt Options, question
 	for _, ts := range sp.tables {
 		g.samples = append(g.samples, d.sample(ctx, ts.t))
 	}
+	if opt.Domain != DomainDeclared { // realistic mode: the suite is realistic too
+		g.real = newRealism(d.profile(ctx), sp, golds)
+		g.real.restrict(g.p)
+	}
 	r := rand.New(rand.NewSource(seedOf(opt.Seed, question, "\x00suite")))
 	alive := len(pairs)
 	goldSQL := newPair(opt.Semantics, golds, "").golds

@@ -2,6 +2,7 @@ package counterex
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -89,13 +90,44 @@ func sameRow(res *engine.Result, i, k int) bool {
 	return judge.BirdEqual(r, s)
 }
 
-// tieOnly reports whether the forward outcome o may come from tie-breaking alone.
-func (p *pair) tieOnly(ctx context.Context, sb *sandbox, o *outcome) bool {
+// tieOnly reports whether the forward outcome o may come from tie-breaking alone
+// (reject), or, when only a gold's LIMIT cuts through a tie and the prediction returns
+// more distinct rows than that LIMIT keeps (so no way of breaking the tie makes the gold
+// match it), names that tie: the difference is real, but it rests on the gold's LIMIT,
+// which marks the gold as suspect rather than the prediction as wrong.
+func (p *pair) tieOnly(ctx context.Context, sb *sandbox, o *outcome) (reject bool, goldTie string) {
 	for i, g := range p.golds {
 		ordered := p.sem == judge.Spider && p.order[i] && judge.SpiderEqual(o.golds[i], o.pred, false)
-		if p.tieMatters(ctx, sb, g, ordered) || p.tieMatters(ctx, sb, p.pred, ordered) {
-			return true
+		if p.tieMatters(ctx, sb, p.pred, ordered) {
+			return true, ""
+		}
+		if !p.tieMatters(ctx, sb, g, ordered) {
+			continue
+		}
+		_, limit, ok := tieProbe(g)
+		if ordered || !ok || limit == 0 || distinctRows(o.pred) <= limit {
+			return true, ""
+		}
+		keys := orderTailRe.FindStringSubmatch(g)[2]
+		goldTie = fmt.Sprintf("tie on %s under the gold's LIMIT %d", strings.TrimSpace(keys), limit)
+	}
+	return false, goldTie
+}
+
+// distinctRows counts r's distinct rows as BIRD compares rows.
+func distinctRows(r *engine.Result) int {
+	n := 0
+	for i := range r.NumRows() {
+		dup := false
+		for k := range i {
+			if sameRow(r, k, i) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			n++
 		}
 	}
-	return false
+	return n
 }

@@ -27,7 +27,7 @@ func Declared(opt Options) []Metric {
 	}
 	ms := []Metric{
 		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true),
-		intMetric("ts_ex", "TS-EX", "eval --test-suite: EX-correct and no counterexample database found within the budget (internal/counterex)",
+		intMetric("ts_ex", "TS-EX", "eval --test-suite: EX-correct and no realistic counterexample database (one the data's profile allows) found within the budget (internal/counterex)",
 			func(r *record.Record) *int { return r.TSEX }),
 		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
 		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),

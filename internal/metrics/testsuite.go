@@ -1,15 +1,26 @@
 package metrics
 
-import "github.com/nl2sqlbench/nl2sqlbench/internal/record"
+import (
+	"sort"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+)
 
 // TestSuiteSummary is summary.json's test_suite section (eval --test-suite): per
 // system, how many EX-correct predictions were searched and how many got a
 // counterexample database, with the questions where EX and TS-EX differ. The ts_ex
 // rate itself is the registry's metric (declared.go); this section only lists.
 type TestSuiteSummary struct {
-	Settings string            `json:"settings"` // seed and budget
+	Settings string            `json:"settings"` // seed, budget and domain
 	Systems  []TestSuiteSystem `json:"systems"`
+	// SharedGold lists the questions where at least sharedMin systems were searched and
+	// more than half of them got a realistic counterexample (dataset order).
+	SharedGold []SharedGold `json:"shared_gold,omitempty"`
 }
+
+// sharedMin is how many systems a question needs searched before "most of them share a
+// counterexample" says something about its gold.
+const sharedMin = 3
 
 // TestSuiteSystem is one system's counts and differing questions.
 type TestSuiteSystem struct {
@@ -27,6 +38,15 @@ type TestSuiteSystem struct {
 	ETMNoFound int `json:"etm_no_found"`
 	// Differ lists the questions EX-correct but not TS-EX-correct, in dataset order.
 	Differ []TestSuiteCase `json:"differ"`
+	// Robust counts the robustness findings: EX-correct records whose counterexample
+	// departs from the data's profile (kind robustness, listed in RobustCases): correct on
+	// this data, breaks if the data did what the assumptions say. ts_ex stays 1 for them.
+	Robust      int             `json:"robust"`
+	RobustCases []TestSuiteCase `json:"robust_cases"`
+	// GoldSuspect counts the records whose realistic counterexample rests on a tie under
+	// the gold's LIMIT (the gold is suspect, ts_ex stays 1), listed in GoldSuspectCases.
+	GoldSuspect      int             `json:"gold_suspect"`
+	GoldSuspectCases []TestSuiteCase `json:"gold_suspect_cases"`
 }
 
 // TestSuiteCase is one question with a counterexample.
@@ -37,6 +57,20 @@ type TestSuiteCase struct {
 	Counterexample string `json:"counterexample"` // the script's path in the run directory
 	Rows           int    `json:"rows"`
 	ETM            *int   `json:"etm,omitempty"`
+	// Assumes and GoldSuspect are the counterexample's (record.Counterexample).
+	Assumes     []string `json:"assumes,omitempty"`
+	GoldSuspect string   `json:"gold_suspect,omitempty"`
+}
+
+// SharedGold is a question where most systems' EX-correct predictions got a realistic
+// counterexample against the same gold: more likely a problem of the gold than of
+// every system. It is listed for a reader to check; ts_ex still counts the records.
+type SharedGold struct {
+	Index      int    `json:"index"`
+	QuestionID string `json:"question_id"`
+	DBID       string `json:"db_id"`
+	Found      int    `json:"found"`    // systems with a realistic counterexample
+	Searched   int    `json:"searched"` // systems whose EX-correct prediction was searched
 }
 
 // SummarizeTestSuite builds the section, or nil when no record carries ts_ex.
@@ -44,7 +78,7 @@ func SummarizeTestSuite(settings string, systems []SystemRecords) *TestSuiteSumm
 	sum := &TestSuiteSummary{Settings: settings}
 	any := false
 	for _, s := range systems {
-		ts := TestSuiteSystem{System: s.Name, Differ: []TestSuiteCase{}}
+		ts := TestSuiteSystem{System: s.Name, Differ: []TestSuiteCase{}, RobustCases: []TestSuiteCase{}, GoldSuspectCases: []TestSuiteCase{}}
 		for i := range s.Records {
 			r := &s.Records[i]
 			if r.TSEX == nil {
@@ -64,13 +98,25 @@ func SummarizeTestSuite(settings string, systems []SystemRecords) *TestSuiteSumm
 			if etmNo {
 				ts.ETMNo++
 			}
-			if c := r.Counterexample; c != nil {
+			c := r.Counterexample
+			if c == nil {
+				continue
+			}
+			cs := TestSuiteCase{Index: r.Index, QuestionID: r.QuestionID, DBID: r.DBID,
+				Counterexample: c.Path, Rows: c.Rows, ETM: r.ETM, Assumes: c.Assumes, GoldSuspect: c.GoldSuspect}
+			switch {
+			case c.Kind == "robustness":
+				ts.Robust++
+				ts.RobustCases = append(ts.RobustCases, cs)
+			case c.GoldSuspect != "":
+				ts.GoldSuspect++
+				ts.GoldSuspectCases = append(ts.GoldSuspectCases, cs)
+			default: // realistic (or from a run before kinds existed): it refutes
 				ts.Found++
 				if etmNo {
 					ts.ETMNoFound++
 				}
-				ts.Differ = append(ts.Differ, TestSuiteCase{Index: r.Index, QuestionID: r.QuestionID, DBID: r.DBID,
-					Counterexample: c.Path, Rows: c.Rows, ETM: r.ETM})
+				ts.Differ = append(ts.Differ, cs)
 			}
 		}
 		sum.Systems = append(sum.Systems, ts)
@@ -78,5 +124,40 @@ func SummarizeTestSuite(settings string, systems []SystemRecords) *TestSuiteSumm
 	if !any {
 		return nil
 	}
+	sum.SharedGold = sharedGold(systems)
 	return sum
+}
+
+// sharedGold finds the questions most searched systems got a realistic counterexample on.
+func sharedGold(systems []SystemRecords) []SharedGold {
+	type tally struct {
+		sg    SharedGold
+		order int
+	}
+	by := map[int]*tally{}
+	for _, s := range systems {
+		for i := range s.Records {
+			r := &s.Records[i]
+			if r.TSEX == nil || r.Verdict != record.Correct || r.TSDBs == 0 && r.Counterexample == nil {
+				continue
+			}
+			t := by[r.Index]
+			if t == nil {
+				t = &tally{sg: SharedGold{Index: r.Index, QuestionID: r.QuestionID, DBID: r.DBID}, order: len(by)}
+				by[r.Index] = t
+			}
+			t.sg.Searched++
+			if *r.TSEX == 0 {
+				t.sg.Found++
+			}
+		}
+	}
+	var out []SharedGold
+	for _, t := range by {
+		if t.sg.Searched >= sharedMin && 2*t.sg.Found > t.sg.Searched {
+			out = append(out, t.sg)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out
 }

@@ -580,6 +580,29 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	b = e.appendJSONResultTable(b, &v.GoldResult)
 	b = append(b, ",\"pred_result\":"...)
 	b = e.appendJSONResultTable(b, &v.PredResult)
+	if len(v.Kind) != 0 {
+		b = append(b, ",\"kind\":"...)
+		b = appendJSONString(b, string(v.Kind))
+	}
+	if len(v.Assumes) != 0 {
+		b = append(b, ",\"assumes\":"...)
+		if s60 := v.Assumes; s60 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i61 := range s60 {
+				if i61 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s60[i61]))
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(v.GoldSuspect) != 0 {
+		b = append(b, ",\"gold_suspect\":"...)
+		b = appendJSONString(b, string(v.GoldSuspect))
+	}
 	return append(b, '}')
 }
 
@@ -587,20 +610,7 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s60 := v.Columns; s60 == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i61 := range s60 {
-			if i61 > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, string(s60[i61]))
-		}
-		b = append(b, ']')
-	}
-	b = append(b, ",\"rows\":"...)
-	if s62 := v.Rows; s62 == nil {
+	if s62 := v.Columns; s62 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
@@ -608,15 +618,28 @@ func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 			if i63 > 0 {
 				b = append(b, ',')
 			}
-			if s64 := s62[i63]; s64 == nil {
+			b = appendJSONString(b, string(s62[i63]))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ",\"rows\":"...)
+	if s64 := v.Rows; s64 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i65 := range s64 {
+			if i65 > 0 {
+				b = append(b, ',')
+			}
+			if s66 := s64[i65]; s66 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i65 := range s64 {
-					if i65 > 0 {
+				for i67 := range s66 {
+					if i67 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s64[i65])
+					b = e.appendAny(b, s66[i67])
 				}
 				b = append(b, ']')
 			}

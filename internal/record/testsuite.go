@@ -3,9 +3,10 @@ package record
 // TestSuite holds the counterexample search's fields (eval --test-suite, internal/
 // counterex). Fields are added here, never renamed.
 //
-// TSEX is 1 when the record is EX-correct and no counterexample database was found
-// within the budget, 0 when it is not correct or one was found; absent when the search
-// was off. TSDBs counts the variant databases tried (0 with TSNote saying why none could
+// TSEX is 1 when the record is EX-correct and no realistic counterexample database
+// (Counterexample.Kind) was found within the budget, 0 when it is not correct or one
+// was found; absent when the search was off. A robustness finding, or one marking the
+// gold as suspect, is kept in Counterexample without changing TSEX. TSDBs counts the variant databases tried (0 with TSNote saying why none could
 // be built: a query reading a view, say; ts_ex then stays the EX verdict).
 type TestSuite struct {
 	TSEX           *int            `json:"ts_ex,omitempty"`
@@ -25,6 +26,15 @@ type Counterexample struct {
 	PredResult ResultTable `json:"pred_result"`
 	// Script is the SQL text, written to Path by the run directory's writer.
 	Script string `json:"-"`
+	// Kind is "realistic" when the database departs from nothing the original data shows
+	// (its profile: NULLs, value domains, lookup tables, inclusions), "robustness" when it
+	// does; Assumes lists the facts it departs from ("NULL in T.c (never NULL in the
+	// data)"). Only a realistic one not marked GoldSuspect sets ts_ex to 0.
+	Kind    string   `json:"kind,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
+	// GoldSuspect says why the difference points at the gold rather than the prediction
+	// ("tie on age under the gold's LIMIT 1"): the record keeps ts_ex 1.
+	GoldSuspect string `json:"gold_suspect,omitempty"`
 }
 
 // ResultTable is a small query result as stored for display: BLOBs as X'..' text.

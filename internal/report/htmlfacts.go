@@ -44,7 +44,7 @@ func answerFacts(system string, r *record.Record, perQuestion []metrics.Metric) 
 		fs = append(fs, Fact{"ETM (tree match)", matchText(*r.ETM), "Enhanced Tree Matching of the SQL trees"})
 	}
 	if r.TSEX != nil {
-		fs = append(fs, Fact{"TS-EX (counterexample search)", matchText(*r.TSEX), "EX correct and no database found on which the prediction and the gold differ (eval --test-suite)"})
+		fs = append(fs, Fact{"TS-EX (counterexample search)", matchText(*r.TSEX), "EX correct and no realistic database (one the data's profile allows) found on which the prediction and the gold differ (eval --test-suite)"})
 	}
 	if len(r.ETMRules) > 0 {
 		fs = append(fs, Fact{"ETM rules fired", strings.Join(r.ETMRules, ", "), "the equivalence rules ETM applied"})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -32,17 +33,33 @@ func testSuiteLines(s *RunSummary) []string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ncounterexample databases (%s)\n", t.Settings)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX-correct searched\tnot searchable\tcounterexamples\tEX yes ETM no\tof them with counterexample\tdatabases tried\t\n")
+	fmt.Fprintf(tw, "system\tEX-correct searched\tnot searchable\tcounterexamples\tEX yes ETM no\tof them with counterexample\trobustness findings\tgold suspect\tdatabases tried\t\n")
 	for _, sys := range t.Systems {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t\n", sys.System, sys.Searched, sys.Unsearched, sys.Found, sys.ETMNo, sys.ETMNoFound, sys.DBs)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", sys.System, sys.Searched, sys.Unsearched, sys.Found, sys.ETMNo, sys.ETMNoFound, sys.Robust, sys.GoldSuspect, sys.DBs)
 	}
 	tw.Flush()
-	for _, sys := range t.Systems {
-		idx := make([]int, len(sys.Differ))
-		for i, c := range sys.Differ {
+	indexes := func(cs []metrics.TestSuiteCase) string {
+		idx := make([]int, len(cs))
+		for i, c := range cs {
 			idx[i] = c.Index
 		}
-		fmt.Fprintf(&b, "%s: EX yes, TS-EX no (counterexample database found): %s\n", sys.System, indexList(idx))
+		return indexList(idx)
+	}
+	for _, sys := range t.Systems {
+		fmt.Fprintf(&b, "%s: EX yes, TS-EX no (realistic counterexample database found): %s\n", sys.System, indexes(sys.Differ))
+		if len(sys.RobustCases) > 0 {
+			fmt.Fprintf(&b, "%s: robustness findings (correct on this data, breaks if the data departs from its profile): %s\n", sys.System, indexes(sys.RobustCases))
+		}
+		if len(sys.GoldSuspectCases) > 0 {
+			fmt.Fprintf(&b, "%s: gold suspect (the difference is a tie under the gold's LIMIT): %s\n", sys.System, indexes(sys.GoldSuspectCases))
+		}
+	}
+	if len(t.SharedGold) > 0 {
+		idx := make([]int, len(t.SharedGold))
+		for i, g := range t.SharedGold {
+			idx[i] = g.Index
+		}
+		fmt.Fprintf(&b, "gold suspect (most systems share a counterexample against it): %s\n", indexList(idx))
 	}
 	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 }
@@ -50,11 +67,14 @@ func testSuiteLines(s *RunSummary) []string {
 // CounterexampleView is a record's counterexample in the drill-down: the script and
 // both results on it.
 type CounterexampleView struct {
-	Path       string
-	Rows       int
-	Script     string // "" when the file cannot be read (Note says why)
-	Note       string
-	Gold, Pred *ResultView
+	Path        string
+	Rows        int
+	Kind        string   // realistic or robustness (record.Counterexample)
+	Assumes     []string // the data-profile facts it departs from
+	GoldSuspect string
+	Script      string // "" when the file cannot be read (Note says why)
+	Note        string
+	Gold, Pred  *ResultView
 }
 
 // counterexampleView reads r's counterexample script from the run directory dir.
@@ -67,7 +87,8 @@ func counterexampleView(dir string, r *record.Record) *CounterexampleView {
 	if c == nil {
 		return nil
 	}
-	v := &CounterexampleView{Path: c.Path, Rows: c.Rows, Gold: tableView(c.GoldResult), Pred: tableView(c.PredResult)}
+	v := &CounterexampleView{Path: c.Path, Rows: c.Rows, Kind: c.Kind, Assumes: c.Assumes, GoldSuspect: c.GoldSuspect,
+		Gold: tableView(c.GoldResult), Pred: tableView(c.PredResult)}
 	// The path is the run directory's word: it must name a regular file inside it.
 	if text, err := rundir.ReadInside(dir, c.Path, maxScriptShown); err != nil {
 		v.Note = "script not readable: " + err.Error()

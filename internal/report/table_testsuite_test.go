@@ -24,6 +24,12 @@ func TestTestSuiteRendering(t *testing.T) {
 	writeRun(t, dir, filepath.Join(root, "db"), sys{"alpha", []map[string]any{
 		rec(0, "simple", "correct", "SELECT 1", "SELECT 1", "ts_ex", 1, "ts_dbs", 200),
 		rec(1, "simple", "correct", "SELECT count(*) FROM items", "SELECT count(id) FROM items", "ts_ex", 0, "ts_dbs", 3, "etm", 0, "counterexample", cx),
+		rec(2, "simple", "correct", "SELECT count(*) FROM items", "SELECT count(id) FROM items", "ts_ex", 1, "ts_dbs", 9, "counterexample",
+			map[string]any{"path": "alpha/counterexamples/q2.sql", "rows": 1, "kind": "robustness", "assumes": []string{"NULL in items.id (never NULL in the data)"},
+				"gold_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}}}, "pred_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{0}}}}),
+		rec(3, "simple", "correct", "SELECT id FROM items ORDER BY id LIMIT 1", "SELECT min(id) FROM items", "ts_ex", 1, "ts_dbs", 5, "counterexample",
+			map[string]any{"path": "alpha/counterexamples/q3.sql", "rows": 2, "kind": "realistic", "gold_suspect": "tie on id under the gold's LIMIT 1",
+				"gold_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}}}, "pred_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}, {1}}}}),
 	}})
 	if err := os.MkdirAll(filepath.Join(dir, "alpha", "counterexamples"), 0o755); err != nil {
 		t.Fatal(err)
@@ -40,7 +46,12 @@ func TestTestSuiteRendering(t *testing.T) {
 	if err := WriteTable(&tb, &run.Summary); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"TS-EX", "counterexample databases (seed=1 budget=200)", "alpha: EX yes, TS-EX no (counterexample database found): #1"} {
+	ts := run.Summary.TestSuite.Systems[0]
+	if ts.Found != 1 || ts.Robust != 1 || ts.GoldSuspect != 1 {
+		t.Errorf("found %d robust %d gold suspect %d; want 1 each", ts.Found, ts.Robust, ts.GoldSuspect)
+	}
+	for _, want := range []string{"TS-EX", "counterexample databases (seed=1 budget=200)", "alpha: EX yes, TS-EX no (realistic counterexample database found): #1",
+		"alpha: robustness findings (correct on this data, breaks if the data departs from its profile): #2", "alpha: gold suspect (the difference is a tie under the gold's LIMIT): #3"} {
 		if !strings.Contains(tb.String(), want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, tb.String())
 		}
@@ -53,7 +64,8 @@ func TestTestSuiteRendering(t *testing.T) {
 		t.Errorf("markdown lacks the section:\n%s", md.String())
 	}
 	html := renderHTML(t, run, HTMLOptions{NoExec: true})
-	for _, want := range []string{"counterexample database", "alpha/counterexamples/q1.sql", "&lt;b&gt;x&lt;/b&gt;", "count(id)", "prediction result on it"} {
+	for _, want := range []string{"counterexample database", "alpha/counterexamples/q1.sql", "&lt;b&gt;x&lt;/b&gt;", "count(id)", "prediction result on it",
+		"robustness finding", "breaks if: NULL in items.id (never NULL in the data)", "gold suspect: tie on id under the gold&#39;s LIMIT 1"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("html lacks %q", want)
 		}

@@ -46,6 +46,8 @@ type Config struct {
 	TestSuite       bool
 	TestSuiteSeed   int64
 	TestSuiteBudget counterex.Budget
+	// TestSuiteDomain is --test-suite-domain: realistic (zero: the default) or declared.
+	TestSuiteDomain counterex.Domain
 
 	// Server runs the predictions somewhere other than the dataset's SQLite files; nil:
 	// the SQLite files. Engine and GoldEngine name where predictions and gold SQL run,

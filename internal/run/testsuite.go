@@ -19,7 +19,7 @@ const CounterexampleDir = "counterexamples"
 // testSuiteAnnotator searches every EX-correct record under the run's semantics.
 func testSuiteAnnotator(cfg Config, ds *dataset.Dataset) *counterex.Annotator {
 	sem, _ := semanticsFor(cfg.Semantics, ds.Kind) // already checked by Prepare
-	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem})
+	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain})
 }
 
 func (c *Config) testSuiteBudget() counterex.Budget {
@@ -29,13 +29,19 @@ func (c *Config) testSuiteBudget() counterex.Budget {
 	return c.TestSuiteBudget
 }
 
-// testSuiteSetting is the search's seed and budget for the manifest and the summary
-// ("" when off): a different seed or budget can find different counterexamples.
+// testSuiteSetting is the search's seed, budget and domain for the manifest and the
+// summary ("" when off): a different seed, budget or domain can find different
+// counterexamples, so a resume with another is refused. Declared mode writes no domain,
+// as runs did before realistic mode existed: those runs resume in declared mode only.
 func testSuiteSetting(cfg Config) string {
 	if !cfg.TestSuite {
 		return ""
 	}
-	return fmt.Sprintf("seed=%d budget=%s", cfg.TestSuiteSeed, cfg.testSuiteBudget())
+	s := fmt.Sprintf("seed=%d budget=%s", cfg.TestSuiteSeed, cfg.testSuiteBudget())
+	if cfg.TestSuiteDomain != counterex.DomainDeclared {
+		s += " domain=" + string(counterex.DomainRealistic)
+	}
+	return s
 }
 
 // placeCounterexample names where r's counterexample script goes in the run directory:
