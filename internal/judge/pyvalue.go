@@ -18,12 +18,12 @@ import (
 type pyKind uint8
 
 const (
-	pyNone  pyKind = iota // None
-	pyInt                 // int (and, in a pyKey, any float equal to an int64)
-	pyFloat               // float
-	pyStr                 // str
-	pyBytes               // bytes
-	pyDecimal             // decimal.Decimal: a value no int or float holds exactly (engine.Decimal)
+	pyNone    pyKind = iota // None
+	pyInt                   // int (and, in a pyKey, any float equal to an int64)
+	pyFloat                 // float
+	pyStr                   // str
+	pyBytes                 // bytes
+	pyDecimal               // decimal.Decimal: a value no int or float holds exactly (engine.Decimal)
 )
 
 // pyKey is a value's identity under Python's == and hash: two engine values are equal
