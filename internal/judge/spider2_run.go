@@ -101,7 +101,7 @@ func judgeSpider2Task(ctx context.Context, ds *dataset.Dataset, i int, systems [
 		}
 		r.Spider2Pred = p.Path
 		if !goldRead {
-			golds, goldErr = ReadSpider2Golds(t)
+			golds, goldErr = ReadSpider2Golds(t, opt.Limits)
 			goldRead = true
 		}
 		if goldErr != nil {
@@ -161,9 +161,11 @@ func skip(r *record.Record, why string) {
 // judged here (a backend without an engine, a database missing).
 func spider2Table(ctx context.Context, ds *dataset.Dataset, q *dataset.Question, t *dataset.Spider2Task, p *Spider2Pred, opt Spider2Options, r *record.Record) (*pandascsv.Frame, string, error) {
 	if !p.SQL {
-		f, err := pandascsv.ReadFile(p.Path)
+		// The run's row and byte caps hold for a result given as a CSV as for one a query
+		// returns: over them, the same error (category row_limit), and reading stops there.
+		f, err := pandascsv.ReadFile(p.Path, csvLimits(opt.Limits))
 		if err != nil {
-			return nil, "", fmt.Errorf("read prediction: %w", err)
+			return nil, "", fmt.Errorf("read prediction: %w", csvLimitError(err))
 		}
 		return f, "", nil
 	}
