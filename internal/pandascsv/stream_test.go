@@ -140,7 +140,7 @@ func TestReadStopsAtLimits(t *testing.T) {
 	if err != nil || f.Rows != 1000 {
 		t.Fatalf("a table at the caps: %v rows, %v", f, err)
 	}
-	if _, err := read(&rowSource{header: "a,b\n", row: "1,x\n", n: 1000}, Limits{MaxRows: 1000, MaxBytes: 1001 * (2 + 2*CellOverhead) - 1}); !errors.Is(err, ErrByteLimit) {
+	if _, err := read(&rowSource{header: "a,b\n", row: "1,x\n", n: 1000}, Limits{MaxRows: 1000, MaxBytes: 1001*(2+2*CellOverhead) - 1}); !errors.Is(err, ErrByteLimit) {
 		t.Fatalf("one byte over the byte cap: %v", err)
 	}
 }
