@@ -12,6 +12,9 @@
 // which rounds differently from Go for numbers with more than 17 digits), bool
 // (True/TRUE/true, False/FALSE/false), then object (str, and NaN for NA strings).
 //
+// ReadFile streams the file and stops at Limits (limits.go), the caps of a query's
+// result, so an answer of millions of rows or one endless line is never held whole.
+//
 // To extend: a read_csv option other than the defaults is a field of a new Options
 // type; keep Parse the defaults, since that is what Spider 2.0 calls.
 package pandascsv
