@@ -27,6 +27,9 @@ var (
 // refusing anything else and any file over MaxSize before reading it.
 func Read(path string) ([]byte, error) { return readCapped(path, MaxSize) }
 
+// ReadMax is Read with a smaller cap, for a file that holds one value (a query).
+func ReadMax(path string, limit int64) ([]byte, error) { return readCapped(path, min(limit, MaxSize)) }
+
 // File is an input file opened by Open: reads past MaxSize fail with ErrTooLarge (the
 // file may grow after it was checked).
 type File struct {

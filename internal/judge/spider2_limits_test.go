@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
@@ -95,6 +96,75 @@ func TestSpider2CSVCaps(t *testing.T) {
 		}
 		if w.verdict == record.Error && (r.ExSpider2 == nil || *r.ExSpider2 != 0) {
 			t.Errorf("%s: ex_spider2 %v, want 0", r.QuestionID, r.ExSpider2)
+		}
+	}
+}
+
+// TestSpider2HostileSQLAnswers: a .sql answer is a query, read only when it is a regular
+// file of at most MaxSQLFile bytes: /dev/zero (os.ReadFile of it never returned), a FIFO
+// (blocked forever) and a sparse file over the cap are errors naming the file, at once.
+func TestSpider2HostileSQLAnswers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ids := []string{"local001", "local002", "local003"}
+	var tasks, cfg strings.Builder
+	for _, id := range ids {
+		tasks.WriteString(`{"instance_id": "` + id + `", "db": "shop", "question": "q"}` + "\n")
+		cfg.WriteString(`{"instance_id": "` + id + `", "condition_cols": [], "ignore_order": true}` + "\n")
+		write("evaluation_suite/gold/exec_result/"+id+".csv", "n\n1\n")
+	}
+	write("spider2-lite.jsonl", tasks.String())
+	write("evaluation_suite/gold/spider2lite_eval.jsonl", cfg.String())
+	if err := os.MkdirAll(filepath.Join(dir, "preds"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "preds", "local001.sql")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "preds", "local002.sql")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "preds", "local003.sql")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxSQLFile + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ds, err := dataset.Load(context.Background(), "spider2:"+dir, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{zero, fifo, big}
+	preds := make([]*Spider2Pred, len(ds.Questions))
+	for i, p := range paths {
+		preds[i] = &Spider2Pred{Path: p, SQL: true}
+	}
+	var got []*record.Record
+	err = RunSpider2(context.Background(), ds, []Spider2System{{Name: "s", Preds: preds}}, Spider2Options{Workers: 1}, func(_ int, r *record.Record) error {
+		got = append(got, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		if r.Verdict != record.Error || !strings.Contains(r.ErrorMessage, paths[i]) {
+			t.Errorf("%s: verdict %s, message %q; want an error naming %s", r.QuestionID, r.Verdict, r.ErrorMessage, paths[i])
 		}
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/pandascsv"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -169,7 +169,9 @@ func spider2Table(ctx context.Context, ds *dataset.Dataset, q *dataset.Question,
 		}
 		return f, "", nil
 	}
-	text, err := os.ReadFile(p.Path)
+	// A query file, not a table: a FIFO, a device or a file over MaxSQLFile is refused
+	// before it is read (os.ReadFile of /dev/zero never returns).
+	text, err := inputfile.ReadMax(p.Path, MaxSQLFile)
 	if err != nil {
 		return nil, "", fmt.Errorf("read prediction: %w", err)
 	}
@@ -216,6 +218,10 @@ func spider2Engine(ds *dataset.Dataset, dbID string, opt Spider2Options) (engine
 	}
 	return nil, "", fmt.Sprintf("database %s missing under %s (%s.sqlite or %s.duckdb)", dbID, ds.DBRoot, dbID, dbID)
 }
+
+// MaxSQLFile is the largest .sql answer read: 16 MiB, as predict.MaxSQLBytes caps a
+// prediction.
+const MaxSQLFile = 16 << 20
 
 var spider2SQLBlock = regexp.MustCompile("(?s)```sql\n(.*?)\n```")
 
