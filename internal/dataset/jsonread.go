@@ -44,7 +44,7 @@ func readText(path string) ([]byte, error) {
 	isJSON := first < len(data) && (data[first] == '{' || data[first] == '[')
 	if start, ok := jsonscan.FirstTooLong(data, MaxValueBytes, isJSON); !ok {
 		return nil, fmt.Errorf("%s:%d: a value over the %d-byte cap of one question or query: %w",
-			path, lineAt(data, start), MaxValueBytes, ErrMalformed)
+			path, lineAt(data, start), MaxValueBytes, ErrTooLong)
 	}
 	return data, nil
 }
@@ -52,6 +52,9 @@ func readText(path string) ([]byte, error) {
 // MaxValueBytes is the longest one string of a dataset file (or line of a .sql file)
 // may be: 16 MiB, far beyond any question, evidence or query of a benchmark.
 const MaxValueBytes = 16 << 20
+
+// ErrTooLong is a value over MaxValueBytes; it is an ErrMalformed.
+var ErrTooLong = fmt.Errorf("%w: value too long", ErrMalformed)
 
 func lineAt(data []byte, off int) int {
 	off = max(0, min(off, len(data)))
