@@ -40,12 +40,14 @@ type File struct {
 
 // Open opens the regular file at path (symbolic links followed) for a reader that
 // streams it, refusing what Read refuses before reading a byte.
-func Open(path string) (*File, error) {
-	f, st, err := openChecked(path, MaxSize)
+func Open(path string) (*File, error) { return openCapped(path, MaxSize) }
+
+func openCapped(path string, limit int64) (*File, error) {
+	f, st, err := openChecked(path, limit)
 	if err != nil {
 		return nil, err
 	}
-	return &File{f: f, r: &capReader{r: f, left: MaxSize, path: path, limit: MaxSize}, Size: st.Size()}, nil
+	return &File{f: f, r: &capReader{r: f, left: limit, path: path, limit: limit}, Size: st.Size()}, nil
 }
 
 func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
