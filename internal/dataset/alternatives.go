@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
 
 // Alternatives: accepted alternative golds laid over a dataset (--alternatives FILE,
@@ -32,7 +33,7 @@ func applyAlternatives(d *Dataset, path string) error {
 	if d.Kind == KindSpider2 {
 		return fmt.Errorf("--alternatives %s: a Spider 2.0 suite is judged on gold result tables, not SQL: %w", path, ErrBadAlternative)
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path) // a FIFO or a device would block or never end
 	if err != nil {
 		return fmt.Errorf("--alternatives: %w", err)
 	}

@@ -35,8 +35,26 @@ func readText(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s:%d: byte 0x%02x at offset %d is not valid UTF-8: %w",
 			path, lineAt(data, off), data[off], off, ErrMalformed)
 	}
+	// One value (a question, a query, a line of a .sql file) over MaxValueBytes is
+	// refused before a decoder copies it several times.
+	first := 0
+	for first < len(data) && strings.ContainsRune(" \t\r\n", rune(data[first])) {
+		first++
+	}
+	isJSON := first < len(data) && (data[first] == '{' || data[first] == '[')
+	if start, ok := jsonscan.FirstTooLong(data, MaxValueBytes, isJSON); !ok {
+		return nil, fmt.Errorf("%s:%d: a value over the %d-byte cap of one question or query: %w",
+			path, lineAt(data, start), MaxValueBytes, ErrTooLong)
+	}
 	return data, nil
 }
+
+// MaxValueBytes is the longest one string of a dataset file (or line of a .sql file)
+// may be: 16 MiB, far beyond any question, evidence or query of a benchmark.
+const MaxValueBytes = 16 << 20
+
+// ErrTooLong is a value over MaxValueBytes; it is an ErrMalformed.
+var ErrTooLong = fmt.Errorf("%w: value too long", ErrMalformed)
 
 func lineAt(data []byte, off int) int {
 	off = max(0, min(off, len(data)))

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +44,9 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider, spider2 or jsonl)", spec, ErrUnknownKind, kind)
 	}
 	if err != nil {
-		if hint := hintFor(strings.ToLower(kind), path); hint != "" {
+		// No hint for a file refused for its size: sniffing it would decode what the
+		// reader refused to.
+		if hint := hintUnlessTooLong(err, strings.ToLower(kind), path); hint != "" {
 			return nil, fmt.Errorf("load %s dataset: %s (read as %s: %w)", strings.ToLower(kind), hint, strings.ToLower(kind), err)
 		}
 		return nil, fmt.Errorf("load %s dataset: %w", strings.ToLower(kind), err)
@@ -130,4 +133,12 @@ func check(path string, line int, q *Question) error {
 // safeDBID refuses ids that would escape the database root when joined to it.
 func safeDBID(id string) bool {
 	return id != "" && id != "." && id != ".." && !strings.ContainsAny(id, `/\`) && !strings.ContainsRune(id, 0)
+}
+
+// hintUnlessTooLong is hintFor, except for a file refused for a value over the cap.
+func hintUnlessTooLong(err error, kind, path string) string {
+	if errors.Is(err, ErrTooLong) {
+		return ""
+	}
+	return hintFor(kind, path)
 }

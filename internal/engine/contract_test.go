@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -371,7 +372,7 @@ func TestDemoOnServers(t *testing.T) {
 	}
 }
 
-// roughly rounds every number to 4 decimal places (as float64), so results that differ
+// roughly rounds every number (a Decimal too) to 4 decimal places (as float64), so results that differ
 // only in the last digits of a float compare equal.
 func roughly(r *engine.Result) *engine.Result {
 	var rows [][]any
@@ -383,6 +384,12 @@ func roughly(r *engine.Result) *engine.Result {
 				nr[i] = float64(x)
 			case float64:
 				nr[i] = math.Round(x*1e4) / 1e4
+			case engine.DecimalText: // an exact NUMERIC: rounded as the float nearest it
+				f, err := strconv.ParseFloat(string(x), 64)
+				if err != nil {
+					panic(err)
+				}
+				nr[i] = math.Round(f*1e4) / 1e4
 			default:
 				nr[i] = v
 			}

@@ -37,7 +37,9 @@ type Limits struct {
 // DefaultMaxBytes is the byte cap of a result when Limits.MaxBytes is 0: 256 MiB.
 const DefaultMaxBytes int64 = 256 << 20
 
-// byteCap is the cap MaxBytes stands for; 0 when there is none.
+// ByteCap is the cap MaxBytes stands for; 0 when there is none.
+func (l Limits) ByteCap() int64 { return l.byteCap() }
+
 func (l Limits) byteCap() int64 {
 	switch {
 	case l.MaxBytes == 0:

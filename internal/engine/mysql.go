@@ -152,8 +152,9 @@ func (*mysqlDialect) dbError(err error) error {
 }
 
 // normalise maps go-sql-driver's values (int64 and float64 for numbers; bytes for the
-// rest) to SQLite's: DECIMAL an int64 when integral else a float64, binary strings and
-// BLOBs []byte, everything else text.
+// rest) to SQLite's: DECIMAL (and an integer beyond int64) an int64 or a float64 when one
+// holds it exactly, else a Decimal (decimal.go), binary strings and BLOBs []byte,
+// everything else text.
 func (*mysqlDialect) normalise(dbType string, v any) (any, error) {
 	switch x := v.(type) {
 	case nil, int64, float64:
@@ -164,7 +165,7 @@ func (*mysqlDialect) normalise(dbType string, v any) (any, error) {
 		if x <= 1<<63-1 {
 			return int64(x), nil
 		}
-		return float64(x), nil
+		return parseDecimal(strconv.FormatUint(x, 10)) // pymysql gives an int: keep it exact
 	case time.Time:
 		return formatTime(dbType, x), nil
 	case []byte:

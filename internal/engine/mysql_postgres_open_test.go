@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -98,7 +99,23 @@ func TestParseDecimal(t *testing.T) {
 		{"-7", int64(-7)},
 		{"42.000", 42.0},
 		{"2.5", 2.5},
-		{"99999999999999999999", 1e20},
+		{"-0.000", 0.0},
+		{"0.5", 0.5},
+		{"9223372036854775808", 9223372036854775808.0},                // 2^63: a float64 exactly
+		{"1000000000000000019884624838656", 1e30},                     // 1e30's exact value
+		{"99999999999999999999", DecimalText("99999999999999999999")}, // not 1e20
+		{"123456789012345678901234567890", DecimalText("123456789012345678901234567890")},
+		{"0.1", DecimalText("0.1")}, // Decimal('0.1') != 0.1 in Python
+		{"31.2000000000000000", DecimalText("31.2")},
+		{"-0012.3400", DecimalText("-12.34")},
+		{"60.8695652173913043", DecimalText("60.8695652173913043")},
+		{"1.5e-3", DecimalText("0.0015")},
+		{"12e3", 12000.0},
+		{"1.2345e3", 1234.5},
+		{"1.2346e3", DecimalText("1234.6")},
+		{"0.30000000000000004440892098500626161694526672363281250", 0.30000000000000004}, // that float, exactly
+		{"Infinity", math.Inf(1)},
+		{"-Infinity", math.Inf(-1)},
 		{"NaN", nil},
 	}
 	for _, tc := range tests {
@@ -113,8 +130,10 @@ func TestParseDecimal(t *testing.T) {
 			t.Errorf("parseDecimal(%q) = %#v, %v; want %#v", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := parseDecimal("abc"); err == nil {
-		t.Error("parseDecimal(abc): no error")
+	for _, bad := range []string{"abc", "1e99999", ""} {
+		if got, err := parseDecimal(bad); err == nil {
+			t.Errorf("parseDecimal(%q) = %#v: no error", bad, got)
+		}
 	}
 }
 

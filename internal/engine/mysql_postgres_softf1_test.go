@@ -33,7 +33,7 @@ var planOrderSoftF1 = map[string]string{
 // TestMiniDevServerSoftF1 checks judge.SoftF1 on PostgreSQL and MySQL results against the
 // bird_soft_f1 column of BIRD's official evaluation_f1 on the superhero questions. Rows in
 // the plan-sensitive list may take its alternative value (Soft-F1 pairs rows by position,
-// so row order matters); testutil.MiniDevServerDeviations are Decimal-vs-float comparisons.
+// so row order matters); testutil.MiniDevServerDeviations lists the verdicts that differ on purpose.
 func TestMiniDevServerSoftF1(t *testing.T) {
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -101,9 +100,9 @@ func (pgDialect) dbError(err error) error {
 	return &DBError{Message: err.Error()}
 }
 
-// normalise maps pgx's values to SQLite's: booleans become 0/1, NUMERIC an int64 when it
-// has no fractional digits (SUM and COUNT-like results) else a float64 (AVG), dates and
-// times their ISO text, anything else its text form.
+// normalise maps pgx's values to SQLite's: booleans become 0/1, NUMERIC an int64 or a
+// float64 when one holds it exactly, else a Decimal (decimal.go), dates and times their
+// ISO text, anything else its text form.
 func (pgDialect) normalise(dbType string, v any) (any, error) {
 	switch x := v.(type) {
 	case nil, int64, float64:
@@ -132,25 +131,6 @@ func (pgDialect) normalise(dbType string, v any) (any, error) {
 	default:
 		return fmt.Sprint(x), nil
 	}
-}
-
-// parseDecimal reads an exact decimal as SQLite would type it: integral text without a
-// point is an int64 (when it fits), anything else a float64. NaN and infinities keep
-// their float form.
-func parseDecimal(s string) (any, error) {
-	if !strings.ContainsAny(s, ".eEnN") {
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return i, nil
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return nil, fmt.Errorf("decimal %q: %w", s, err)
-	}
-	if math.IsInf(f, 0) && err != nil {
-		return s, nil // out of float range: keep the exact text
-	}
-	return f, nil
 }
 
 // formatTime writes a date or time value as the text SQLite's date functions produce.

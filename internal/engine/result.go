@@ -13,7 +13,9 @@ import (
 // Result is what a query returned: column names and a table of values held flat, not as
 // an interface value per cell (see the design note below). A value is one of the kinds
 // Null, Int (int64), Float (float64), Text (a string holding exactly the bytes stored: it
-// may be invalid UTF-8) or Blob ([]byte); a column may mix kinds, as SQLite allows.
+// may be invalid UTF-8), Blob ([]byte) or Decimal (an exact number neither int64 nor
+// float64 holds, from a server's NUMERIC or DECIMAL: decimal.go); a column may mix kinds,
+// as SQLite allows.
 //
 // Design: a million-row result held as [][]any costs an interface value, a boxed number
 // or a string header per cell, and a slice header per row: about 120 bytes per row of
@@ -57,6 +59,7 @@ const (
 	Float
 	Text
 	Blob
+	Decimal // its canonical text (DecimalText) in the arena, as a Text is
 )
 
 // NumRows is the number of rows; 0 for a nil Result.
@@ -86,7 +89,7 @@ func (r *Result) Int(i, j int) int64 { return int64(r.nums.at(r.cell(i, j))) }
 func (r *Result) Float(i, j int) float64 { return math.Float64frombits(r.nums.at(r.cell(i, j))) }
 
 // Text is the value at (i, j), which must be of kind Text (or Blob: its bytes as a
-// string). It shares the result's memory: no copy is made.
+// string; or Decimal: its canonical text). It shares the result's memory: no copy is made.
 func (r *Result) Text(i, j int) string {
 	b := r.raw(r.cell(i, j))
 	if len(b) == 0 {
@@ -99,8 +102,8 @@ func (r *Result) Text(i, j int) string {
 // result's memory and must not be modified; Value returns a copy.
 func (r *Result) Bytes(i, j int) []byte { return r.raw(r.cell(i, j)) }
 
-// Value is the value at (i, j) as nil, int64, float64, string or []byte (a copy, never
-// nil for an empty blob). It allocates for most values: hot loops use the typed accessors.
+// Value is the value at (i, j) as nil, int64, float64, string, []byte (a copy, never
+// nil for an empty blob) or DecimalText. It allocates for most values: hot loops use the typed accessors.
 func (r *Result) Value(i, j int) any {
 	c := r.cell(i, j)
 	switch r.kinds.at(c) {
@@ -112,6 +115,8 @@ func (r *Result) Value(i, j int) any {
 		return string(r.raw(c))
 	case Blob:
 		return append([]byte{}, r.raw(c)...)
+	case Decimal:
+		return DecimalText(r.raw(c))
 	}
 	return nil
 }
@@ -160,7 +165,7 @@ func (r *Result) Equal(o *Result) bool {
 			if r.nums.at(c) != o.nums.at(c) {
 				return false
 			}
-		case Text, Blob:
+		case Text, Blob, Decimal:
 			if !bytes.Equal(r.raw(c), o.raw(c)) {
 				return false
 			}
@@ -307,7 +312,15 @@ func (b *ResultBuilder) AppendBlob(v []byte) {
 	b.add(Blob, ref, int64(len(v)))
 }
 
-// AppendValue appends a Go value: nil, int64, float64, string, []byte, or (for drivers
+// AppendDecimal appends an exact decimal (see DecimalText: the caller gives canonical text
+// of a value no int64 or float64 holds exactly).
+func (b *ResultBuilder) AppendDecimal(d DecimalText) {
+	ref, dst := b.res.arena.alloc(len(d))
+	copy(dst, d)
+	b.add(Decimal, ref, int64(len(d)))
+}
+
+// AppendValue appends a Go value: nil, int64, float64, string, []byte, DecimalText, or (for drivers
 // that produce them) other integer and float types, bool (as 0/1) and anything else as
 // its fmt.Sprint text.
 func (b *ResultBuilder) AppendValue(v any) {
@@ -322,6 +335,8 @@ func (b *ResultBuilder) AppendValue(v any) {
 		b.AppendText(x)
 	case []byte:
 		b.AppendBlob(x)
+	case DecimalText:
+		b.AppendDecimal(x)
 	case int:
 		b.AppendInt(int64(x))
 	case int32:

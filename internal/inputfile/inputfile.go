@@ -27,27 +27,89 @@ var (
 // refusing anything else and any file over MaxSize before reading it.
 func Read(path string) ([]byte, error) { return readCapped(path, MaxSize) }
 
-func readCapped(path string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
+// ReadMax is Read with a smaller cap, for a file that holds one value (a query).
+func ReadMax(path string, limit int64) ([]byte, error) { return readCapped(path, min(limit, MaxSize)) }
+
+// File is an input file opened by Open: reads past MaxSize fail with ErrTooLarge (the
+// file may grow after it was checked).
+type File struct {
+	f    *os.File
+	r    io.Reader
+	Size int64 // the size when opened
+}
+
+// Open opens the regular file at path (symbolic links followed) for a reader that
+// streams it, refusing what Read refuses before reading a byte.
+func Open(path string) (*File, error) { return openCapped(path, MaxSize) }
+
+func openCapped(path string, limit int64) (*File, error) {
+	f, st, err := openChecked(path, limit)
 	if err != nil {
 		return nil, err
 	}
+	return &File{f: f, r: &capReader{r: f, left: limit, path: path, limit: limit}, Size: st.Size()}, nil
+}
+
+func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// capReader fails with ErrTooLarge once more than limit bytes were read.
+type capReader struct {
+	r     io.Reader
+	left  int64
+	path  string
+	limit int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, fmt.Errorf("%s: %w: over the %s cap", c.path, ErrTooLarge, sizeText(c.limit))
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n, fmt.Errorf("%s: %w: over the %s cap", c.path, ErrTooLarge, sizeText(c.limit))
+	}
+	return n, err
+}
+
+// openChecked stats path, refuses what check refuses, opens it, and checks what was
+// opened again: the file may have been replaced since Stat.
+func openChecked(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := check(path, st, limit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if err := check(path, st, limit); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+func readCapped(path string, limit int64) ([]byte, error) {
+	f, st, err := openChecked(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// The file may have been replaced or grown since Stat: check what was opened, and
-	// never read more than the cap whatever happens.
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := check(path, st, limit); err != nil {
-		return nil, err
-	}
+	// Never read more than the cap whatever happens (the file may grow).
 	data, err := readSized(io.LimitReader(f, limit+1), min(st.Size(), limit)+512)
 	if err != nil {
 		return nil, err

@@ -107,3 +107,30 @@ func TestReadSized(t *testing.T) {
 		t.Errorf("readSized with a failing reader: %v, want %v", err, boom)
 	}
 }
+
+// TestOpenStreamsUnderTheCap: Open refuses what Read refuses, and a file that grows past
+// the cap after it was opened fails on the read that passes it, naming the file.
+func TestOpenStreamsUnderTheCap(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "grows.csv")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openCapped(p, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.WriteFile(p, []byte("0123456789abcdefXYZ"), 0o644); err != nil { // grows after the check
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), p) || len(data) > 17 {
+		t.Fatalf("read %d bytes, err %v; want at most the cap and %v naming the file", len(data), err, ErrTooLarge)
+	}
+	for _, bad := range []string{dir, "/dev/zero"} {
+		if _, err := Open(bad); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Open(%s): %v, want %v", bad, err, ErrNotRegular)
+		}
+	}
+}

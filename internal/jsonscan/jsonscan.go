@@ -54,3 +54,53 @@ func DuplicateKey(raw []byte) (string, bool) {
 	}
 	return "", false
 }
+
+// FirstTooLong finds the first value of data longer than limit bytes, JSON string literals
+// (between unescaped quotes; keys too) when json, else lines, and returns where it
+// starts; ok when there is none. It looks no further than limit bytes past a value's start
+// and copies nothing, so a reader can refuse a file holding one huge value before a
+// decoder copies it several times.
+func FirstTooLong(data []byte, limit int, json bool) (start int, ok bool) {
+	window := func(from int) []byte { return data[from:min(len(data), from+limit+1)] }
+	if !json {
+		for i := 0; i < len(data); {
+			k := bytes.IndexByte(window(i), '\n')
+			if k < 0 {
+				if len(data)-i > limit {
+					return i, false
+				}
+				return 0, true
+			}
+			i += k + 1
+		}
+		return 0, true
+	}
+	for i := 0; i < len(data); {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return 0, true
+		}
+		open := i + q + 1
+		j := open
+		for { // to the closing quote: one after an even run of backslashes
+			k := bytes.IndexByte(window(j)[:min(len(data)-j, open+limit+1-j)], '"')
+			if k < 0 {
+				if len(data)-open > limit {
+					return open, false
+				}
+				return 0, true // an unclosed string: the decoder says so
+			}
+			j += k
+			b := j
+			for b > open && data[b-1] == '\\' {
+				b--
+			}
+			if (j-b)%2 == 0 {
+				break
+			}
+			j++
+		}
+		i = j + 1
+	}
+	return 0, true
+}

@@ -46,3 +46,31 @@ func TestErrorLine(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstTooLong(t *testing.T) {
+	tests := []struct {
+		data  string
+		json  bool
+		start int
+		ok    bool
+	}{
+		{`{"a": "1234"}`, true, 0, true},
+		{`{"a": "12345"}`, true, 7, false},
+		{`{"12345": 1}`, true, 2, false},
+		{`["1234", "\"\""]`, true, 0, true}, // escaped quotes are part of the value
+		{`["\"123"]`, true, 2, false},       // ... and count as its bytes
+		{`["a\\", "1234"]`, true, 0, true},  // an escaped backslash ends before the quote
+		{`["12345`, true, 2, false},         // unclosed and over
+		{`["123`, true, 0, true},            // unclosed, the decoder's error
+		{"1234\n1234\n", false, 0, true},
+		{"1234\n12345\n", false, 5, false},
+		{"1234\n12345", false, 5, false},
+		{"1234\r\n1234", false, 0, false}, // a CR counts: the line is 5 bytes
+	}
+	for _, tc := range tests {
+		start, ok := FirstTooLong([]byte(tc.data), 4, tc.json)
+		if ok != tc.ok || (!ok && start != tc.start) {
+			t.Errorf("FirstTooLong(%q, 4, %v) = %d, %v; want %d, %v", tc.data, tc.json, start, ok, tc.start, tc.ok)
+		}
+	}
+}

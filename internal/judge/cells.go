@@ -42,6 +42,10 @@ func cellEqual(a *engine.Result, i, j int, b *engine.Result, k, l int) bool {
 		return false
 	case engine.Blob:
 		return kb == engine.Blob && bytes.Equal(a.Bytes(i, j), b.Bytes(k, l))
+	case engine.Decimal:
+		// Exact: a Decimal cell is a value no int or float holds, so it equals only the
+		// Decimal of the same canonical text (Python's Decimal == Decimal).
+		return kb == engine.Decimal && a.Text(i, j) == b.Text(k, l)
 	}
 	return kb == engine.Null
 }
@@ -73,7 +77,7 @@ func cellIdentical(a *engine.Result, i, j int, b *engine.Result, k, l int) bool 
 		return false
 	}
 	switch ka {
-	case engine.Text, engine.Blob:
+	case engine.Text, engine.Blob, engine.Decimal:
 		return a.Text(i, j) == b.Text(k, l)
 	case engine.Int:
 		return a.Int(i, j) == b.Int(k, l)
@@ -99,6 +103,8 @@ func cellHash(r *engine.Result, i, j int) uint64 {
 		return mix64(pv.key.n ^ 0x5bd1e9955bd1e995)
 	case engine.Blob:
 		return maphash.String(rowHashSeed, r.Text(i, j)) ^ 0x9e3779b97f4a7c15
+	case engine.Decimal:
+		return maphash.String(rowHashSeed, r.Text(i, j)) ^ 0x632be59bd9b4e019
 	}
 	return 0x2545f4914f6cdd1d
 }

@@ -323,7 +323,7 @@ func identicalColumnClasses(t *pyTable) []int {
 // keyHash hashes a pyKey; equal keys hash alike.
 func keyHash(k *pyKey) uint64 {
 	h := mix64(k.n ^ uint64(k.kind)*0x9e3779b97f4a7c15)
-	if k.kind == pyStr || k.kind == pyBytes {
+	if k.kind == pyStr || k.kind == pyBytes || k.kind == pyDecimal {
 		h ^= maphash.String(rowHashSeed, k.s)
 	}
 	return h

@@ -18,21 +18,23 @@ import (
 type pyKind uint8
 
 const (
-	pyNone  pyKind = iota // None
-	pyInt                 // int (and, in a pyKey, any float equal to an int64)
-	pyFloat               // float
-	pyStr                 // str
-	pyBytes               // bytes
+	pyNone    pyKind = iota // None
+	pyInt                   // int (and, in a pyKey, any float equal to an int64)
+	pyFloat                 // float
+	pyStr                   // str
+	pyBytes                 // bytes
+	pyDecimal               // decimal.Decimal: a value no int or float holds exactly (engine.Decimal)
 )
 
 // pyKey is a value's identity under Python's == and hash: two engine values are equal
 // in Python exactly when their keys are equal. Ints and integral floats fold together
 // (1 == 1.0, -0.0 == 0); any other float stays a float compared by its bits; str never
-// equals bytes.
+// equals bytes; a Decimal (canonical text) equals only the same Decimal, since the engine
+// keeps every decimal an int or a float holds exactly as that int or float.
 type pyKey struct {
 	kind pyKind
 	n    uint64 // int64 bits for pyInt, float64 bits for pyFloat
-	s    string // content for pyStr and pyBytes
+	s    string // content for pyStr and pyBytes; canonical text for pyDecimal
 }
 
 // pyVal is one fetched cell: its equality key plus what Python's str() needs.
@@ -72,6 +74,8 @@ func pyValueOf(v any, mode textMode) (pv pyVal, ok bool) {
 		return pyVal{key: pyKey{kind: pyStr, s: x}, kind: pyStr}, true
 	case []byte:
 		return pyVal{key: pyKey{kind: pyBytes, s: string(x)}, kind: pyBytes}, true
+	case engine.DecimalText:
+		return pyVal{key: pyKey{kind: pyDecimal, s: string(x)}, kind: pyDecimal}, true
 	// The engine promises only the types above; the rest keeps odd drivers from panicking.
 	case int:
 		return pyValueOf(int64(x), mode)
@@ -116,6 +120,11 @@ func appendPyStrType(b []byte, v *pyVal) []byte {
 	case pyStr:
 		b = append(b, v.key.s...)
 		return append(b, "<class 'str'>"...)
+	case pyDecimal:
+		// str(Decimal) keeps the driver's trailing zeros, which the canonical text has
+		// dropped: the sort key may differ from Python's for such a value.
+		b = append(b, v.key.s...)
+		return append(b, "<class 'decimal.Decimal'>"...)
 	default:
 		b = appendPyBytesRepr(b, v.key.s)
 		return append(b, "<class 'bytes'>"...)
@@ -268,6 +277,8 @@ func pyCellOf(r *engine.Result, i, j int, mode textMode) (pyVal, bool) {
 		return pyValueOf(r.Text(i, j), mode)
 	case engine.Blob:
 		return pyVal{key: pyKey{kind: pyBytes, s: r.Text(i, j)}, kind: pyBytes}, true
+	case engine.Decimal:
+		return pyVal{key: pyKey{kind: pyDecimal, s: r.Text(i, j)}, kind: pyDecimal}, true
 	}
 	return pyVal{kind: pyNone}, true
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/pandascsv"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
@@ -82,11 +83,11 @@ func readCaseJSON(tb testing.TB, path string, v any) {
 // it (a read failure is evaluate.py's "Evaluation Error", score 0).
 func judgeSpider2Case(tb testing.TB, suite string, c spider2Case) (Spider2Verdict, error) {
 	tb.Helper()
-	golds, err := ReadSpider2Golds(&c.Task)
+	golds, err := ReadSpider2Golds(&c.Task, engine.Limits{})
 	if err != nil {
 		tb.Fatalf("%s: %v", c.Name, err)
 	}
-	pred, err := pandascsv.ReadFile(c.Pred)
+	pred, err := pandascsv.ReadFile(c.Pred, pandascsv.Limits{})
 	if err != nil {
 		return Spider2Verdict{}, err
 	}

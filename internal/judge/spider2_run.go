@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/pandascsv"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -101,7 +101,7 @@ func judgeSpider2Task(ctx context.Context, ds *dataset.Dataset, i int, systems [
 		}
 		r.Spider2Pred = p.Path
 		if !goldRead {
-			golds, goldErr = ReadSpider2Golds(t)
+			golds, goldErr = ReadSpider2Golds(t, opt.Limits)
 			goldRead = true
 		}
 		if goldErr != nil {
@@ -161,13 +161,17 @@ func skip(r *record.Record, why string) {
 // judged here (a backend without an engine, a database missing).
 func spider2Table(ctx context.Context, ds *dataset.Dataset, q *dataset.Question, t *dataset.Spider2Task, p *Spider2Pred, opt Spider2Options, r *record.Record) (*pandascsv.Frame, string, error) {
 	if !p.SQL {
-		f, err := pandascsv.ReadFile(p.Path)
+		// The run's row and byte caps hold for a result given as a CSV as for one a query
+		// returns: over them, the same error (category row_limit), and reading stops there.
+		f, err := pandascsv.ReadFile(p.Path, csvLimits(opt.Limits))
 		if err != nil {
-			return nil, "", fmt.Errorf("read prediction: %w", err)
+			return nil, "", fmt.Errorf("read prediction: %w", csvLimitError(err))
 		}
 		return f, "", nil
 	}
-	text, err := os.ReadFile(p.Path)
+	// A query file, not a table: a FIFO, a device or a file over MaxSQLFile is refused
+	// before it is read (os.ReadFile of /dev/zero never returns).
+	text, err := inputfile.ReadMax(p.Path, MaxSQLFile)
 	if err != nil {
 		return nil, "", fmt.Errorf("read prediction: %w", err)
 	}
@@ -214,6 +218,10 @@ func spider2Engine(ds *dataset.Dataset, dbID string, opt Spider2Options) (engine
 	}
 	return nil, "", fmt.Sprintf("database %s missing under %s (%s.sqlite or %s.duckdb)", dbID, ds.DBRoot, dbID, dbID)
 }
+
+// MaxSQLFile is the largest .sql answer read: 16 MiB, as predict.MaxSQLBytes caps a
+// prediction.
+const MaxSQLFile = 16 << 20
 
 var spider2SQLBlock = regexp.MustCompile("(?s)```sql\n(.*?)\n```")
 

@@ -68,6 +68,8 @@ func ResultCSV(res *engine.Result) []byte {
 				writeCSVField(&b, x)
 			case []byte:
 				writeCSVField(&b, string(appendPyBytesRepr(nil, string(x))))
+			case engine.DecimalText:
+				b.WriteString(string(x)) // str(Decimal): an object column, read back as a float
 			}
 		}
 		b.WriteByte('\n')

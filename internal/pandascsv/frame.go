@@ -12,14 +12,18 @@
 // which rounds differently from Go for numbers with more than 17 digits), bool
 // (True/TRUE/true, False/FALSE/false), then object (str, and NaN for NA strings).
 //
+// ReadFile streams the file and stops at Limits (limits.go), the caps of a query's
+// result, so an answer of millions of rows or one endless line is never held whole.
+//
 // To extend: a read_csv option other than the defaults is a field of a new Options
 // type; keep Parse the defaults, since that is what Spider 2.0 calls.
 package pandascsv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"unicode/utf8"
+	"io"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )
@@ -87,25 +91,26 @@ var (
 )
 
 // ReadFile reads and parses the CSV file at path (a regular file, at most
-// inputfile.MaxSize bytes).
-func ReadFile(path string) (*Frame, error) {
-	data, err := inputfile.Read(path)
+// inputfile.MaxSize bytes), streaming it and stopping at lim.
+func ReadFile(path string, lim Limits) (*Frame, error) {
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Parse(data)
+	defer f.Close()
+	fr, err := read(f, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return f, nil
+	return fr, nil
 }
 
 // Parse reads CSV text as pandas.read_csv(io.StringIO(text)) does.
-func Parse(data []byte) (*Frame, error) {
-	if !utf8.Valid(data) {
-		return nil, ErrEncoding // pandas decodes UTF-8 strictly and raises
-	}
-	recs, err := tokenize(data)
+func Parse(data []byte) (*Frame, error) { return read(bytes.NewReader(data), Limits{}) }
+
+// read parses the CSV text r yields, stopping at lim.
+func read(r io.Reader, lim Limits) (*Frame, error) {
+	recs, err := tokenize(r, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,12 @@ func ReadFormat(path, format string) (*Set, error) {
 	}
 	// A UTF-8 byte-order mark is an editor's artefact, never part of the first SQL.
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	// Before anything decodes (and copies) it: no single prediction over MaxSQLBytes.
+	first := skipSpace(data, 0)
+	isJSON := first < int64(len(data)) && (data[first] == '{' || data[first] == '[')
+	if err := checkLengths(path, data, isJSON); err != nil {
+		return nil, err
+	}
 	if format == "" || format == "auto" {
 		if format, err = Detect(path, data); err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -60,7 +61,7 @@ func (r *Review) validate() error {
 // Read reads a reviews file: one JSON object per line, blank lines ignored. An error
 // names the file and line. A missing file is os.ErrNotExist.
 func Read(path string) ([]Review, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path) // a FIFO or a device would block or never end
 	if err != nil {
 		return nil, err
 	}

@@ -7,18 +7,11 @@ import (
 
 // MiniDevServerDeviations lists, as "stem/index" -> why, the BIRD mini-dev PostgreSQL /
 // MySQL verdicts on superhero where nl2sqlbench differs from the official scripts on
-// purpose. Most are Python's Decimal == float, which is exact: the official scripts see
-// a NUMERIC / DECIMAL result (psycopg2, pymysql) as unequal to a float that prints the
-// same, while the engines normalise NUMERIC to float64 so that every comparator, for
-// every engine, sees the same Go types. The engine and CLI conformance tests share it.
+// purpose. (NUMERIC / DECIMAL values compare exactly, as Python's Decimal does in the
+// official scripts' drivers, so Decimal == float no longer deviates.) The engine and CLI
+// conformance tests share it.
 var MiniDevServerDeviations = map[string]string{
-	"gpt-4_postgresql/267":                       "decimal vs float: 60.8695652173913043 vs 60.869565217391305",
-	"gpt-4_postgresql/275":                       "decimal vs float: 2.4630541871921182 vs 2.4630541871921183",
-	"gpt-4_postgresql/289":                       "decimal vs float: 31.2000000000000000 vs 31.2",
-	"meta-llama-3-70b-instruct-2_postgresql/290": "decimal vs float: 2.5566502463054187 vs 2.5566502463054186",
-	"gpt-4_mysql/289":                            "decimal vs float (MySQL's / on integers is DECIMAL)",
-	"meta-llama-3-70b-instruct-2_mysqljson/289":  "decimal vs float (MySQL's / on integers is DECIMAL)",
-	"gpt-4_mysql/285":                            "ORDER BY ... LIMIT 1 over tied maxima: the plan picks the row",
+	"gpt-4_mysql/285": "ORDER BY ... LIMIT 1 over tied maxima: the plan picks the row",
 }
 
 // Atoi parses a number from a reference file, failing the test on anything else.
