@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -70,8 +71,9 @@ def run_tool(args: Sequence[str], *, capture_stdout: bool = False, quiet: bool =
         out = proc.stdout.read() if proc.stdout is not None else ""
         code = proc.wait()
     except BaseException:
-        # KeyboardInterrupt in a notebook: stop the binary as Ctrl-C would (it stops cleanly).
-        proc.terminate()
+        # KeyboardInterrupt in a notebook: stop the binary as Ctrl-C would (SIGINT: it stops
+        # cleanly, its complete records kept), and wait for it.
+        proc.send_signal(signal.SIGINT)
         proc.wait()
         raise
     finally:
