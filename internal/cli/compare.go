@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,6 +26,7 @@ var errRegression = errors.New("significant regression")
 func newCompareCmd(e *env) *cobra.Command {
 	var system, metric string
 	var alpha float64
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "compare RUN_A RUN_B [--system NAME] [--metric ex] [--alpha 0.05]",
 		Short: "Compare one system across two runs of the same dataset, with a paired test (a regression gate)",
@@ -35,7 +37,8 @@ the questions both runs judged: the exact McNemar test for a 0/1 metric (EX, ETM
 paired bootstrap for a mean (Soft-F1, VES, ...). See docs/statistics.md.
 
 Exit status: 0 when the metric did not drop significantly, 3 when it dropped with
-p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error.`,
+p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error.
+--json prints the same comparison as one JSON object (the exit status unchanged).`,
 		Example: `  nl2sqlbench compare runs/main runs/pr-123 --system mysys --metric ex`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,13 +61,14 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 			if err != nil {
 				return err
 			}
-			return compareRuns(e, a, b, name, metric, alpha)
+			return compareRuns(e, a, b, name, metric, alpha, asJSON)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&system, "system", "", "the system to compare (default: the one system both runs have)")
 	f.StringVar(&metric, "metric", "ex", "the metric id to compare (ex, soft_f1, ves, etm, ... as in summary.json)")
 	f.Float64Var(&alpha, "alpha", 0.05, "significance level of the regression gate")
+	f.BoolVar(&asJSON, "json", false, "print the comparison as JSON on stdout (for programs: the Python package reads it)")
 	return cmd
 }
 
@@ -174,7 +178,7 @@ func registryMetric(id string) (*metrics.Metric, bool) {
 	return nil, false
 }
 
-func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64) error {
+func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64, asJSON bool) error {
 	m, ok := registryMetric(id)
 	if !ok {
 		return usagef("--metric %q is not a registry metric", id)
@@ -189,12 +193,37 @@ func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64) err
 	if !ok {
 		return fmt.Errorf("no question was judged in both runs for %s", system)
 	}
-	u := da.Unit
-	w := e.stdout
-	fmt.Fprintf(w, "system %s, metric %s (%s, higher is %s)\n", system, da.Label, id, better(da.HigherIsBetter))
-	fmt.Fprintf(w, "  A %s: %s (n=%d)\n", a.Dir, withInterval(va), va.Denominator)
-	fmt.Fprintf(w, "  B %s: %s (n=%d)\n", b.Dir, withInterval(vb), vb.Denominator)
 	change := -t.Diff // B - A
+	worse := (da.HigherIsBetter && change < 0) || (!da.HigherIsBetter && change > 0)
+	outcome := "no_change"
+	switch {
+	case t.Significant(alpha) && worse:
+		outcome = "regression"
+	case t.Significant(alpha):
+		outcome = "improvement"
+	}
+	var err error
+	if asJSON {
+		err = writeComparisonJSON(e.stdout, comparison{System: system, Metric: id, Label: da.Label,
+			HigherIsBetter: da.HigherIsBetter, Alpha: alpha, RunA: a.Dir, RunB: b.Dir, A: va, B: vb,
+			Test: t, Change: change, ChangeText: signedText(da.Unit, change), Outcome: outcome})
+	} else {
+		printComparison(e.stdout, da, va, vb, a.Dir, b.Dir, system, id, t, change, alpha, outcome)
+	}
+	if err != nil {
+		return err
+	}
+	if outcome == "regression" {
+		return errRegression
+	}
+	return nil
+}
+
+func printComparison(w io.Writer, da metrics.Definition, va, vb *metrics.Value, dirA, dirB, system, id string, t metrics.PairedTest, change, alpha float64, outcome string) {
+	u := da.Unit
+	fmt.Fprintf(w, "system %s, metric %s (%s, higher is %s)\n", system, da.Label, id, better(da.HigherIsBetter))
+	fmt.Fprintf(w, "  A %s: %s (n=%d)\n", dirA, withInterval(va), va.Denominator)
+	fmt.Fprintf(w, "  B %s: %s (n=%d)\n", dirB, withInterval(vb), vb.Denominator)
 	fmt.Fprintf(w, "paired on %d questions judged in both: A %s, B %s, B - A = %s\n", t.N, u.Format(t.A), u.Format(t.B), signedText(u, change))
 	if t.Method == metrics.MethodMcNemar {
 		fmt.Fprintf(w, "exact McNemar: right in A only %d, right in B only %d, %s\n", *t.AOnly, *t.BOnly, metrics.FormatP(t.P))
@@ -202,17 +231,14 @@ func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64) err
 		fmt.Fprintf(w, "paired bootstrap (%d resamples, fixed seed): 95%% interval of B - A [%s, %s], %s\n",
 			metrics.BootstrapResamples, u.Format(-*t.DiffHigh), u.Format(-*t.DiffLow), metrics.FormatP(t.P))
 	}
-	worse := (da.HigherIsBetter && change < 0) || (!da.HigherIsBetter && change > 0)
-	switch {
-	case t.Significant(alpha) && worse:
+	switch outcome {
+	case "regression":
 		fmt.Fprintf(w, "REGRESSION: %s dropped significantly (p < %g)\n", da.Label, alpha)
-		return errRegression
-	case t.Significant(alpha):
+	case "improvement":
 		fmt.Fprintf(w, "improvement: %s rose significantly (p < %g)\n", da.Label, alpha)
 	default:
 		fmt.Fprintf(w, "no significant change at alpha %g\n", alpha)
 	}
-	return nil
 }
 
 func withInterval(v *metrics.Value) string {

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
 // TestCompareGate runs the demo's systems as one system "s" in separate runs and checks
@@ -31,6 +34,19 @@ func TestCompareGate(t *testing.T) {
 	}
 	if !strings.Contains(out, "73.47 [") || !strings.Contains(out, "exact McNemar: right in A only") {
 		t.Errorf("good -> bad does not print the values with intervals and the test:\n%s", out)
+	}
+	// --json: the same comparison, the same exit status, as one JSON object.
+	code, out, stderr = run("compare", good, bad, "--json")
+	var c comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("compare --json: %v\n%s%s", err, out, stderr)
+	}
+	if code != exitRegression || c.Outcome != "regression" || c.ChangeText != "-32.65" || c.A.Text != "73.47" || c.B.Text != "40.82" ||
+		c.Test.Method != metrics.MethodMcNemar || c.Test.AOnly == nil || c.System != "s" || c.Metric != "ex" || c.RunA != good {
+		t.Errorf("compare --json good -> bad: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run("compare", good, good, "--json"); code != exitOK || !strings.Contains(out, `"outcome": "no_change"`) {
+		t.Errorf("compare --json against itself: exit %d\n%s", code, out)
 	}
 	code, out, _ = run("compare", bad, good, "--metric", "soft_f1")
 	if code != exitOK || !strings.Contains(out, "improvement") || !strings.Contains(out, "paired bootstrap") {

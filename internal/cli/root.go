@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/gctune"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/termsafe"
@@ -85,6 +86,8 @@ func newRootCmd(e *env) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.Version = buildid.Describe() // turns on --version, printed as `version` prints it
+	root.SetVersionTemplate(versionLine())
 	root.AddCommand(newEvalCmd(e), newDemoCmd(e), newVersionCmd(e))
 	root.AddCommand(newReportCmd(e), newServeCmd(e))
 	root.AddCommand(newAdaptCmd(e))

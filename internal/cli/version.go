@@ -2,10 +2,15 @@ package cli
 
 import (
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 )
+
+// versionLine is what `nl2sqlbench version` and `nl2sqlbench --version` print: the
+// version set at build time (buildid.Version) and, for a source build, its VCS stamp.
+func versionLine() string { return "nl2sqlbench " + buildid.Describe() + "\n" }
 
 func newVersionCmd(e *env) *cobra.Command {
 	return &cobra.Command{
@@ -13,11 +18,7 @@ func newVersionCmd(e *env) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			_, err := fmt.Fprintf(e.stdout, "nl2sqlbench %s\n", v)
+			_, err := fmt.Fprint(e.stdout, versionLine())
 			return err
 		},
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"time"
 
@@ -34,16 +33,13 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 	cfg, ds := p.Config, p.Dataset
 	m := &report.Manifest{
 		Tool:      "nl2sqlbench",
-		Version:   "(devel)",
+		Version:   buildid.Version(),
 		GoVersion: runtime.Version(),
 		StartedAt: time.Now().UTC().Truncate(time.Second),
 		HashedDBs: cfg.HashDBs,
 		Host:      hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		m.Version = bi.Main.Version
-	}
 	v := buildid.Stamp()
 	m.Revision, m.RevisionTime, m.Modified = v.Revision, v.Time, v.Modified
 	if !buildid.Pinned() {
