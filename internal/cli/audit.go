@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // auditFile is the audit's output in a run directory.
-const auditFile = "audit.jsonl"
+const auditFile = rundir.AuditFile
 
 type auditFlags struct {
 	dataset, dbRoot, tables, run, out string
@@ -53,7 +53,7 @@ See docs/audit.md.`,
 			cfg := benchrun.AuditConfig{DatasetSpec: f.dataset, DBRoot: f.dbRoot, Tables: f.tables, Timeout: f.timeout, MaxRows: f.maxRows}
 			out := f.out
 			if f.run != "" {
-				run, err := report.LoadRun(cmd.Context(), f.run)
+				run, err := rundir.Load(cmd.Context(), f.run)
 				if err != nil {
 					return err
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
@@ -202,7 +203,7 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	if err != nil {
 		return nil, err
 	}
-	var resumed *report.Manifest
+	var resumed *rundir.Manifest
 	if o.Resume {
 		if resumed, err = resumeManifest(out); err != nil {
 			return nil, err
@@ -265,7 +266,7 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 // judgeInto judges p into od: the manifest (when write is set) and the records go to
 // od.Work as they come, then statistics.json and summary.json, and a replacement run is
 // swapped into od.Out once all of them are written.
-func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
+func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *rundir.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
 	dir, err := openRunDir(od.Work, p.Systems, o.Resume, write)
 	if err != nil {
 		od.abandon()
@@ -292,11 +293,11 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 		return nil, err
 	}
 	for _, s := range res.Systems {
-		if err := writeJSONFile(filepath.Join(od.Work, s.Dir, "statistics.json"), s.Statistics); err != nil {
+		if err := writeJSONAtomic(filepath.Join(od.Work, s.Dir, rundir.StatisticsFile), s.Statistics); err != nil {
 			return nil, err
 		}
 	}
-	if err := writeJSONAtomic(filepath.Join(od.Work, "summary.json"), res.Summary); err != nil {
+	if err := writeJSONAtomic(filepath.Join(od.Work, rundir.SummaryFile), res.Summary); err != nil {
 		return nil, err
 	}
 	dir.Close()

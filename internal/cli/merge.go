@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // mergeOpts are the flags of merge.
@@ -91,44 +91,29 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 // system's records.
 func readShardRun(dir string) (benchrun.ShardRun, error) {
 	s := benchrun.ShardRun{Dir: dir}
-	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		return s, fmt.Errorf("%w: %s: %v (not a run directory of eval --shard)", benchrun.ErrMerge, dir, err)
 	}
-	if err := json.Unmarshal(data, &s.Manifest); err != nil {
-		return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, filepath.Join(dir, manifestFile), err)
-	}
+	s.Manifest = m
 	if s.Manifest.Settings.Shard == nil {
 		return s, fmt.Errorf("%w: %s is not a shard run: its manifest.json names no shard (eval --shard INDEX/COUNT writes one)", benchrun.ErrMerge, dir)
 	}
-	var sum struct {
-		Settings struct {
-			Workers int `json:"workers"`
-		} `json:"settings"`
-	}
-	data, err = os.ReadFile(filepath.Join(dir, "summary.json"))
+	sum, err := rundir.ReadSummary(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		sh := s.Manifest.Settings.Shard
 		return s, fmt.Errorf("%w: %s: shard %d/%d did not finish (no summary.json); continue it with eval --resume --shard %d/%d --out %s",
 			benchrun.ErrMerge, dir, sh.Index, sh.Count, sh.Index, sh.Count, dir)
 	}
-	if err == nil {
-		err = json.Unmarshal(data, &sum)
-	}
 	if err != nil {
-		return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, filepath.Join(dir, "summary.json"), err)
+		return s, fmt.Errorf("%w: %v", benchrun.ErrMerge, err)
 	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
 		path := filepath.Join(dir, record.SystemDir(p.System), recordsFile)
-		f, err := os.Open(path)
+		recs, err := rundir.ReadRecords(path)
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
-		}
-		recs, _, err := record.ReadJSONL(f)
-		f.Close()
-		if err != nil {
-			return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, path, err)
 		}
 		s.Records = append(s.Records, recs)
 	}
@@ -152,9 +137,9 @@ func writeMerged(out string, res *benchrun.Result) error {
 		if err := rewriteRecords(filepath.Join(dir, recordsFile), s.Records); err != nil {
 			return err
 		}
-		if err := writeJSONFile(filepath.Join(dir, "statistics.json"), s.Statistics); err != nil {
+		if err := writeJSONAtomic(filepath.Join(dir, rundir.StatisticsFile), s.Statistics); err != nil {
 			return err
 		}
 	}
-	return writeJSONAtomic(filepath.Join(out, "summary.json"), res.Summary)
+	return writeJSONAtomic(filepath.Join(out, rundir.SummaryFile), res.Summary)
 }

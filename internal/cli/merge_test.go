@@ -13,7 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -247,7 +247,7 @@ func TestMergeMixedHostsVES(t *testing.T) {
 		t.Errorf("mixed-host merge does not warn: %q", s.Warnings)
 	}
 	runCLI(t, "merge", a0, a1, "--json", "--out", filepath.Join(dir, "m3"))
-	var m report.Manifest
+	var m rundir.Manifest
 	b, err := os.ReadFile(filepath.Join(dir, "m3", manifestFile))
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +267,7 @@ func TestEvalShardManifestAndResume(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s0")
 	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--shard", "0/2", "--out", out)...)
-	var m report.Manifest
+	var m rundir.Manifest
 	b, _ := os.ReadFile(filepath.Join(out, manifestFile))
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
@@ -285,7 +285,7 @@ func TestEvalShardManifestAndResume(t *testing.T) {
 	auto := filepath.Join(dir, "auto")
 	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--shard", "auto", "--out", auto)...)
 	b, _ = os.ReadFile(filepath.Join(auto, manifestFile))
-	m = report.Manifest{}
+	m = rundir.Manifest{}
 	if err := json.Unmarshal(b, &m); err != nil || m.Settings.Shard == nil || m.Settings.Shard.Index != 1 {
 		t.Errorf("--shard auto with JOB_COMPLETION_INDEX=1: manifest shard %+v (%v)", m.Settings.Shard, err)
 	}

@@ -11,12 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // metricIDs lists the ids of a run's metrics section.
-func metricIDs(s *report.RunSummary) []string {
+func metricIDs(s *rundir.Summary) []string {
 	var ids []string
 	for _, d := range s.Metrics.Definitions {
 		ids = append(ids, d.ID)
@@ -47,7 +47,7 @@ func recordKeys(t *testing.T, path string) map[string]bool {
 }
 
 // sameEX checks that two runs give every system the same EX value, text and interval.
-func sameEX(t *testing.T, a, b *report.RunSummary, systems []string) {
+func sameEX(t *testing.T, a, b *rundir.Summary, systems []string) {
 	t.Helper()
 	for _, s := range systems {
 		_, va, okA := a.Metrics.Lookup(s, "ex")

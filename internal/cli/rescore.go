@@ -12,20 +12,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // reviewsFile and reviewedFile are the reviews of a run and their re-scoring, in the run
 // directory.
 const (
-	reviewsFile  = "reviews.jsonl"
-	reviewedFile = report.ReviewedFile
+	reviewsFile  = rundir.ReviewsFile
+	reviewedFile = rundir.ReviewedFile
 )
 
 // reviewedSummary is DIR/reviewed.json.
-type reviewedSummary = report.Reviewed
+type reviewedSummary = rundir.Reviewed
 
 func newRescoreCmd(e *env) *cobra.Command {
 	var reviews string
@@ -46,7 +46,7 @@ See docs/review.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			dir := args[0]
-			run, err := report.LoadRun(ctx, dir)
+			run, err := rundir.Load(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ See docs/review.md.`,
 
 // rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
 // the dashboard (serve) calls it after recording a review.
-func rescoreRun(ctx context.Context, run *report.Run, path string) (reviewedSummary, error) {
+func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
 	rs, err := review.Read(path)
 	if err != nil {
 		return reviewedSummary{}, err

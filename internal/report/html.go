@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The HTML report: one self-contained file (styles and the small filter script inline, charts
@@ -47,7 +48,7 @@ type Page struct {
 	Title        string
 	Static       bool   // the self-contained report (drill-downs inline) rather than the dashboard
 	Base, Home   string // dashboard URLs: this run's, and the run list's
-	Dataset      DatasetInfo
+	Dataset      rundir.DatasetInfo
 	Semantics    string
 	Created      string
 	Warnings     []string
@@ -68,7 +69,7 @@ type Page struct {
 
 // BuildPage assembles the report's page from a run, without result tables: the static
 // report executes every question's queries (WriteHTML), the dashboard one question on demand.
-func BuildPage(ctx context.Context, run *Run, title string) *Page {
+func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 	if title == "" {
 		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
 	}
@@ -99,7 +100,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 }
 
 // WriteHTML writes the self-contained HTML report of run.
-func WriteHTML(ctx context.Context, w io.Writer, run *Run, opt HTMLOptions) error {
+func WriteHTML(ctx context.Context, w io.Writer, run *rundir.Run, opt HTMLOptions) error {
 	p := BuildPage(ctx, run, opt.Title)
 	p.Static = true
 	switch {

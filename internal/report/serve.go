@@ -17,6 +17,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The dashboard: the report's views over every run directory under a root, rendered on
@@ -40,7 +41,7 @@ type Server struct {
 
 type cachedPage struct {
 	stamp string // summary.json's, reviewed.json's and reviews.jsonl's sizes and modification times
-	run   *Run
+	run   *rundir.Run
 	page  *Page
 }
 
@@ -116,7 +117,7 @@ func (s *Server) Runs() ([]RunInfo, []string) {
 var errUnknownRun = errors.New("no such run")
 
 // load returns the run with this id and its page, from the cache while summary.json is unchanged.
-func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
+func (s *Server) load(ctx context.Context, id string) (*rundir.Run, *Page, error) {
 	runs, _ := s.Runs()
 	var dir string
 	for _, r := range runs {
@@ -132,7 +133,7 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 		return nil, nil, err
 	}
 	stamp := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
-	for _, f := range []string{ReviewedFile, ReviewsFile} {
+	for _, f := range []string{rundir.ReviewedFile, rundir.ReviewsFile} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			stamp += fmt.Sprint(" ", fi.Size(), fi.ModTime().UnixNano())
 		}
@@ -142,16 +143,16 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 	if c, ok := s.pages[id]; ok && c.stamp == stamp {
 		return c.run, c.page, nil
 	}
-	run, err := LoadRun(ctx, dir)
+	run, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Reviews recorded before a restart (or written by hand) that reviewed.json does not
 	// reflect yet are applied now, so the pages never show stale reviewed scores.
 	if s.rescore != nil && reviewsPending(dir, run.Reviewed) {
-		if err := s.rescore(ctx, run, filepath.Join(dir, ReviewsFile)); err != nil {
+		if err := s.rescore(ctx, run, filepath.Join(dir, rundir.ReviewsFile)); err != nil {
 			run.Warnings = append(run.Warnings, "reviews not applied: "+err.Error())
-		} else if run, err = LoadRun(ctx, dir); err != nil {
+		} else if run, err = rundir.Load(ctx, dir); err != nil {
 			return nil, nil, err
 		}
 	}

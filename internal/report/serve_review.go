@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Recording a review from the dashboard (docs/review.md). A drill-down's form POSTs to
@@ -35,11 +36,8 @@ import (
 // cross-site "simple" request can send only without the token. The Host check of
 // HandlerAt still applies.
 
-// ReviewsFile is where the dashboard records reviews, in the run directory.
-const ReviewsFile = "reviews.jsonl"
-
 // Rescorer re-scores a run directory from its reviews file, writing reviewed.json.
-type Rescorer func(ctx context.Context, run *Run, reviewsPath string) error
+type Rescorer func(ctx context.Context, run *rundir.Run, reviewsPath string) error
 
 // maxReviewBody bounds a review request's body.
 const maxReviewBody = 1 << 20
@@ -106,7 +104,7 @@ func (s *Server) postReview(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		s.reviewMu.Lock()
 		defer s.reviewMu.Unlock()
-		err = review.Append(filepath.Join(run.Dir, ReviewsFile), rv)
+		err = review.Append(filepath.Join(run.Dir, rundir.ReviewsFile), rv)
 	}
 	var fe *errField
 	switch {
@@ -117,8 +115,8 @@ func (s *Server) postReview(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if err := s.rescore(r.Context(), run, filepath.Join(run.Dir, ReviewsFile)); err != nil {
-		http.Error(w, "review recorded in "+ReviewsFile+", but re-scoring failed: "+err.Error(), http.StatusInternalServerError)
+	if err := s.rescore(r.Context(), run, filepath.Join(run.Dir, rundir.ReviewsFile)); err != nil {
+		http.Error(w, "review recorded in "+rundir.ReviewsFile+", but re-scoring failed: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
 	s.forget(id)
@@ -248,8 +246,8 @@ func (s *Server) forget(id string) {
 
 // reviewsPending reports whether dir's reviews file holds reviews that reviewed.json
 // does not reflect (a restart after reviews.jsonl was written, or a hand edit).
-func reviewsPending(dir string, reviewed *Reviewed) bool {
-	b, err := os.ReadFile(filepath.Join(dir, ReviewsFile))
+func reviewsPending(dir string, reviewed *rundir.Reviewed) bool {
+	b, err := rundir.ReadFile(filepath.Join(dir, rundir.ReviewsFile), rundir.MaxReviews)
 	if err != nil {
 		return false
 	}
@@ -262,7 +260,7 @@ func reviewsPending(dir string, reviewed *Reviewed) bool {
 	if n == 0 {
 		return false
 	}
-	abs, _ := filepath.Abs(filepath.Join(dir, ReviewsFile))
+	abs, _ := filepath.Abs(filepath.Join(dir, rundir.ReviewsFile))
 	return reviewed == nil || reviewed.Count != n || reviewed.Reviews != abs
 }
 
@@ -277,9 +275,9 @@ type ReviewForm struct {
 	Warning       string
 }
 
-func (s *Server) reviewForm(run *Run, p *Page, idx int) ReviewForm {
+func (s *Server) reviewForm(run *rundir.Run, p *Page, idx int) ReviewForm {
 	f := ReviewForm{Action: p.Base + "q/" + strconv.Itoa(idx) + "/review", Token: s.token, Systems: p.Systems, Scores: ReviewedTable(run)}
-	rs, err := review.Read(filepath.Join(run.Dir, ReviewsFile))
+	rs, err := review.Read(filepath.Join(run.Dir, rundir.ReviewsFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:

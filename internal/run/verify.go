@@ -8,7 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Checked is one stored counterexample re-run by Verify: Err is nil when it reproduces.
@@ -26,7 +26,7 @@ type Checked struct {
 // under the run's semantics; it reproduces when they still differ. It returns one Checked
 // per counterexample, in system and dataset order, and the load warnings.
 func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string, error) {
-	r, err := report.LoadRun(ctx, dir)
+	r, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,32 +1,33 @@
-package report
+package rundir
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"os"
 	"path/filepath"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrNotRunDir reports a directory without summary.json: not something eval or demo wrote.
 var ErrNotRunDir = errors.New("not a run directory (no summary.json)")
 
-// Run is a run directory read back for the HTML report, the Markdown summary and the
-// dashboard: summary.json and every system's records.jsonl, read as typed records.
+// Run is a run directory read back for the reports, the dashboard, compare, rescore and
+// verify: summary.json and every system's records.jsonl, read as typed records.
 type Run struct {
 	Dir      string
-	Summary  RunSummary
+	Summary  Summary
 	Systems  []SystemRun
 	Warnings []string // problems that did not stop loading (a torn last line, a missing system)
-	// Audit is DIR/audit.jsonl's findings (audit.go); Audited says the file exists.
+	// Audit is DIR/audit.jsonl's findings; Audited says the file exists.
 	Audit   []audit.Finding
 	Audited bool
-	// Reviewed is DIR/reviewed.json (reviewed.go), nil without one.
+	// Reviewed is DIR/reviewed.json, nil without one.
 	Reviewed *Reviewed
 }
 
@@ -36,21 +37,18 @@ type SystemRun struct {
 	Records []record.Record
 }
 
-// LoadRun reads the run directory dir. A summary.json written before the metric registry
-// existed gets its metrics section from the registry (over the records read back), so an
-// old run renders like a new one.
-func LoadRun(ctx context.Context, dir string) (*Run, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+// Load reads the run directory dir. A summary.json written before the metric registry existed gets its
+// metrics section from the registry (over the records read back), so an old run renders
+// like a new one.
+func Load(ctx context.Context, dir string) (*Run, error) {
+	sum, err := ReadSummary(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("load run %s: %w", dir, ErrNotRunDir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load run: %w", err)
 	}
-	run := &Run{Dir: dir}
-	if err := json.Unmarshal(data, &run.Summary); err != nil {
-		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, "summary.json"), err)
-	}
+	run := &Run{Dir: dir, Summary: *sum}
 	for _, s := range run.Summary.Systems {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -60,22 +58,16 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %q cannot be its directory; its records were not read", s.System, sysDir))
 			continue
 		}
-		path := filepath.Join(dir, sysDir, "records.jsonl")
-		f, err := os.Open(path)
-		if errors.Is(err, os.ErrNotExist) {
+		path := filepath.Join(dir, sysDir, RecordsFile)
+		recs, err := ReadRecords(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: %s is missing", s.System, path))
 			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load run: %w", err)
-		}
-		recs, _, err := record.ReadJSONL(f)
-		f.Close()
-		switch {
 		case errors.Is(err, record.ErrTornLine):
 			run.Warnings = append(run.Warnings, fmt.Sprintf("system %s: the last line of %s is incomplete (interrupted run) and was ignored", s.System, path))
 		case err != nil:
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, fmt.Errorf("load run: %w", err)
 		}
 		run.Systems = append(run.Systems, SystemRun{Name: s.System, Records: recs})
 	}
@@ -87,8 +79,8 @@ func LoadRun(ctx context.Context, dir string) (*Run, error) {
 		run.Warnings = append(run.Warnings, warn)
 	}
 	if run.Summary.Metrics == nil {
-		opt := metrics.Options{PassK: run.passK(), Pricing: run.pricing()}
-		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(opt), run.systemRecords())
+		opt := metrics.Options{PassK: run.PassK(), Pricing: run.pricing()}
+		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(opt), run.SystemRecords())
 	}
 	return run, nil
 }
@@ -111,7 +103,7 @@ func (r *Run) pricing() *metrics.Pricing {
 	if m == nil || m.Pricing == "" {
 		return nil
 	}
-	b, err := os.ReadFile(m.Pricing)
+	b, err := safefile.ReadFile(m.Pricing, MaxPricing)
 	if err == nil {
 		var p *metrics.Pricing
 		if p, err = metrics.ParsePricing(b); err == nil {
@@ -122,15 +114,16 @@ func (r *Run) pricing() *metrics.Pricing {
 	return nil
 }
 
-// passK is the run's Pass@k list, as its modules section recorded it.
-func (r *Run) passK() []int {
+// PassK is the run's Pass@k list, as its modules section recorded it.
+func (r *Run) PassK() []int {
 	if r.Summary.Modules != nil {
 		return r.Summary.Modules.PassK
 	}
 	return nil
 }
 
-func (r *Run) systemRecords() []metrics.SystemRecords {
+// SystemRecords is every system's records, for the metrics package.
+func (r *Run) SystemRecords() []metrics.SystemRecords {
 	out := make([]metrics.SystemRecords, len(r.Systems))
 	for i, s := range r.Systems {
 		out[i] = metrics.SystemRecords{Name: s.Name, Records: s.Records}
@@ -140,3 +133,46 @@ func (r *Run) systemRecords() []metrics.SystemRecords {
 
 // Semantics is the run's primary semantics ("bird" or "spider"), as summary.json says.
 func (r *Run) Semantics() string { return r.Summary.Settings.Semantics }
+
+// loadAudit reads DIR/audit.jsonl; a missing file is no audit. A bad line is a warning
+// naming the file and line, and the audit is left out rather than shown in part.
+func loadAudit(dir string) ([]audit.Finding, bool, string) {
+	path := filepath.Join(dir, AuditFile)
+	f, _, err := safefile.Open(path, MaxAudit)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, ""
+	}
+	if err != nil {
+		return nil, false, fmt.Sprintf("audit: %v; audit section left out", err)
+	}
+	defer f.Close()
+	var out []audit.Finding
+	_, err = safefile.ReadLines(f, 0, func(l safefile.Line) error {
+		var x audit.Finding
+		if err := json.Unmarshal(l.Bytes, &x); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, l.N, err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	if errors.Is(err, safefile.ErrTornLine) || errors.Is(err, safefile.ErrLineTooLong) {
+		err = fmt.Errorf("%s: %w", path, err)
+	}
+	if err != nil {
+		return nil, false, fmt.Sprintf("audit: %v; audit section left out", err)
+	}
+	return out, true, ""
+}
+
+// loadReviewed reads DIR/reviewed.json; nil when there is none.
+func loadReviewed(dir string) (*Reviewed, string) {
+	var r Reviewed
+	err := readJSON(filepath.Join(dir, ReviewedFile), MaxReviewed, &r)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("reviewed scores: %v; section left out", err)
+	}
+	return &r, ""
+}
