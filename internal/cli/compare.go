@@ -51,6 +51,14 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 			if err != nil {
 				return err
 			}
+			for _, r := range []*rundir.Run{a, b} {
+				if err := r.Integrity.Err(); err != nil {
+					return fmt.Errorf("compare: run %s: %w", r.Dir, err)
+				}
+				if n := r.Integrity.Note(); n != "" {
+					fmt.Fprintf(e.stderr, "note: run %s: %s\n", r.Dir, n)
+				}
+			}
 			if err := sameDataset(a, b); err != nil {
 				return err
 			}

@@ -379,8 +379,7 @@ func checkRun(t *testing.T, name, dir, stdout string, args []string) {
 	golden(t, filepath.Join("consistency", name+".txt"), []byte(goldenText(sum)))
 }
 
-// checkSections: summary.json keeps its older per-metric sections (exec_efficiency,
-// structural, etm, flex, the verdict rates) for the tools that read them; each must hold
+// checkSections: summary.json keeps its older per-metric sections (structural, etm, flex, the verdict rates) for the tools that read them; each must hold
 // the registry's number.
 func checkSections(t *testing.T, name string, s *rundir.Summary) {
 	t.Helper()
@@ -401,15 +400,6 @@ func checkSections(t *testing.T, name string, s *rundir.Summary) {
 			near(sys.System+" "+g.Name+" correct rate", g.Rates.Correct, reg(sys.System, "ex", g.Name))
 			near(sys.System+" "+g.Name+" ex_bird rate", g.Rates.ExBird, reg(sys.System, "ex_bird", g.Name))
 			near(sys.System+" "+g.Name+" ex_spider rate", g.Rates.ExSpider, reg(sys.System, "ex_spider", g.Name))
-		}
-	}
-	for _, e := range s.ExecEfficiency {
-		for _, g := range append(e.ByDifficulty, e.Overall) {
-			near(e.System+" "+g.Name+" Soft-F1", g.SoftF1/100, reg(e.System, "soft_f1", g.Name))
-			if g.VES != nil {
-				near(e.System+" "+g.Name+" VES", *g.VES/100, reg(e.System, "ves", g.Name))
-				near(e.System+" "+g.Name+" R-VES", *g.RVES/100, reg(e.System, "rves", g.Name))
-			}
 		}
 	}
 	if s.Structural != nil && s.Metrics.Has("esm") {

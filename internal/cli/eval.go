@@ -205,6 +205,9 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	}
 	var resumed *rundir.Manifest
 	if o.Resume {
+		if err := checkResumable(out); err != nil {
+			return nil, err
+		}
 		if resumed, err = resumeManifest(out); err != nil {
 			return nil, err
 		}
@@ -297,7 +300,8 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 			return nil, err
 		}
 	}
-	if err := writeJSONAtomic(filepath.Join(od.Work, rundir.SummaryFile), res.Summary); err != nil {
+	// summary.json and the manifest, with the sha256 of every file the numbers come from.
+	if err := rundir.Seal(od.Work, res.Summary, write); err != nil {
 		return nil, err
 	}
 	dir.Close()

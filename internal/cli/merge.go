@@ -108,6 +108,9 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 	if err != nil {
 		return s, fmt.Errorf("%w: %v", benchrun.ErrMerge, err)
 	}
+	if err := rundir.Check(dir, sum).Err(); err != nil {
+		return s, fmt.Errorf("%w: shard %s: %w", benchrun.ErrMerge, dir, err)
+	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
 		path := filepath.Join(dir, record.SystemDir(p.System), recordsFile)
@@ -141,5 +144,5 @@ func writeMerged(out string, res *benchrun.Result) error {
 			return err
 		}
 	}
-	return writeJSONAtomic(filepath.Join(out, rundir.SummaryFile), res.Summary)
+	return rundir.Seal(out, res.Summary, res.Summary.Manifest)
 }

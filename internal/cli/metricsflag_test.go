@@ -73,9 +73,9 @@ func TestMetricsSelectDemo(t *testing.T) {
 	if got := metricIDs(es); !slices.Equal(got, []string{"ex"}) {
 		t.Errorf("ex-only summary carries %v", got)
 	}
-	if es.Structural != nil || es.ETM != nil || es.Modules != nil || es.ESMPartial != nil || es.ExecEfficiency != nil {
-		t.Errorf("ex-only summary has sections of unchosen metrics: structural %v etm %v modules %v partial %v efficiency %v",
-			es.Structural != nil, es.ETM != nil, es.Modules != nil, es.ESMPartial != nil, es.ExecEfficiency != nil)
+	if es.Structural != nil || es.ETM != nil || es.Modules != nil || es.ESMPartial != nil {
+		t.Errorf("ex-only summary has sections of unchosen metrics: structural %v etm %v modules %v partial %v",
+			es.Structural != nil, es.ETM != nil, es.Modules != nil, es.ESMPartial != nil)
 	}
 	if !slices.Equal(es.Manifest.Settings.Metrics, []string{"ex"}) || !slices.Equal(es.Settings.Metrics, []string{"ex"}) || fs.Manifest.Settings.Metrics != nil {
 		t.Errorf("selection recorded as %v (manifest) %v (settings); full run %v", es.Manifest.Settings.Metrics, es.Settings.Metrics, fs.Manifest.Settings.Metrics)

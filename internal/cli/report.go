@@ -39,6 +39,11 @@ With neither flag the Markdown summary is printed on stdout.`,
 			if err != nil {
 				return err
 			}
+			if b := run.Integrity.Banner(); b != "" {
+				fmt.Fprintf(e.stderr, "WARNING: %s\n", b)
+			} else if n := run.Integrity.Note(); n != "" {
+				fmt.Fprintf(e.stderr, "note: %s\n", n)
+			}
 			for _, w := range run.Warnings {
 				fmt.Fprintf(e.stderr, "warning: %s\n", w)
 			}

@@ -71,6 +71,9 @@ See docs/review.md.`,
 // rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
 // the dashboard (serve) calls it after recording a review.
 func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
+	if err := run.Integrity.Err(); err != nil {
+		return reviewedSummary{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
+	}
 	rs, err := review.Read(path)
 	if err != nil {
 		return reviewedSummary{}, err
@@ -93,7 +96,10 @@ func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSumm
 		return reviewedSummary{}, err
 	}
 	out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
-	return out, writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out)
+	if err := writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out); err != nil {
+		return out, err
+	}
+	return out, rundir.Reseal(run.Dir, reviewedFile)
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {

@@ -131,3 +131,20 @@ func resumeManifest(out string) (*rundir.Manifest, error) {
 	}
 	return nil, nil
 }
+
+// checkResumable refuses to continue a finished run in out whose files differ from the
+// hashes it recorded (rundir.Check): its records are not what it wrote. A run that did
+// not finish has no summary.json and recorded no hashes yet.
+func checkResumable(out string) error {
+	sum, err := rundir.ReadSummary(out)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	if err := rundir.Check(out, sum).Err(); err != nil {
+		return fmt.Errorf("--resume: %s: %w", out, err)
+	}
+	return nil
+}

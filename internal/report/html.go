@@ -45,13 +45,16 @@ type HTMLOptions struct {
 
 // Page is what the report and dashboard templates render.
 type Page struct {
-	Title        string
-	Static       bool   // the self-contained report (drill-downs inline) rather than the dashboard
-	Base, Home   string // dashboard URLs: this run's, and the run list's
-	Dataset      rundir.DatasetInfo
-	Semantics    string
-	Created      string
-	Warnings     []string
+	Title      string
+	Static     bool   // the self-contained report (drill-downs inline) rather than the dashboard
+	Base, Home string // dashboard URLs: this run's, and the run list's
+	Dataset    rundir.DatasetInfo
+	Semantics  string
+	Created    string
+	Warnings   []string
+	// Banner says the run was changed after it was written (rundir.Integrity): shown
+	// above everything, since the numbers below may not be what its records support.
+	Banner       string
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
@@ -74,9 +77,12 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
-		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
+		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
+		Scores: Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
+	if n := run.Integrity.Note(); n != "" {
+		p.Warnings = append(p.Warnings, n)
+	}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
 	}

@@ -16,6 +16,11 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	var b strings.Builder
 	s := &run.Summary
 	fmt.Fprintf(&b, "## nl2sqlbench: %s\n\n", mdEsc(s.Dataset.Kind+" "+baseName(s.Dataset.Path)))
+	if banner := run.Integrity.Banner(); banner != "" {
+		fmt.Fprintf(&b, "> **Warning: %s**\n\n", mdEsc(banner))
+	} else if note := run.Integrity.Note(); note != "" {
+		fmt.Fprintf(&b, "> Note: %s.\n\n", mdEsc(note))
+	}
 	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
 		s.Dataset.Questions, mdEsc(run.Semantics()))
 

@@ -73,6 +73,10 @@ type RunInfo struct {
 	ID, Name, URL, Kind, Created string
 	Questions                    int
 	Systems                      string
+	// Changed says the run's files differ from the hashes it recorded; Error is why
+	// the run cannot be shown (a broken or oversized file): the other runs still are.
+	Changed bool
+	Error   string
 
 	rel string // the run's directory relative to the root, slash-separated ("." for the root)
 }
@@ -133,7 +137,16 @@ func (s *Server) load(ctx context.Context, id string) (*rundir.Run, *Page, error
 		return nil, nil, err
 	}
 	stamp := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
-	for _, f := range []string{rundir.ReviewedFile, rundir.ReviewsFile} {
+	// The files its integrity is checked on too: a records file changed under a cached
+	// page must show the banner on the next request.
+	others := []string{rundir.ReviewedFile, rundir.ReviewsFile, rundir.ManifestFile, rundir.AuditFile}
+	if recs, err := filepath.Glob(filepath.Join(dir, "*", rundir.RecordsFile)); err == nil {
+		for _, r := range recs {
+			rel, _ := filepath.Rel(dir, r)
+			others = append(others, rel)
+		}
+	}
+	for _, f := range others {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			stamp += fmt.Sprint(" ", fi.Size(), fi.ModTime().UnixNano())
 		}
@@ -171,8 +184,9 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			runs[i].Questions = run.Summary.Dataset.Questions
 			runs[i].Systems = strings.Join(systemNames(run), ", ")
 			runs[i].Created = run.Summary.CreatedAt.UTC().Format(time.DateTime)
+			runs[i].Changed = run.Integrity.State == rundir.Changed
 		} else {
-			errs = append(errs, err.Error())
+			runs[i].Error = err.Error()
 		}
 	}
 	s.render(w, "index", map[string]any{"Root": s.root, "Runs": runs, "Errors": errs})

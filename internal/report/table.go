@@ -112,10 +112,8 @@ func noScores(judged int) string {
 
 // timingNote names how VES and R-VES were timed, when they were.
 func timingNote(s *rundir.Summary) string {
-	for _, e := range s.ExecEfficiency {
-		if e.Timing != "" {
-			return "; VES and R-VES with " + e.Timing + " timing"
-		}
+	if m := s.Manifest; m != nil && m.Settings.VES && m.Settings.Timing != "" && s.Metrics.Has("ves") {
+		return "; VES and R-VES with " + m.Settings.Timing + " timing"
 	}
 	return ""
 }

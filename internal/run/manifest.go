@@ -33,12 +33,13 @@ func NewManifest(ctx context.Context, p *Plan) (*rundir.Manifest, error) {
 func newManifest(ctx context.Context, p *Plan, obs Observer) (*rundir.Manifest, error) {
 	cfg, ds := p.Config, p.Dataset
 	m := &rundir.Manifest{
-		Tool:      "nl2sqlbench",
-		Version:   "(devel)",
-		GoVersion: runtime.Version(),
-		StartedAt: time.Now().UTC().Truncate(time.Second),
-		HashedDBs: cfg.HashDBs,
-		Host:      hostName(),
+		SchemaVersion: rundir.SchemaVersion,
+		Tool:          "nl2sqlbench",
+		Version:       "(devel)",
+		GoVersion:     runtime.Version(),
+		StartedAt:     time.Now().UTC().Truncate(time.Second),
+		HashedDBs:     cfg.HashDBs,
+		Host:          hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {

@@ -71,9 +71,6 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 				ms.Dir = record.SystemDir(s.Name)
 			}
 			sum.Systems = append(sum.Systems, ms)
-			if need.Has(metrics.NeedSoftF1) { // its soft_f1 is a plain number: without Soft-F1 it would read 0
-				sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(srs[i]))
-			}
 		}
 		if need.Has(metrics.NeedModules) {
 			sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())

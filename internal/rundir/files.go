@@ -1,9 +1,10 @@
 // Package rundir owns the run directory: its file names, the types of summary.json,
-// manifest.json and reviewed.json (a judged record is internal/record's), and how every file is written (atomically, through
+// manifest.json and reviewed.json (a judged record is internal/record's), the schema
+// version each JSON file carries, and how every file is written (atomically, through
 // internal/safefile) and read back (within a size cap per file, with a clear error for a
 // cut-off last line). eval, merge, rescore, report, serve, compare and verify all read
 // and write a run directory through it, because a run directory is data from someone
-// else: it travels, and what it holds is never read without a bound.
+// else: it travels, and what it holds is checked before it is believed (integrity.go).
 //
 // To add a file: its name and cap here, its type in its own file, its reader beside it.
 package rundir
@@ -32,6 +33,14 @@ const (
 	AuditFile      = "audit.jsonl"
 	ReportFile     = "report.html"
 )
+
+// SchemaVersion is the version of the JSON files this build writes (summary.json's and
+// manifest.json's schema_version). Absent (0): written before versions, by a build
+// whose summary.json also carried the exec_efficiency section and no file hashes.
+//
+//	2: exec_efficiency dropped (the metrics section holds Soft-F1, VES and R-VES);
+//	   summary.json and manifest.json carry the sha256 of every file the run wrote.
+const SchemaVersion = 2
 
 // Size caps per file: far over any real run, far under what would exhaust memory. A file
 // over its cap is refused with an error naming it and the cap (safefile.ErrTooLarge).

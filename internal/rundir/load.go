@@ -29,6 +29,10 @@ type Run struct {
 	Audited bool
 	// Reviewed is DIR/reviewed.json, nil without one.
 	Reviewed *Reviewed
+	// Integrity is what checking the files against the sha256 the run recorded found
+	// (integrity.go): the reports show its banner, and merge, rescore, compare and
+	// --resume refuse a run that was changed.
+	Integrity Integrity
 }
 
 // SystemRun is one system's records.
@@ -37,7 +41,8 @@ type SystemRun struct {
 	Records []record.Record
 }
 
-// Load reads the run directory dir. A summary.json written before the metric registry existed gets its
+// Load reads the run directory dir and checks its files against the hashes it recorded
+// (run.Integrity). A summary.json written before the metric registry existed gets its
 // metrics section from the registry (over the records read back), so an old run renders
 // like a new one.
 func Load(ctx context.Context, dir string) (*Run, error) {
@@ -78,6 +83,7 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 	if run.Reviewed, warn = loadReviewed(dir); warn != "" {
 		run.Warnings = append(run.Warnings, warn)
 	}
+	run.Integrity = Check(dir, sum)
 	if run.Summary.Metrics == nil {
 		opt := metrics.Options{PassK: run.PassK(), Pricing: run.pricing()}
 		run.Summary.Metrics = metrics.Aggregate(metrics.Declared(opt), run.SystemRecords())
