@@ -199,6 +199,13 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		kind, _, _ := strings.Cut(cfg.DatasetSpec, ":")
 		out = filepath.Join("runs", strings.ToLower(kind)+"-"+time.Now().Format("20060102-150405"))
 	}
+	// One writer at a time: a second eval, --resume or --force into this --out while
+	// one runs would mix two runs' files in it.
+	lock, err := rundir.AcquireLock(out, evalCommand(o))
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	od, err := planOutDir(out, o.Resume, o.Force)
 	if err != nil {
 		return nil, err
@@ -309,6 +316,17 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 		return nil, err
 	}
 	return res, nil
+}
+
+// evalCommand names the run for the lock's holder: "eval", "eval --resume", "eval --force".
+func evalCommand(o runOutput) string {
+	switch {
+	case o.Resume:
+		return "eval --resume"
+	case o.Force:
+		return "eval --force"
+	}
+	return "eval"
 }
 
 // plural writes "1 question", "2 questions".

@@ -58,6 +58,11 @@ machines are not comparable. --out must be absent or empty.`,
 }
 
 func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
+	lock, err := rundir.AcquireLock(o.out, "merge")
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	od, err := planOutDir(o.out, false, false)
 	if err != nil {
 		return err

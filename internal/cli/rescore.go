@@ -74,6 +74,11 @@ func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSumm
 	if err := run.Integrity.Err(); err != nil {
 		return reviewedSummary{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
 	}
+	lock, err := rundir.AcquireLock(run.Dir, "rescore")
+	if err != nil {
+		return reviewedSummary{}, err
+	}
+	defer lock.Release()
 	rs, err := review.Read(path)
 	if err != nil {
 		return reviewedSummary{}, err

@@ -340,3 +340,36 @@ func TestOldRunDirOpens(t *testing.T) {
 		t.Errorf("compare: %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestEvalOutLocked: while a writer holds --out (here this process, as a running eval
+// would), a second eval, --resume, --force or merge into it is refused naming the holder,
+// and the run in it is untouched; once released, --force replaces it.
+func TestEvalOutLocked(t *testing.T) {
+	f := demoFiles(t)
+	out := sealedRun(t)
+	before := readFile(t, filepath.Join(out, "summary.json"))
+	l, err := rundir.AcquireLock(out, "eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := integrityArgs(f, f.Systems["baseline"], out)
+	for _, extra := range [][]string{nil, {"--force"}, {"--resume"}} {
+		code, _, stderr := run(append(append([]string{}, args...), extra...)...)
+		if code == 0 || !strings.Contains(stderr, "another nl2sqlbench is writing") || !strings.Contains(stderr, "pid ") {
+			t.Errorf("eval %v while locked: exit %d: %s", extra, code, stderr)
+		}
+	}
+	if code, _, stderr := run("merge", out, "--out", out); code == 0 || !strings.Contains(stderr, "another nl2sqlbench is writing") {
+		t.Errorf("merge into a locked --out: exit %d: %s", code, stderr)
+	}
+	if string(readFile(t, filepath.Join(out, "summary.json"))) != string(before) {
+		t.Errorf("a refused writer changed summary.json")
+	}
+	l.Release()
+	if code, _, stderr := run(append(args, "--force")...); code != 0 {
+		t.Fatalf("--force after release: exit %d: %s", code, stderr)
+	}
+	if r, err := rundir.Load(t.Context(), out); err != nil || r.Integrity.State != rundir.Intact {
+		t.Errorf("replaced run: %v %v", err, r.Integrity.Problems)
+	}
+}
