@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -91,7 +92,7 @@ var ErrNoArgs = errors.New("the run directory does not remember its arguments")
 // one), then --resume --out out.
 func resumeArgs(out string, now *pflag.FlagSet) ([]string, error) {
 	path := filepath.Join(out, argsFile)
-	data, err := os.ReadFile(path)
+	data, err := rundir.ReadFile(path, rundir.MaxArgs)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
 	}

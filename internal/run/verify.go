@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
@@ -43,7 +42,7 @@ func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string
 				continue
 			}
 			ch := Checked{System: s.Name, Index: rec.Index, QuestionID: rec.QuestionID, Path: c.Path}
-			text, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
+			text, err := rundir.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)), rundir.MaxScript)
 			if err != nil {
 				ch.Err = fmt.Errorf("read script: %w", err)
 			} else if _, _, err := counterex.Verify(ctx, string(text), []string{rec.GoldSQL}, rec.PredSQL, sem); err != nil {
