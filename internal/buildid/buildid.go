@@ -15,6 +15,7 @@ package buildid
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -136,12 +137,5 @@ func StoreCacheFile(path string, data []byte) {
 	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".cache-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		_ = os.Remove(tmp.Name())
-	}
+	_ = safefile.WriteFile(path, data)
 }

@@ -9,18 +9,18 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // readSummary reads a run directory's summary.json.
-func readSummary(tb testing.TB, dir string) *report.RunSummary {
+func readSummary(tb testing.TB, dir string) *rundir.Summary {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var s report.RunSummary
+	var s rundir.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		tb.Fatal(err)
 	}

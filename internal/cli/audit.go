@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // auditFile is the audit's output in a run directory.
-const auditFile = "audit.jsonl"
+const auditFile = rundir.AuditFile
 
 type auditFlags struct {
 	dataset, dbRoot, tables, run, out string
@@ -53,7 +53,7 @@ See docs/audit.md.`,
 			cfg := benchrun.AuditConfig{DatasetSpec: f.dataset, DBRoot: f.dbRoot, Tables: f.tables, Timeout: f.timeout, MaxRows: f.maxRows}
 			out := f.out
 			if f.run != "" {
-				run, err := report.LoadRun(cmd.Context(), f.run)
+				run, err := rundir.Load(cmd.Context(), f.run)
 				if err != nil {
 					return err
 				}
@@ -133,6 +133,11 @@ func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out strin
 		}
 		return nil
 	}); err != nil {
+		return err
+	}
+	// Into a finished run directory: its manifest records the new file's hash, so the
+	// run still reads as written (rundir.Check); elsewhere this does nothing.
+	if err := rundir.Reseal(out, rundir.AuditFile); err != nil {
 		return err
 	}
 	if !print {

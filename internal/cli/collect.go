@@ -178,7 +178,7 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	if err != nil {
 		return err
 	}
-	if err := writeJSONFile(filepath.Join(o.out, twoPassFile), rep); err != nil {
+	if err := writeJSONAtomic(filepath.Join(o.out, twoPassFile), rep); err != nil {
 		return err
 	}
 	if o.json {

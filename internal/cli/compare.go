@@ -13,7 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // exitRegression is compare's exit code when the metric dropped significantly: a CI
@@ -46,13 +46,21 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 				return usagef("--alpha must be between 0 and 1, got %v", alpha)
 			}
 			ctx := cmd.Context()
-			a, err := report.LoadRun(ctx, args[0])
+			a, err := rundir.Load(ctx, args[0])
 			if err != nil {
 				return err
 			}
-			b, err := report.LoadRun(ctx, args[1])
+			b, err := rundir.Load(ctx, args[1])
 			if err != nil {
 				return err
+			}
+			for _, r := range []*rundir.Run{a, b} {
+				if err := r.Integrity.Err(); err != nil {
+					return fmt.Errorf("compare: run %s: %w", r.Dir, err)
+				}
+				if n := r.Integrity.Note(); n != "" {
+					fmt.Fprintf(e.stderr, "note: run %s: %s\n", r.Dir, n)
+				}
 			}
 			if err := sameDataset(a, b); err != nil {
 				return err
@@ -73,7 +81,7 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 }
 
 // runManifest is a run's manifest: summary.json's copy, else DIR/manifest.json.
-func runManifest(r *report.Run) (*report.Manifest, error) {
+func runManifest(r *rundir.Run) (*rundir.Manifest, error) {
 	if r.Summary.Manifest != nil {
 		return r.Summary.Manifest, nil
 	}
@@ -93,7 +101,7 @@ func runManifest(r *report.Run) (*report.Manifest, error) {
 
 // sameDataset refuses two runs of different datasets: a paired test over different
 // questions is meaningless.
-func sameDataset(a, b *report.Run) error {
+func sameDataset(a, b *rundir.Run) error {
 	ma, err := runManifest(a)
 	if err != nil {
 		return err
@@ -110,7 +118,7 @@ func sameDataset(a, b *report.Run) error {
 }
 
 // commonSystem picks the system to compare.
-func commonSystem(a, b *report.Run, want string) (string, error) {
+func commonSystem(a, b *rundir.Run, want string) (string, error) {
 	inB := map[string]bool{}
 	for _, s := range b.Systems {
 		inB[s.Name] = true
@@ -137,7 +145,7 @@ func commonSystem(a, b *report.Run, want string) (string, error) {
 	return "", usagef("both runs have several systems (%s): choose one with --system", strings.Join(common, ", "))
 }
 
-func systemList(r *report.Run) string {
+func systemList(r *rundir.Run) string {
 	var names []string
 	for _, s := range r.Systems {
 		names = append(names, s.Name)
@@ -152,7 +160,7 @@ func listOrNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func records(r *report.Run, system string) []record.Record {
+func records(r *rundir.Run, system string) []record.Record {
 	for _, s := range r.Systems {
 		if s.Name == system {
 			return s.Records
@@ -178,7 +186,7 @@ func registryMetric(id string) (*metrics.Metric, bool) {
 	return nil, false
 }
 
-func compareRuns(e *env, a, b *report.Run, system, id string, alpha float64, asJSON bool) error {
+func compareRuns(e *env, a, b *rundir.Run, system, id string, alpha float64, asJSON bool) error {
 	m, ok := registryMetric(id)
 	if !ok {
 		return usagef("--metric %q is not a registry metric", id)

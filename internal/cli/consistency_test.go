@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -36,7 +37,7 @@ func cellKey(system, metric, difficulty string) string {
 }
 
 // fromSummary lists every value of the metrics section.
-func fromSummary(s *report.RunSummary) metricCells {
+func fromSummary(s *rundir.Summary) metricCells {
 	out := metricCells{}
 	for _, sv := range s.Metrics.Systems {
 		for i, v := range sv.Values {
@@ -91,7 +92,7 @@ func terminalTable(text string, head ...string) [][]string {
 }
 
 // labelIDs maps the printed labels to metric ids.
-func labelIDs(s *report.RunSummary) map[string]string {
+func labelIDs(s *rundir.Summary) map[string]string {
 	m := map[string]string{}
 	for _, d := range s.Metrics.Definitions {
 		m[d.Label] = d.ID
@@ -142,7 +143,7 @@ func hasPrefix(cells, head []string) bool {
 	return true
 }
 
-func terminalCells(s *report.RunSummary, out string) metricCells {
+func terminalCells(s *rundir.Summary, out string) metricCells {
 	ids := labelIDs(s)
 	got := metricCells{}
 	wideCells(terminalTable(out, "system", "judged"), ids, got)
@@ -182,7 +183,7 @@ func exByDifficulty(rows [][]string, into metricCells) {
 
 // shortRequired lists what the short output must print: every headline metric overall,
 // and EX per difficulty.
-func shortRequired(s *report.RunSummary) []string {
+func shortRequired(s *rundir.Summary) []string {
 	var out []string
 	for _, key := range required(s, true) {
 		parts := strings.Split(key, "|")
@@ -197,7 +198,7 @@ func shortRequired(s *report.RunSummary) []string {
 // terminalRequired is required(s, true) less the Pass@k cells of systems with one
 // candidate per question, which --details names below the Pass@k table instead of
 // filling a row with "n/a: 1 candidate".
-func terminalRequired(s *report.RunSummary, want metricCells) []string {
+func terminalRequired(s *rundir.Summary, want metricCells) []string {
 	var out []string
 	for _, key := range required(s, true) {
 		if want[key] == "n/a: 1 candidate" {
@@ -237,7 +238,7 @@ func markdownTables(md string) [][][]string {
 	return tables
 }
 
-func markdownCells(s *report.RunSummary, md string) metricCells {
+func markdownCells(s *rundir.Summary, md string) metricCells {
 	ids := labelIDs(s)
 	got := metricCells{}
 	for _, t := range markdownTables(md) {
@@ -256,7 +257,7 @@ var htmlCell = regexp.MustCompile(`<td data-system="([^"]*)" data-metric="([^"]*
 // htmlCells reads the score tables' cells and the labels of the charts drawn from
 // registry metrics: bars ("system, Label: text"), verdict segments ("system · difficulty
 // correct: text"), Pass@k points ("system: k = text") and usage points ("system: x, EX").
-func htmlCells(s *report.RunSummary, page string) metricCells {
+func htmlCells(s *rundir.Summary, page string) metricCells {
 	got := metricCells{}
 	for _, m := range htmlCell.FindAllStringSubmatch(page, -1) {
 		got[cellKey(html.UnescapeString(m[1]), m[2], m[3])] = html.UnescapeString(m[4])
@@ -297,7 +298,7 @@ func htmlCells(s *report.RunSummary, page string) metricCells {
 
 // required lists the cells every output must print: every metric overall, and the
 // headline metrics per difficulty, for every system.
-func required(s *report.RunSummary, withDifficulty bool) []string {
+func required(s *rundir.Summary, withDifficulty bool) []string {
 	var out []string
 	for _, d := range s.Metrics.Definitions {
 		for _, sv := range s.Systems {
@@ -317,7 +318,7 @@ func required(s *report.RunSummary, withDifficulty bool) []string {
 
 var notByDifficultyIDs = map[string]bool{"incorrect": true, "error": true, "ex_bird": true, "ex_spider": true}
 
-func difficultyNames(s *report.RunSummary) []string {
+func difficultyNames(s *rundir.Summary) []string {
 	var out []string
 	for _, g := range s.Systems[0].ByDifficulty {
 		if g.Counts.Judged > 0 {
@@ -346,7 +347,7 @@ func checkRun(t *testing.T, name, dir, stdout string, args []string) {
 	if code != exitOK {
 		t.Fatalf("%s --json: exit %d: %s", name, code, stderr)
 	}
-	var viaJSON report.RunSummary
+	var viaJSON rundir.Summary
 	if err := json.Unmarshal([]byte(js), &viaJSON); err != nil {
 		t.Fatalf("%s --json: %v", name, err)
 	}
@@ -378,10 +379,9 @@ func checkRun(t *testing.T, name, dir, stdout string, args []string) {
 	golden(t, filepath.Join("consistency", name+".txt"), []byte(goldenText(sum)))
 }
 
-// checkSections: summary.json keeps its older per-metric sections (exec_efficiency,
-// structural, etm, flex, the verdict rates) for the tools that read them; each must hold
+// checkSections: summary.json keeps its older per-metric sections (structural, etm, flex, the verdict rates) for the tools that read them; each must hold
 // the registry's number.
-func checkSections(t *testing.T, name string, s *report.RunSummary) {
+func checkSections(t *testing.T, name string, s *rundir.Summary) {
 	t.Helper()
 	reg := func(system, id, difficulty string) float64 {
 		_, v, ok := s.Metrics.Lookup(system, id)
@@ -400,15 +400,6 @@ func checkSections(t *testing.T, name string, s *report.RunSummary) {
 			near(sys.System+" "+g.Name+" correct rate", g.Rates.Correct, reg(sys.System, "ex", g.Name))
 			near(sys.System+" "+g.Name+" ex_bird rate", g.Rates.ExBird, reg(sys.System, "ex_bird", g.Name))
 			near(sys.System+" "+g.Name+" ex_spider rate", g.Rates.ExSpider, reg(sys.System, "ex_spider", g.Name))
-		}
-	}
-	for _, e := range s.ExecEfficiency {
-		for _, g := range append(e.ByDifficulty, e.Overall) {
-			near(e.System+" "+g.Name+" Soft-F1", g.SoftF1/100, reg(e.System, "soft_f1", g.Name))
-			if g.VES != nil {
-				near(e.System+" "+g.Name+" VES", *g.VES/100, reg(e.System, "ves", g.Name))
-				near(e.System+" "+g.Name+" R-VES", *g.RVES/100, reg(e.System, "rves", g.Name))
-			}
 		}
 	}
 	if s.Structural != nil && s.Metrics.Has("esm") {
@@ -445,7 +436,7 @@ func stable(c metricCells) metricCells {
 }
 
 // goldenText lists the run's stable metric texts, sorted.
-func goldenText(s *report.RunSummary) string {
+func goldenText(s *rundir.Summary) string {
 	var lines []string
 	for k, v := range stable(fromSummary(s)) {
 		lines = append(lines, fmt.Sprintf("%s = %s", k, v))

@@ -14,7 +14,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // checksums returns the sha256 of every file under dir.
@@ -104,7 +104,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if candidates < 5 {
 		t.Errorf("no demo system reports 5+ candidates (max %d)", candidates)
 	}
-	var sum report.RunSummary
+	var sum rundir.Summary
 	readJSON(t, filepath.Join(out, "summary.json"), &sum)
 	if len(sum.Systems) != len(files.SystemOrder) || len(sum.Systems) < 3 {
 		t.Errorf("summary.json has %d systems, want %d (>= 3)", len(sum.Systems), len(files.SystemOrder))

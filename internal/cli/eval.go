@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
@@ -199,12 +200,22 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		kind, _, _ := strings.Cut(cfg.DatasetSpec, ":")
 		out = filepath.Join("runs", strings.ToLower(kind)+"-"+time.Now().Format("20060102-150405"))
 	}
+	// One writer at a time: a second eval, --resume or --force into this --out while
+	// one runs would mix two runs' files in it.
+	lock, err := rundir.AcquireLock(out, evalCommand(o))
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
 	od, err := planOutDir(out, o.Resume, o.Force)
 	if err != nil {
 		return nil, err
 	}
-	var resumed *report.Manifest
+	var resumed *rundir.Manifest
 	if o.Resume {
+		if err := checkResumable(out); err != nil {
+			return nil, err
+		}
 		if resumed, err = resumeManifest(out); err != nil {
 			return nil, err
 		}
@@ -272,7 +283,7 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 // judgeInto judges p into od: the manifest (when write is set) and the records go to
 // od.Work as they come, then statistics.json and summary.json, and a replacement run is
 // swapped into od.Out once all of them are written.
-func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *report.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
+func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *rundir.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
 	dir, err := openRunDir(od.Work, p.Systems, o.Resume, write)
 	if err != nil {
 		od.abandon()
@@ -299,11 +310,12 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 		return nil, err
 	}
 	for _, s := range res.Systems {
-		if err := writeJSONFile(filepath.Join(od.Work, s.Dir, "statistics.json"), s.Statistics); err != nil {
+		if err := writeJSONAtomic(filepath.Join(od.Work, s.Dir, rundir.StatisticsFile), s.Statistics); err != nil {
 			return nil, err
 		}
 	}
-	if err := writeJSONAtomic(filepath.Join(od.Work, "summary.json"), res.Summary); err != nil {
+	// summary.json and the manifest, with the sha256 of every file the numbers come from.
+	if err := rundir.Seal(od.Work, res.Summary, write); err != nil {
 		return nil, err
 	}
 	dir.Close()
@@ -311,6 +323,17 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 		return nil, err
 	}
 	return res, nil
+}
+
+// evalCommand names the run for the lock's holder: "eval", "eval --resume", "eval --force".
+func evalCommand(o runOutput) string {
+	switch {
+	case o.Resume:
+		return "eval --resume"
+	case o.Force:
+		return "eval --force"
+	}
+	return "eval"
 }
 
 // plural writes "1 question", "2 questions".

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // integrityArgs is eval of one demo system, named b, from pred into out.
@@ -52,9 +52,15 @@ func TestEvalManifest(t *testing.T) {
 	if code, _, stderr := run(integrityArgs(f, f.Systems["baseline"], out, "--hash-dbs", "--semantics", "spider")...); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var m report.Manifest
+	var m rundir.Manifest
 	readJSON(t, filepath.Join(out, "manifest.json"), &m)
 	sum := readSummary(t, out)
+	// manifest.json adds, when the run finishes, the hashes summary.json cannot carry of
+	// itself (rundir.Seal); summary.json lists the same files.
+	if m.SchemaVersion != rundir.SchemaVersion || len(m.SummarySHA256) != 64 || !reflect.DeepEqual(m.Files, sum.Files) || len(sum.Files) < 2 {
+		t.Errorf("manifest.json's hashes: version %d, summary %q, files %v (summary.json's %v)", m.SchemaVersion, m.SummarySHA256, m.Files, sum.Files)
+	}
+	m.Files, m.SummarySHA256 = nil, ""
 	if sum.Manifest == nil || !reflect.DeepEqual(*sum.Manifest, m) {
 		t.Errorf("summary.json's manifest %+v differs from manifest.json %+v", sum.Manifest, m)
 	}
@@ -182,7 +188,7 @@ func TestEvalOutNotEmpty(t *testing.T) {
 	if code, _, stderr := run(integrityArgs(f, f.Systems["reviser"], out, "--force")...); code != exitOK {
 		t.Fatalf("--force: exit %d: %s", code, stderr)
 	}
-	var m report.Manifest
+	var m rundir.Manifest
 	readJSON(t, filepath.Join(out, "manifest.json"), &m)
 	if len(m.Predictions) != 1 || m.Predictions[0].Path != f.Systems["reviser"] {
 		t.Errorf("after --force the run is not the new one: %+v", m.Predictions)

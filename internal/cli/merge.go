@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,6 +58,11 @@ machines are not comparable. --out must be absent or empty.`,
 }
 
 func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
+	lock, err := rundir.AcquireLock(o.out, "merge")
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	od, err := planOutDir(o.out, false, false)
 	if err != nil {
 		return err
@@ -92,32 +96,25 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 // system's records.
 func readShardRun(dir string) (benchrun.ShardRun, error) {
 	s := benchrun.ShardRun{Dir: dir}
-	data, err := readRunFile(dir, manifestFile)
+	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		return s, fmt.Errorf("%w: %s: %v (not a run directory of eval --shard)", benchrun.ErrMerge, dir, err)
 	}
-	if err := json.Unmarshal(data, &s.Manifest); err != nil {
-		return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, filepath.Join(dir, manifestFile), err)
-	}
+	s.Manifest = m
 	if s.Manifest.Settings.Shard == nil {
 		return s, fmt.Errorf("%w: %s is not a shard run: its manifest.json names no shard (eval --shard INDEX/COUNT writes one)", benchrun.ErrMerge, dir)
 	}
-	var sum struct {
-		Settings struct {
-			Workers int `json:"workers"`
-		} `json:"settings"`
-	}
-	data, err = readRunFile(dir, "summary.json")
+	sum, err := rundir.ReadSummary(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		sh := s.Manifest.Settings.Shard
 		return s, fmt.Errorf("%w: %s: shard %d/%d did not finish (no summary.json); continue it with eval --resume --shard %d/%d --out %s",
 			benchrun.ErrMerge, dir, sh.Index, sh.Count, sh.Index, sh.Count, dir)
 	}
-	if err == nil {
-		err = json.Unmarshal(data, &sum)
-	}
 	if err != nil {
-		return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, filepath.Join(dir, "summary.json"), err)
+		return s, fmt.Errorf("%w: %v", benchrun.ErrMerge, err)
+	}
+	if err := rundir.Check(dir, sum).Err(); err != nil {
+		return s, fmt.Errorf("%w: shard %s: %w", benchrun.ErrMerge, dir, err)
 	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
@@ -125,14 +122,9 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
 		}
-		f, err := os.Open(path)
+		recs, err := rundir.ReadRecords(path)
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
-		}
-		recs, _, err := record.ReadJSONL(f)
-		f.Close()
-		if err != nil {
-			return s, fmt.Errorf("%w: %s: %v", benchrun.ErrMerge, path, err)
 		}
 		s.Records = append(s.Records, recs)
 	}
@@ -156,9 +148,9 @@ func writeMerged(out string, res *benchrun.Result) error {
 		if err := rewriteRecords(filepath.Join(dir, recordsFile), s.Records); err != nil {
 			return err
 		}
-		if err := writeJSONFile(filepath.Join(dir, "statistics.json"), s.Statistics); err != nil {
+		if err := writeJSONAtomic(filepath.Join(dir, rundir.StatisticsFile), s.Statistics); err != nil {
 			return err
 		}
 	}
-	return writeJSONAtomic(filepath.Join(out, "summary.json"), res.Summary)
+	return rundir.Seal(out, res.Summary, res.Summary.Manifest)
 }

@@ -11,12 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // metricIDs lists the ids of a run's metrics section.
-func metricIDs(s *report.RunSummary) []string {
+func metricIDs(s *rundir.Summary) []string {
 	var ids []string
 	for _, d := range s.Metrics.Definitions {
 		ids = append(ids, d.ID)
@@ -47,7 +47,7 @@ func recordKeys(t *testing.T, path string) map[string]bool {
 }
 
 // sameEX checks that two runs give every system the same EX value, text and interval.
-func sameEX(t *testing.T, a, b *report.RunSummary, systems []string) {
+func sameEX(t *testing.T, a, b *rundir.Summary, systems []string) {
 	t.Helper()
 	for _, s := range systems {
 		_, va, okA := a.Metrics.Lookup(s, "ex")
@@ -73,9 +73,9 @@ func TestMetricsSelectDemo(t *testing.T) {
 	if got := metricIDs(es); !slices.Equal(got, []string{"ex"}) {
 		t.Errorf("ex-only summary carries %v", got)
 	}
-	if es.Structural != nil || es.ETM != nil || es.Modules != nil || es.ESMPartial != nil || es.ExecEfficiency != nil {
-		t.Errorf("ex-only summary has sections of unchosen metrics: structural %v etm %v modules %v partial %v efficiency %v",
-			es.Structural != nil, es.ETM != nil, es.Modules != nil, es.ESMPartial != nil, es.ExecEfficiency != nil)
+	if es.Structural != nil || es.ETM != nil || es.Modules != nil || es.ESMPartial != nil {
+		t.Errorf("ex-only summary has sections of unchosen metrics: structural %v etm %v modules %v partial %v",
+			es.Structural != nil, es.ETM != nil, es.Modules != nil, es.ESMPartial != nil)
 	}
 	if !slices.Equal(es.Manifest.Settings.Metrics, []string{"ex"}) || !slices.Equal(es.Settings.Metrics, []string{"ex"}) || fs.Manifest.Settings.Metrics != nil {
 		t.Errorf("selection recorded as %v (manifest) %v (settings); full run %v", es.Manifest.Settings.Metrics, es.Settings.Metrics, fs.Manifest.Settings.Metrics)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -28,7 +28,7 @@ func TestPartialMatchSpiderDev(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum report.RunSummary
+	var sum rundir.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 func newReportCmd(e *env) *cobra.Command {
@@ -33,9 +35,14 @@ With neither flag the Markdown summary is printed on stdout.`,
 				return err
 			}
 			ctx := cmd.Context()
-			run, err := report.LoadRun(ctx, args[0])
+			run, err := rundir.Load(ctx, args[0])
 			if err != nil {
 				return err
+			}
+			if b := run.Integrity.Banner(); b != "" {
+				fmt.Fprintf(e.stderr, "WARNING: %s\n", b)
+			} else if n := run.Integrity.Note(); n != "" {
+				fmt.Fprintf(e.stderr, "note: %s\n", n)
 			}
 			for _, w := range run.Warnings {
 				fmt.Fprintf(e.stderr, "warning: %s\n", w)
@@ -70,31 +77,15 @@ With neither flag the Markdown summary is printed on stdout.`,
 
 // writeFileWith writes a file through a temporary file renamed into place, so a failed
 // or interrupted report never leaves half a file under the requested name.
+// writeFileWith writes path atomically with what write puts into a buffered writer.
 func writeFileWith(path string, write func(*bufio.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return safefile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 func absPath(p string) string {
@@ -107,7 +98,7 @@ func absPath(p string) string {
 // writeRunHTML writes DIR/report.html for a run just judged and prints its path (on stderr
 // when stdout is reserved for JSON).
 func writeRunHTML(ctx context.Context, e *env, dir string, quiet bool) error {
-	run, err := report.LoadRun(ctx, dir)
+	run, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return err
 	}

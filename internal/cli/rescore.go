@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -21,12 +20,12 @@ import (
 // reviewsFile and reviewedFile are the reviews of a run and their re-scoring, in the run
 // directory.
 const (
-	reviewsFile  = "reviews.jsonl"
-	reviewedFile = report.ReviewedFile
+	reviewsFile  = rundir.ReviewsFile
+	reviewedFile = rundir.ReviewedFile
 )
 
 // reviewedSummary is DIR/reviewed.json.
-type reviewedSummary = report.Reviewed
+type reviewedSummary = rundir.Reviewed
 
 func newRescoreCmd(e *env) *cobra.Command {
 	var reviews string
@@ -47,7 +46,7 @@ See docs/review.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			dir := args[0]
-			run, err := report.LoadRun(ctx, dir)
+			run, err := rundir.Load(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -75,7 +74,15 @@ See docs/review.md.`,
 
 // rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
 // the dashboard (serve) calls it after recording a review.
-func rescoreRun(ctx context.Context, run *report.Run, path string) (reviewedSummary, error) {
+func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
+	if err := run.Integrity.Err(); err != nil {
+		return reviewedSummary{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
+	}
+	lock, err := rundir.AcquireLock(run.Dir, "rescore")
+	if err != nil {
+		return reviewedSummary{}, err
+	}
+	defer lock.Release()
 	rs, err := review.Read(path)
 	if err != nil {
 		return reviewedSummary{}, err
@@ -103,7 +110,10 @@ func rescoreRun(ctx context.Context, run *report.Run, path string) (reviewedSumm
 		return reviewedSummary{}, err
 	}
 	out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
-	return out, writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out)
+	if err := writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out); err != nil {
+		return out, err
+	}
+	return out, rundir.Reseal(run.Dir, reviewedFile)
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {

@@ -117,9 +117,6 @@ func untrusted(name, value string) bool {
 // whether it replaces one are the command line's alone.
 var neverRemembered = map[string]bool{"out": true, "resume": true, "force": true}
 
-// maxArgsBytes caps args.json (a real one is a few hundred bytes).
-const maxArgsBytes = 1 << 20
-
 // ErrUntrustedArgs is resume's error when args.json holds settings it does not take and
 // the command line does not give them.
 var ErrUntrustedArgs = errors.New("the run directory asks for settings it cannot set")
@@ -136,7 +133,7 @@ var ErrNoArgs = errors.New("the run directory does not remember its arguments")
 // command line gave again, for a note.
 func resumeArgs(out string, now *pflag.FlagSet) (args, restated []string, err error) {
 	path := filepath.Join(out, argsFile)
-	data, err := rundir.ReadInside(out, argsFile, maxArgsBytes)
+	data, err := rundir.ReadInside(out, argsFile, rundir.MaxArgs)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
 	}

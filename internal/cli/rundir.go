@@ -1,23 +1,21 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// Files of a run directory: DIR/manifest.json, written before the first record, and
-// each system's judged records, DIR/<system>/records.jsonl.
+// Files of a run directory (internal/rundir names them all): DIR/manifest.json, written
+// before the first record, and each system's judged records, DIR/<system>/records.jsonl.
 const (
-	manifestFile = "manifest.json"
-	recordsFile  = "records.jsonl"
+	manifestFile = rundir.ManifestFile
+	recordsFile  = rundir.RecordsFile
 )
 
 // runDir is a run directory being written: the run layer's Sink, streaming every system's
@@ -36,7 +34,7 @@ var _ benchrun.Sink = (*runDir)(nil)
 // DIR/manifest.json (m nil: the manifest is already there, as when resuming). With
 // resume, the complete records already there are kept (a torn last line is cut off)
 // and judging continues after them.
-func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Manifest) (*runDir, error) {
+func openRunDir(out string, systems []benchrun.System, resume bool, m *rundir.Manifest) (*runDir, error) {
 	d := &runDir{out: out, systems: systems}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create run directory: %w", err)
@@ -73,7 +71,7 @@ func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Ma
 		}
 		d.files = append(d.files, f)
 		if resume {
-			recs, err := resumeRecords(f, path)
+			recs, err := rundir.ResumeRecords(f, path)
 			if err != nil {
 				d.Close()
 				return nil, err
@@ -83,23 +81,6 @@ func openRunDir(out string, systems []benchrun.System, resume bool, m *report.Ma
 		d.ws = append(d.ws, record.NewWriter(f))
 	}
 	return d, nil
-}
-
-// resumeRecords reads the complete records of f, a run's records file, and leaves f
-// positioned after them with any torn last line cut off. Whether they belong to the run
-// is the run layer's check (run.Eval).
-func resumeRecords(f *os.File, path string) ([]record.Record, error) {
-	recs, valid, err := record.ReadJSONL(f)
-	if err != nil && !errors.Is(err, record.ErrTornLine) {
-		return nil, fmt.Errorf("resume from %s: %w", path, err)
-	}
-	if err := f.Truncate(valid); err != nil {
-		return nil, fmt.Errorf("resume from %s: %w", path, err)
-	}
-	if _, err := f.Seek(valid, 0); err != nil {
-		return nil, fmt.Errorf("resume from %s: %w", path, err)
-	}
-	return recs, nil
 }
 
 // Write appends one judged record to its system's records file, flushed.
@@ -127,58 +108,10 @@ func (d *runDir) Close() {
 }
 
 // rewriteRecords replaces a records file with recs, atomically.
-func rewriteRecords(path string, recs []record.Record) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("rewrite records: %w", err)
-	}
-	w := record.NewWriter(f)
-	for i := range recs {
-		if err := w.Write(&recs[i]); err != nil {
-			f.Close()
-			os.Remove(tmp)
-			return fmt.Errorf("rewrite records %s: %w", path, err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("rewrite records %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rewrite records: %w", err)
-	}
-	return nil
-}
+func rewriteRecords(path string, recs []record.Record) error { return rundir.WriteRecords(path, recs) }
 
-// writeJSONAtomic writes v as JSON to path through a temp file and a rename, so path is
-// either absent or whole.
-func writeJSONAtomic(path string, v any) error {
-	tmp := path + ".tmp"
-	if err := writeJSONFile(tmp, v); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-func writeJSONFile(path string, v any) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := report.WriteJSON(f, v); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// writeJSONAtomic writes v as JSON to path atomically (rundir.WriteJSON).
+func writeJSONAtomic(path string, v any) error { return rundir.WriteJSON(path, v) }
 
 // readRunFile reads the file name of the run directory dir, refused when it is a
 // symlink out of it (rundir.Resolve): the directory may be someone else's.
@@ -197,15 +130,10 @@ var ErrNoManifest = errors.New("no manifest.json")
 
 // resumeManifest reads the manifest of the run in out, which --resume continues. It is
 // nil, without error, when out holds no records yet (the run starts afresh).
-func resumeManifest(out string) (*report.Manifest, error) {
-	path := filepath.Join(out, manifestFile)
-	data, err := readRunFile(out, manifestFile)
+func resumeManifest(out string) (*rundir.Manifest, error) {
+	m, err := rundir.ReadManifest(out)
 	if err == nil {
-		var m report.Manifest
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("--resume: read %s: %w", path, err)
-		}
-		return &m, nil
+		return m, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("--resume: %w", err)
@@ -218,4 +146,21 @@ func resumeManifest(out string) (*report.Manifest, error) {
 		}
 	}
 	return nil, nil
+}
+
+// checkResumable refuses to continue a finished run in out whose files differ from the
+// hashes it recorded (rundir.Check): its records are not what it wrote. A run that did
+// not finish has no summary.json and recorded no hashes yet.
+func checkResumable(out string) error {
+	sum, err := rundir.ReadSummary(out)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	if err := rundir.Check(out, sum).Err(); err != nil {
+		return fmt.Errorf("--resume: %s: %w", out, err)
+	}
+	return nil
 }

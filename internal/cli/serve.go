@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func newServeCmd(e *env) *cobra.Command {
@@ -62,7 +63,7 @@ start, embedded in its pages) and name no other origin: another site cannot reco
 			}
 			srv := report.NewServer(args[0], opt)
 			defer srv.Close()
-			srv.SetRescorer(func(ctx context.Context, run *report.Run, path string) error {
+			srv.SetRescorer(func(ctx context.Context, run *rundir.Run, path string) error {
 				_, err := rescoreRun(ctx, run, path)
 				return err
 			})

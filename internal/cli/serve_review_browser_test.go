@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestBrowserReview drives headless Chromium through recording a review in `serve`: open a
@@ -56,7 +56,7 @@ func TestBrowserReview(t *testing.T) {
 
 	// Restart on the same directory without reviewed.json: reviews.jsonl is applied again.
 	stop()
-	if err := os.Remove(filepath.Join(runDir, report.ReviewedFile)); err != nil {
+	if err := os.Remove(filepath.Join(runDir, rundir.ReviewedFile)); err != nil {
 		t.Fatal(err)
 	}
 	base, _ = startServeStop(t, filepath.Join(root, "runs"))

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // reviewServer is the dashboard over a fresh demo run, recording reviews as serve does.
@@ -25,7 +26,7 @@ func reviewServer(t *testing.T) (h http.Handler, srv *report.Server, runDir stri
 	runCLI(t, "demo", "--cache", filepath.Join(root, "cache"), "--out", runDir)
 	srv = report.NewServer(runDir, report.ExecOptions{Rows: 5, MaxRows: 1000})
 	t.Cleanup(func() { srv.Close() })
-	srv.SetRescorer(func(ctx context.Context, run *report.Run, path string) error {
+	srv.SetRescorer(func(ctx context.Context, run *rundir.Run, path string) error {
 		_, err := rescoreRun(ctx, run, path)
 		return err
 	})
@@ -35,7 +36,7 @@ func reviewServer(t *testing.T) (h http.Handler, srv *report.Server, runDir stri
 // incorrectQuestion is a question the demo's baseline gets wrong.
 func incorrectQuestion(t *testing.T, runDir, system string) int {
 	t.Helper()
-	run, err := report.LoadRun(context.Background(), runDir)
+	run, err := rundir.Load(context.Background(), runDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestServeReviewGuards(t *testing.T) {
 		{"json unknown field", `{"decision":"accept","system":"baseline","bogus":1}`, "application/json", map[string]string{"X-Review-Token": srv.Token()}, http.StatusBadRequest, "bogus"},
 		{"json without token header", `{"decision":"accept","system":"baseline"}`, "application/json", nil, http.StatusForbidden, "token"},
 	}
-	reviews := filepath.Join(runDir, report.ReviewsFile)
+	reviews := filepath.Join(runDir, rundir.ReviewsFile)
 	for _, c := range cases {
 		w := post(c.body, c.ctype, c.hdr)
 		if w.Code != c.code || !strings.Contains(w.Body.String(), c.mention) {
@@ -128,8 +129,8 @@ func TestServeReviewGuards(t *testing.T) {
 	if err != nil || len(rs) != 1 || rs[0] != (review.Review{Index: idx, System: "baseline", Decision: "accept", Note: "same rows, other order"}) {
 		t.Fatalf("reviews.jsonl holds %+v (%v), want the one accept", rs, err)
 	}
-	var rv report.Reviewed
-	b, err := os.ReadFile(filepath.Join(runDir, report.ReviewedFile))
+	var rv rundir.Reviewed
+	b, err := os.ReadFile(filepath.Join(runDir, rundir.ReviewedFile))
 	if err == nil {
 		err = json.Unmarshal(b, &rv)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // printSummary prints a judged run for people: the one-screen answer (report.WriteShort),
@@ -41,7 +42,7 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 
 // writeDetails is every table: the full report, then the confidence intervals and the
 // paired comparisons of the systems (docs/statistics.md).
-func writeDetails(w io.Writer, sum *report.RunSummary) error {
+func writeDetails(w io.Writer, sum *rundir.Summary) error {
 	if err := report.WriteTable(w, sum); err != nil {
 		return err
 	}

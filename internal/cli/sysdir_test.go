@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestSystemDirEndToEnd: a system whose name is no safe directory name ("GPT 4 (x)") is
@@ -63,7 +64,7 @@ func TestSystemDirEndToEnd(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "GPT 4 (x)") {
 			t.Errorf("the dashboard's run page %s: %s, without %q", runs[0].URL, resp.Status, name)
 		}
-		r, err := report.LoadRun(context.Background(), out)
+		r, err := rundir.Load(context.Background(), out)
 		if err != nil || len(r.Systems) != 1 || len(r.Systems[0].Records) == 0 || len(r.Warnings) > 0 {
 			t.Errorf("serve's LoadRun: err %v, warnings %q", err, r.Warnings)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // bindTestSuite adds eval's counterexample-search flags (docs/test-suite.md).
@@ -68,11 +69,7 @@ func writeCounterexample(out string, r *record.Record) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write counterexample: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(c.Script), 0o644); err != nil {
-		return fmt.Errorf("write counterexample: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefile.WriteFile(path, []byte(c.Script)); err != nil {
 		return fmt.Errorf("write counterexample: %w", err)
 	}
 	return nil

@@ -1,13 +1,13 @@
 package collect
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 	"io"
 	"os"
 	"sync"
@@ -31,6 +31,9 @@ type Cache struct {
 	Hits atomic.Int64
 }
 
+// errStopCache ends the read of a cache at its first line that is not a whole answer.
+var errStopCache = errors.New("stop")
+
 type cacheLine struct {
 	Key      string        `json:"key"`
 	Response *ChatResponse `json:"response"`
@@ -42,30 +45,25 @@ func OpenCache(path string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open cache: %w", err)
 	}
-	data, err := io.ReadAll(f)
-	if err != nil {
+	c := &Cache{f: f, m: map[string]*ChatResponse{}}
+	// good: bytes up to the end of the last complete line; a line that is not a whole
+	// answer ends the read, everything after it is suspect.
+	var good int64
+	_, err = safefile.ReadLines(f, 0, func(l safefile.Line) error {
+		var cl cacheLine
+		if err := json.Unmarshal(l.Bytes, &cl); err != nil || cl.Response == nil || cl.Key == "" {
+			return errStopCache
+		}
+		c.m[cl.Key] = cl.Response
+		good = l.End
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopCache) && !errors.Is(err, safefile.ErrTornLine) && !errors.Is(err, safefile.ErrLineTooLong) {
 		f.Close()
 		return nil, fmt.Errorf("read cache: %w", err)
 	}
-	c := &Cache{f: f, m: map[string]*ChatResponse{}}
-	good := 0 // bytes up to the end of the last complete line
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
-	for sc.Scan() {
-		line := sc.Bytes()
-		end := good + len(line) + 1
-		if end > len(data) { // no newline: torn
-			break
-		}
-		var l cacheLine
-		if err := json.Unmarshal(line, &l); err != nil || l.Response == nil || l.Key == "" {
-			break // torn in the middle: everything after is suspect
-		}
-		c.m[l.Key] = l.Response
-		good = end
-	}
-	if good < len(data) {
-		if err := f.Truncate(int64(good)); err != nil {
+	if fi, err := f.Stat(); err == nil && good < fi.Size() {
+		if err := f.Truncate(good); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("repair cache: %w", err)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrConfigChanged means --out holds a run made with another pipeline or dataset.
@@ -471,7 +472,7 @@ func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int, shard
 	}
 	want := manifest{Dataset: abs, Model: cfg.LLM.Model, BaseURL: cfg.LLM.BaseURL, Pipeline: hex.EncodeToString(h[:]), Shard: shard}
 	path := filepath.Join(dir, ManifestFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxManifestFile)
 	switch {
 	case err == nil:
 		var have manifest
@@ -484,11 +485,10 @@ func checkManifest(dir string, cfg *Config, ds *dataset.Dataset, pass int, shard
 		return nil
 	case errors.Is(err, os.ErrNotExist):
 		b, _ := json.MarshalIndent(want, "", "  ")
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		if err := safefile.WriteFile(path, append(b, '\n')); err != nil {
 			return fmt.Errorf("write manifest: %w", err)
 		}
-		return os.Rename(tmp, path)
+		return nil
 	default:
 		return fmt.Errorf("read manifest: %w", err)
 	}

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -321,7 +322,7 @@ wait:
 	before := len(srv.Requests())
 	data, _ := os.ReadFile(recPath)
 	linesAtKill := countLines(recPath)
-	doneBefore, _, err := parseDone(recPath, data, killNodes)
+	doneBefore, _, err := parseDone(recPath, bytes.NewReader(data), killNodes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,8 +338,8 @@ wait:
 		t.Errorf("resumed %d (had %d), collected %d of %d", sum.Resumed, len(doneBefore), sum.Collected, len(ds.Questions))
 	}
 	data, _ = os.ReadFile(recPath)
-	done, good, err := parseDone(recPath, data, killNodes)
-	if err != nil || good != len(data) || len(done) != len(ds.Questions) {
+	done, good, err := parseDone(recPath, bytes.NewReader(data), killNodes)
+	if err != nil || good != int64(len(data)) || len(done) != len(ds.Questions) {
 		t.Errorf("after resume: %d questions, %d of %d bytes good, %v", len(done), good, len(data), err)
 	}
 	asked := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bytes"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
@@ -111,8 +112,8 @@ func TestRunResumesFromLegacyRecordsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, good, err := parseDone(sum.Records, data, cfg.nodeTypes())
-	if err != nil || good != len(data) || len(done) != n {
+	done, good, err := parseDone(sum.Records, bytes.NewReader(data), cfg.nodeTypes())
+	if err != nil || good != int64(len(data)) || len(done) != n {
 		t.Errorf("after resume: %d questions of %d, %d of %d bytes good, %v", len(done), n, good, len(data), err)
 	}
 	if sortedLines(data) != sortedLines(full) {

@@ -1,13 +1,12 @@
 package collect
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"errors"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // Two-pass runs (the Couchbase NL2SQL++ benchmark): pass 1 is an ordinary run, judged;
@@ -19,29 +18,25 @@ import (
 // ReadRecords reads a module-records file collect wrote (modules.jsonl), in file order. A
 // torn last line (a run killed mid-write) is ignored, as resume would cut it off.
 func ReadRecords(path string) ([]predict.ModuleRecord, error) {
-	data, err := os.ReadFile(path)
+	f, _, err := safefile.Open(path, maxRecordsFile)
 	if err != nil {
 		return nil, fmt.Errorf("read records: %w", err)
 	}
+	defer f.Close()
 	var out []predict.ModuleRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
-	off, line := 0, 0
-	for sc.Scan() {
-		line++
-		raw := sc.Bytes()
-		off += len(raw) + 1
-		if off > len(data) {
-			break // no newline: torn
-		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
-		}
+	_, err = safefile.ReadLines(f, 0, func(l safefile.Line) error {
 		var r predict.ModuleRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v: %w", path, line, err, ErrBadRecords)
+		if err := json.Unmarshal(l.Bytes, &r); err != nil {
+			return fmt.Errorf("%s:%d: %v: %w", path, l.N, err, ErrBadRecords)
 		}
 		out = append(out, r)
+		return nil
+	})
+	if err != nil && !errors.Is(err, safefile.ErrTornLine) {
+		if errors.Is(err, ErrBadRecords) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read records %s: %w", path, err)
 	}
 	return out, nil
 }
@@ -80,13 +75,14 @@ func WriteRecordsFile(path string, recs []predict.ModuleRecord) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("write records: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := safefile.WriteFile(path, b); err != nil {
 		return fmt.Errorf("write records: %w", err)
 	}
 	return nil
 }
+
+// Size caps of collect's own files (safefile): far over a real run's.
+const (
+	maxRecordsFile  = 1 << 30
+	maxManifestFile = 1 << 20
+)

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrBadRecords reports a records file collect cannot resume from.
@@ -53,17 +53,20 @@ func openRecords(path string, want []string) (*recordWriter, map[string]doneQues
 	if err != nil {
 		return nil, nil, fmt.Errorf("open records: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	fi, err := f.Stat()
+	if err == nil && fi.Size() > maxRecordsFile {
+		err = fmt.Errorf("%w: %s, the cap is %s", safefile.ErrTooLarge, safefile.Bytes(fi.Size()), safefile.Bytes(maxRecordsFile))
+	}
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("read records: %w", err)
+		return nil, nil, fmt.Errorf("read records %s: %w", path, err)
 	}
-	done, good, err := parseDone(path, data, want)
+	done, good, err := parseDone(path, f, want)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	if good < len(data) {
+	if good < fi.Size() {
 		if err := f.Truncate(int64(good)); err != nil {
 			f.Close()
 			return nil, nil, fmt.Errorf("repair records: %w", err)
@@ -79,48 +82,51 @@ func openRecords(path string, want []string) (*recordWriter, map[string]doneQues
 func questionKey(dbID, qid string) string { return dbID + "\x00" + qid }
 
 // parseDone reads complete question blocks; good is the byte offset after the last one.
-func parseDone(path string, data []byte, want []string) (map[string]doneQuestion, int, error) {
+// A last line that is not JSON, with or without its newline, is a torn write.
+func parseDone(path string, r io.Reader, want []string) (map[string]doneQuestion, int64, error) {
 	done := map[string]doneQuestion{}
 	var block []predict.ModuleRecord
-	blockStart, off, good, line := 0, 0, 0, 0
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
-	for sc.Scan() {
-		line++
-		raw := sc.Bytes()
-		end := off + len(raw) + 1
-		if end > len(data) { // last line has no newline: torn
-			break
+	var good int64
+	blockStart := 0
+	var badLine error // a line that is not JSON: an error unless it is the last
+	_, err := safefile.ReadLines(r, 0, func(l safefile.Line) error {
+		if badLine != nil {
+			return badLine
 		}
+		line := l.N
 		var r predict.ModuleRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
-			if end == len(data) {
-				break // a torn last line
-			}
-			return nil, 0, fmt.Errorf("%s:%d: %v: %w", path, line, err, ErrBadRecords)
+		if err := json.Unmarshal(l.Bytes, &r); err != nil {
+			badLine = fmt.Errorf("%s:%d: %v: %w", path, line, err, ErrBadRecords)
+			return nil
 		}
 		if len(block) == 0 {
 			blockStart = line
 		}
 		if len(block) > 0 && questionKey(block[0].DBID, string(block[0].QuestionID)) != questionKey(r.DBID, string(r.QuestionID)) {
-			return nil, 0, fmt.Errorf("%s:%d: question %s starts before question %s (line %d) has all its modules: %w",
+			return fmt.Errorf("%s:%d: question %s starts before question %s (line %d) has all its modules: %w",
 				path, line, r.QuestionID, block[0].QuestionID, blockStart, ErrBadRecords)
 		}
 		if r.NodeType != want[len(block)] {
-			return nil, 0, fmt.Errorf("%s:%d: node_type %q where this pipeline writes %q (was the file written with another config? use a new --out): %w",
+			return fmt.Errorf("%s:%d: node_type %q where this pipeline writes %q (was the file written with another config? use a new --out): %w",
 				path, line, r.NodeType, want[len(block)], ErrBadRecords)
 		}
 		block = append(block, r)
-		off = end
 		if len(block) == len(want) {
 			k := questionKey(r.DBID, string(r.QuestionID))
 			if _, dup := done[k]; dup {
-				return nil, 0, fmt.Errorf("%s:%d: question %s (%s) recorded twice: %w", path, line, r.QuestionID, r.DBID, ErrBadRecords)
+				return fmt.Errorf("%s:%d: question %s (%s) recorded twice: %w", path, line, r.QuestionID, r.DBID, ErrBadRecords)
 			}
 			done[k] = doneQuestion{recs: block}
 			block = nil
-			good = off
+			good = l.End
 		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, safefile.ErrTornLine) {
+		if errors.Is(err, ErrBadRecords) {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("read records %s: %w", path, err)
 	}
 	return done, good, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 	"io/fs"
 	"os"
 	"path"
@@ -135,25 +136,8 @@ func copyFile(data fs.FS, src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("write demo file: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.tmp")
-	if err != nil {
+	if err := safefile.WriteFile(dst, b); err != nil {
 		return fmt.Errorf("write demo file: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, dst)
-	}
-	if werr != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write demo file %s: %w", dst, werr)
 	}
 	return nil
 }

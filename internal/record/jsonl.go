@@ -1,12 +1,11 @@
 package record
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // Writer streams records as JSON Lines. Each record is written to the underlying
@@ -58,42 +57,22 @@ func (e *jsonState) appendLine(b []byte, r *Record) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// ErrTornLine reports a last line without its newline: the remains of an interrupted write.
-var ErrTornLine = errors.New("last line is incomplete")
+// ErrTornLine reports a last line without its newline: the remains of an interrupted
+// write. It is safefile.ErrTornLine, the one JSON Lines reader's.
+var ErrTornLine = safefile.ErrTornLine
 
 // ReadJSONL reads records.jsonl. It returns the records of every complete line; if the
-// last line is torn (no trailing newline and not valid JSON) it also returns, with
-// ErrTornLine, the byte offset where the complete lines end, so a resumed run can
-// truncate the file there.
+// last line is torn (no trailing newline) it also returns, with ErrTornLine, the byte
+// offset where the complete lines end, so a resumed run can truncate the file there.
+// A line that is not a record is an error naming its line number.
 func ReadJSONL(r io.Reader) (recs []Record, validBytes int64, err error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	line := 0
-	for {
-		b, rerr := br.ReadBytes('\n')
-		if len(b) > 0 {
-			line++
-			complete := b[len(b)-1] == '\n'
-			trimmed := bytes.TrimSpace(b)
-			if len(trimmed) > 0 {
-				var rec Record
-				if err := json.Unmarshal(trimmed, &rec); err != nil {
-					if !complete {
-						return recs, validBytes, ErrTornLine
-					}
-					return recs, validBytes, fmt.Errorf("line %d: %w", line, err)
-				}
-				if !complete {
-					return recs, validBytes, ErrTornLine
-				}
-				recs = append(recs, rec)
-			}
-			validBytes += int64(len(b))
+	validBytes, err = safefile.ReadLines(r, 0, func(l safefile.Line) error {
+		var rec Record
+		if err := json.Unmarshal(l.Bytes, &rec); err != nil {
+			return fmt.Errorf("line %d: %w", l.N, err)
 		}
-		if rerr == io.EOF {
-			return recs, validBytes, nil
-		}
-		if rerr != nil {
-			return recs, validBytes, rerr
-		}
-	}
+		recs = append(recs, rec)
+		return nil
+	})
+	return recs, validBytes, err
 }

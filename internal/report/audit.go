@@ -1,12 +1,7 @@
 package report
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
@@ -17,47 +12,11 @@ import (
 // `eval --audit` as DIR/audit.jsonl): the counts per check, the findings, and each
 // question's evidence beside it in the drill-down. Rendered from audit.jsonl as it is.
 
-// AuditFile is the audit's findings in a run directory.
-const AuditFile = "audit.jsonl"
-
-// loadAudit reads DIR/audit.jsonl; a missing file is no audit. A bad line is a warning
-// naming the file and line, and the audit is left out rather than shown in part.
-func loadAudit(dir string) ([]audit.Finding, bool, string) {
-	path := filepath.Join(dir, AuditFile)
-	f, err := rundir.OpenInside(dir, AuditFile) // not a symlink out of the run, nor a FIFO
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, ""
-	}
-	if err != nil {
-		return nil, false, fmt.Sprintf("audit: %v", err)
-	}
-	defer f.Close()
-	var out []audit.Finding
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var x audit.Finding
-		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
-			return nil, false, fmt.Sprintf("audit: %s line %d: %v; audit section left out", path, line, err)
-		}
-		out = append(out, x)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, false, fmt.Sprintf("audit: %s: %v; audit section left out", path, err)
-	}
-	return out, true, ""
-}
-
 // auditShown caps the findings listed in the reports; audit.jsonl has them all.
 const auditShown = 300
 
 // AuditTables are the audit's counts per check and its findings; none without an audit.
-func AuditTables(run *Run) []TextTable {
+func AuditTables(run *rundir.Run) []TextTable {
 	if !run.Audited {
 		return nil
 	}
@@ -91,7 +50,7 @@ func AuditTables(run *Run) []TextTable {
 }
 
 // attachAudit puts each question's findings beside it in the drill-down.
-func attachAudit(run *Run, qs []QuestionView) {
+func attachAudit(run *rundir.Run, qs []QuestionView) {
 	by := map[int][]KV{}
 	for _, f := range run.Audit {
 		k := f.Check

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The HTML report: one self-contained file (styles and the small filter script inline, charts
@@ -44,13 +45,16 @@ type HTMLOptions struct {
 
 // Page is what the report and dashboard templates render.
 type Page struct {
-	Title        string
-	Static       bool   // the self-contained report (drill-downs inline) rather than the dashboard
-	Base, Home   string // dashboard URLs: this run's, and the run list's
-	Dataset      DatasetInfo
-	Semantics    string
-	Created      string
-	Warnings     []string
+	Title      string
+	Static     bool   // the self-contained report (drill-downs inline) rather than the dashboard
+	Base, Home string // dashboard URLs: this run's, and the run list's
+	Dataset    rundir.DatasetInfo
+	Semantics  string
+	Created    string
+	Warnings   []string
+	// Banner says the run was changed after it was written (rundir.Integrity): shown
+	// above everything, since the numbers below may not be what its records support.
+	Banner       string
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
@@ -68,14 +72,17 @@ type Page struct {
 
 // BuildPage assembles the report's page from a run, without result tables: the static
 // report executes every question's queries (WriteHTML), the dashboard one question on demand.
-func BuildPage(ctx context.Context, run *Run, title string) *Page {
+func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 	if title == "" {
 		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
-		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...),
-		Scores:   Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
+		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
+		Scores: Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
+	if n := run.Integrity.Note(); n != "" {
+		p.Warnings = append(p.Warnings, n)
+	}
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
 	}
@@ -99,7 +106,7 @@ func BuildPage(ctx context.Context, run *Run, title string) *Page {
 }
 
 // WriteHTML writes the self-contained HTML report of run.
-func WriteHTML(ctx context.Context, w io.Writer, run *Run, opt HTMLOptions) error {
+func WriteHTML(ctx context.Context, w io.Writer, run *rundir.Run, opt HTMLOptions) error {
 	p := BuildPage(ctx, run, opt.Title)
 	p.Static = true
 	switch {

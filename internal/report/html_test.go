@@ -19,6 +19,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // sys is one system of a fixture run: records as JSON objects (so they may carry fields
@@ -31,9 +32,9 @@ type sys struct {
 // writeRun writes a run directory: summary.json and each system's records.jsonl.
 func writeRun(tb testing.TB, dir, dbRoot string, systems ...sys) {
 	tb.Helper()
-	sum := RunSummary{Tool: "nl2sqlbench", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Dataset:  DatasetInfo{Kind: "jsonl", Path: filepath.Join(dir, "missing-questions.jsonl"), DBRoot: dbRoot},
-		Settings: Settings{Semantics: "bird", TimeoutS: 5, MaxRows: 1000}}
+	sum := rundir.Summary{Tool: "nl2sqlbench", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Dataset:  rundir.DatasetInfo{Kind: "jsonl", Path: filepath.Join(dir, "missing-questions.jsonl"), DBRoot: dbRoot},
+		Settings: rundir.Settings{Semantics: "bird", TimeoutS: 5, MaxRows: 1000}}
 	var all []metrics.SystemRecords
 	for _, s := range systems {
 		var buf bytes.Buffer
@@ -138,16 +139,16 @@ func fixtureRun(tb testing.TB) (dir string) {
 	return dir
 }
 
-func loadFixture(tb testing.TB, dir string) *Run {
+func loadFixture(tb testing.TB, dir string) *rundir.Run {
 	tb.Helper()
-	run, err := LoadRun(context.Background(), dir)
+	run, err := rundir.Load(context.Background(), dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return run
 }
 
-func renderHTML(tb testing.TB, run *Run, opt HTMLOptions) string {
+func renderHTML(tb testing.TB, run *rundir.Run, opt HTMLOptions) string {
 	tb.Helper()
 	var buf bytes.Buffer
 	if err := WriteHTML(context.Background(), &buf, run, opt); err != nil {
@@ -375,8 +376,8 @@ func TestFormatSQL(t *testing.T) {
 }
 
 func TestLoadRunErrors(t *testing.T) {
-	if _, err := LoadRun(context.Background(), t.TempDir()); !errors.Is(err, ErrNotRunDir) {
-		t.Errorf("empty dir: err %v, want ErrNotRunDir", err)
+	if _, err := rundir.Load(context.Background(), t.TempDir()); !errors.Is(err, rundir.ErrNotRunDir) {
+		t.Errorf("empty dir: err %v, want rundir.ErrNotRunDir", err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	writeRun(t, dir, "", sys{"s", []map[string]any{rec(0, "simple", "correct", "g", "p"), rec(1, "simple", "correct", "g", "p")}})
@@ -385,12 +386,12 @@ func TestLoadRunErrors(t *testing.T) {
 	lines := strings.SplitAfter(string(b), "\n")
 	// A torn last line (interrupted run) is a warning; a bad middle line is an error naming it.
 	os.WriteFile(path, []byte(lines[0]+lines[1][:10]), 0o644)
-	run, err := LoadRun(context.Background(), dir)
+	run, err := rundir.Load(context.Background(), dir)
 	if err != nil || len(run.Systems[0].Records) != 1 || len(run.Warnings) != 1 {
 		t.Errorf("torn line: err %v, warnings %v", err, run.Warnings)
 	}
 	os.WriteFile(path, []byte(lines[0]+"garbage\n"+lines[1]), 0o644)
-	if _, err := LoadRun(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "line 2") {
+	if _, err := rundir.Load(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad line: err %v, want one naming line 2", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Chart is one figure of the report. A chart whose data the run does not hold has no SVG
@@ -22,10 +23,10 @@ type Chart struct {
 // Charts builds every figure of the report from the run's summary, in report order: the
 // registry's values (metrics section), the verdict tallies and the analysis sections.
 // No chart averages records. To add a figure, append a builder here: a function from
-// *RunSummary to Chart that sets Note when its data is absent.
-func Charts(run *Run) []Chart {
+// *rundir.Summary to Chart that sets Note when its data is absent.
+func Charts(run *rundir.Run) []Chart {
 	s := &run.Summary
-	builders := []func(*RunSummary) Chart{
+	builders := []func(*rundir.Summary) Chart{
 		chartVerdicts, chartErrors, chartExTmSm, chartPassAtK, chartSchema, chartRevision,
 		chartSolvedBy, chartOverlap, chartTokens, chartCost, chartEfficiency,
 	}
@@ -39,7 +40,7 @@ func Charts(run *Run) []Chart {
 func absent(id, title, note string) Chart { return Chart{ID: id, Title: title, Note: note} }
 
 // runDifficulties are the difficulties present in the run, easy to hard.
-func runDifficulties(run *Run) []string {
+func runDifficulties(run *rundir.Run) []string {
 	seen := map[string]bool{}
 	for _, s := range run.Systems {
 		for _, r := range s.Records {
@@ -55,7 +56,7 @@ func runDifficulties(run *Run) []string {
 
 var verdictKeys = []Segment{{Label: "correct", Color: colCorrect}, {Label: "incorrect", Color: colIncorrect}, {Label: "error", Color: colError}}
 
-func chartVerdicts(s *RunSummary) Chart {
+func chartVerdicts(s *rundir.Summary) Chart {
 	const id, title = "verdicts", "Correct / incorrect / error by difficulty"
 	var rows []BarRow
 	diffs := difficulties(s.Systems)
@@ -94,7 +95,7 @@ func zeroNaN(v float64) float64 {
 	return v
 }
 
-func chartErrors(s *RunSummary) Chart {
+func chartErrors(s *rundir.Summary) Chart {
 	const id, title = "errors", "Error categories"
 	var rows []string
 	var vals [][]float64
@@ -122,9 +123,9 @@ func chartErrors(s *RunSummary) Chart {
 // sysColor is system i's colour in every chart.
 func sysColor(i int) string { return palette[i%len(palette)] }
 
-func systemNames(run *Run) []string { return summaryNames(&run.Summary) }
+func systemNames(run *rundir.Run) []string { return summaryNames(&run.Summary) }
 
-func summaryNames(s *RunSummary) []string {
+func summaryNames(s *rundir.Summary) []string {
 	var out []string
 	for _, sys := range s.Systems {
 		out = append(out, sys.System)
@@ -137,7 +138,7 @@ func pctText(v float64) string { return metrics.Percent.Format(v) }
 
 // registryBars draws the given registry metrics (those the run carries) per system; a
 // metric that is n/a for a system is left out of its group.
-func registryBars(s *RunSummary, id, title string, ids []string, note, caption string, rowOK func(system string) bool) Chart {
+func registryBars(s *rundir.Summary, id, title string, ids []string, note, caption string, rowOK func(system string) bool) Chart {
 	var series, used []string
 	for _, m := range ids {
 		if def, _, ok := s.Metrics.Lookup(firstSystem(s), m); ok {
@@ -175,7 +176,7 @@ func registryBars(s *RunSummary, id, title string, ids []string, note, caption s
 	return Chart{ID: id, Title: title, SVG: GroupedBars(title, rows, series, vals, maxV, pctText), Caption: caption}
 }
 
-func firstSystem(s *RunSummary) string {
+func firstSystem(s *rundir.Summary) string {
 	if len(s.Systems) == 0 {
 		return ""
 	}
@@ -184,7 +185,7 @@ func firstSystem(s *RunSummary) string {
 
 // chartExTmSm compares execution accuracy with the structural metrics (ETM, ESM) and the
 // flexible comparison where the run carries them.
-func chartExTmSm(s *RunSummary) Chart {
+func chartExTmSm(s *rundir.Summary) Chart {
 	const id, title = "ex-etm-esm", "EX vs ETM vs ESM per system"
 	if !s.Metrics.Has("etm") && !s.Metrics.Has("esm") && !s.Metrics.Has("flex") {
 		return absent(id, title, "The run computed no ETM, ESM or Flex: only EX is available.")
@@ -193,7 +194,7 @@ func chartExTmSm(s *RunSummary) Chart {
 		"Scores in % over judged questions, as in the score table; a metric that is n/a for a system (too little coverage) is not drawn.", nil)
 }
 
-func chartEfficiency(s *RunSummary) Chart {
+func chartEfficiency(s *rundir.Summary) Chart {
 	title := "Soft-F1 per system"
 	if s.Metrics.Has("ves") {
 		title = "Soft-F1, VES and R-VES per system"
@@ -202,7 +203,7 @@ func chartEfficiency(s *RunSummary) Chart {
 		"The run has no Soft-F1 or VES.", "Scores in % over judged questions, on the same scale as EX and the score table (VES can exceed 100%).", nil)
 }
 
-func chartSchema(s *RunSummary) Chart {
+func chartSchema(s *rundir.Summary) Chart {
 	var ids []string
 	for _, d := range s.Metrics.Group("schema") {
 		ids = append(ids, d.ID)
@@ -215,7 +216,7 @@ func chartSchema(s *RunSummary) Chart {
 // schemaSources says, per system, where its predicted schemas came from, as summary.json's
 // schema-selection section counts them: the selection the system reported, or the
 // tables and columns its SQL reads.
-func schemaSources(s *RunSummary) string {
+func schemaSources(s *rundir.Summary) string {
 	if s.Modules == nil {
 		return ""
 	}
@@ -243,7 +244,7 @@ func schemaSources(s *RunSummary) string {
 
 // chartPassAtK draws the registry's Pass@k for the systems that reported several
 // candidates (for the others Pass@k is Pass@1 and n/a).
-func chartPassAtK(s *RunSummary) Chart {
+func chartPassAtK(s *rundir.Summary) Chart {
 	const id, title = "pass-at-k", "Pass@k"
 	defs := s.Metrics.Group("candidates")
 	if len(defs) == 0 {
@@ -279,7 +280,7 @@ func chartPassAtK(s *RunSummary) Chart {
 
 // multiCandidate reports whether summary.json counts a question with several candidates
 // for the system; a run without the modules section leaves the registry to decide.
-func multiCandidate(s *RunSummary, system string) bool {
+func multiCandidate(s *rundir.Summary, system string) bool {
 	if s.Modules == nil {
 		return true
 	}

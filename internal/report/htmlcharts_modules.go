@@ -6,12 +6,13 @@ import (
 	"sort"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Charts of the modules section (summary.json's "modules"): query revision, the
 // cross-system analysis and the usage frontiers, drawn from the numbers that section holds.
 
-func chartRevision(s *RunSummary) Chart {
+func chartRevision(s *rundir.Summary) Chart {
 	const id, title = "revision", "Revision transitions"
 	series := []string{"I2C", "E2C", "C2I", "C2E"}
 	keys := []string{"incorrect->correct", "error->correct", "correct->incorrect", "correct->error"}
@@ -40,14 +41,14 @@ func chartRevision(s *RunSummary) Chart {
 		Caption: "Questions whose verdict changed with the revision: incorrect→correct, error→correct, correct→incorrect, correct→error (before = first candidate); the rates are in the query revision table."}
 }
 
-func cross(s *RunSummary) *metrics.CrossSystem {
+func cross(s *rundir.Summary) *metrics.CrossSystem {
 	if s.Modules == nil {
 		return nil
 	}
 	return s.Modules.Cross
 }
 
-func chartSolvedBy(s *RunSummary) Chart {
+func chartSolvedBy(s *rundir.Summary) Chart {
 	const id, title = "solved-by", "Number of systems solving each question, by difficulty"
 	c := cross(s)
 	if len(s.Systems) < 2 || c == nil || len(c.Agreement) == 0 {
@@ -81,7 +82,7 @@ func solvedColor(c, n int) string {
 	return fmt.Sprintf("rgb(%d,%d,%d)", int(200-160*t), int(60+100*t), int(60+20*t))
 }
 
-func chartOverlap(s *RunSummary) Chart {
+func chartOverlap(s *rundir.Summary) Chart {
 	const id, title = "overlap", "Overlap of wrong answers (Jaccard)"
 	c := cross(s)
 	if len(s.Systems) < 2 || c == nil {
@@ -116,7 +117,7 @@ func chartOverlap(s *RunSummary) Chart {
 
 // usagePoints are the systems' (mean usage, EX) points, usage being registry metric id
 // (a mean over every judged question), with the frontier the cross-system analysis found.
-func usagePoints(s *RunSummary, id string, frontier []metrics.FrontierPoint) ([]Point, []int) {
+func usagePoints(s *rundir.Summary, id string, frontier []metrics.FrontierPoint) ([]Point, []int) {
 	var pts []Point
 	for i, sys := range s.Systems {
 		x := metricValue(s, sys.System, id, "all")
@@ -139,20 +140,20 @@ func usagePoints(s *RunSummary, id string, frontier []metrics.FrontierPoint) ([]
 	return pts, idx
 }
 
-func chartTokens(s *RunSummary) Chart {
+func chartTokens(s *rundir.Summary) Chart {
 	return usageChart(s, "tokens", "Correct rate vs tokens", "mean tokens per question", "tokens",
 		func(c *metrics.CrossSystem) []metrics.FrontierPoint { return c.TokenFrontier },
 		"Records carry no token usage (total_tokens).", "mean tokens over all judged questions (zero where a question reports none)")
 }
 
-func chartCost(s *RunSummary) Chart {
+func chartCost(s *rundir.Summary) Chart {
 	return usageChart(s, "cost", "Correct rate vs cost", "mean cost per question (USD)", "cost",
 		func(c *metrics.CrossSystem) []metrics.FrontierPoint { return c.CostFrontier },
 		"No cost in summary.json (cost needs token usage and a pricing table).", "mean cost over all judged questions")
 }
 
 // usageChart plots EX against a usage metric, with the cross-system analysis's frontier.
-func usageChart(s *RunSummary, id, title, xLabel, metric string, frontier func(*metrics.CrossSystem) []metrics.FrontierPoint, note, what string) Chart {
+func usageChart(s *rundir.Summary, id, title, xLabel, metric string, frontier func(*metrics.CrossSystem) []metrics.FrontierPoint, note, what string) Chart {
 	var front []metrics.FrontierPoint
 	if c := cross(s); c != nil {
 		front = frontier(c)

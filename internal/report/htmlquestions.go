@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // QuestionView is one question across every system of a run: the list row and its drill-down.
@@ -43,8 +44,8 @@ type AnswerView struct {
 }
 
 // questions joins the systems' records by dataset index.
-func questions(run *Run, evidence map[int]string) []QuestionView {
-	perQuestion := drillMetrics(run.passK())
+func questions(run *rundir.Run, evidence map[int]string) []QuestionView {
+	perQuestion := drillMetrics(run.PassK())
 	byIdx := map[int]*QuestionView{}
 	var order []int
 	for si, s := range run.Systems {
@@ -134,7 +135,7 @@ func fillResults(ctx context.Context, x *executor, q *QuestionView, golds map[in
 
 // rawSQL maps each question to its raw (unformatted) gold SQL and each system's SQL, in
 // the order of QuestionView.Answers.
-func rawSQL(run *Run) (golds map[int]string, preds map[int][]string) {
+func rawSQL(run *rundir.Run) (golds map[int]string, preds map[int][]string) {
 	golds, preds = map[int]string{}, map[int][]string{}
 	for _, s := range run.Systems {
 		for _, r := range s.Records {
@@ -147,7 +148,7 @@ func rawSQL(run *Run) (golds map[int]string, preds map[int][]string) {
 
 // loadEvidence reads the dataset again for what records do not store (BIRD's evidence).
 // It is best-effort: a dataset that moved or cannot be read gives a warning, not an error.
-func loadEvidence(ctx context.Context, run *Run) (map[int]string, string) {
+func loadEvidence(ctx context.Context, run *rundir.Run) (map[int]string, string) {
 	k := run.Summary.Dataset.Kind
 	if k != dataset.KindBIRD && k != dataset.KindJSONL {
 		return nil, "" // Spider has no evidence

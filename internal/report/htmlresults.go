@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Records do not store results, so the drill-down re-executes the gold and the prediction
@@ -47,7 +48,7 @@ type executor struct {
 	gerr map[string]error
 }
 
-func newExecutor(run *Run, eng engine.Engine, opt ExecOptions) *executor {
+func newExecutor(run *rundir.Run, eng engine.Engine, opt ExecOptions) *executor {
 	if opt.Rows <= 0 {
 		opt.Rows = 10
 	}

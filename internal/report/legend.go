@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
 	"strings"
 )
@@ -29,7 +30,7 @@ var metricTermOrder = []string{"ex", "incorrect", "ex_bird", "esm", "etm", "soft
 var legendPair = map[string]string{"incorrect": "error", "ex_bird": "ex_spider", "ves": "rves"}
 
 // headlineLegend explains the headline table's labels, and n/a when a cell shows it.
-func headlineLegend(s *RunSummary, t ScoreTable) []string {
+func headlineLegend(s *rundir.Summary, t ScoreTable) []string {
 	var out []string
 	for _, id := range metricTermOrder {
 		if t.has(id) || t.has(legendPair[id]) {

@@ -6,15 +6,21 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // WriteMarkdown writes the run's headline tables as GitHub-flavoured Markdown, for a pull
 // request or a paper draft: scores per system, correct rate per difficulty, and error
 // categories. Metric columns (ETM, ESM, Soft-F1, ...) appear when the records carry them.
-func WriteMarkdown(w io.Writer, run *Run) error {
+func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	var b strings.Builder
 	s := &run.Summary
 	fmt.Fprintf(&b, "## nl2sqlbench: %s\n\n", mdEsc(s.Dataset.Kind+" "+baseName(s.Dataset.Path)))
+	if banner := run.Integrity.Banner(); banner != "" {
+		fmt.Fprintf(&b, "> **Warning: %s**\n\n", mdEsc(banner))
+	} else if note := run.Integrity.Note(); note != "" {
+		fmt.Fprintf(&b, "> Note: %s.\n\n", mdEsc(note))
+	}
 	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
 		s.Dataset.Questions, mdEsc(run.Semantics()))
 

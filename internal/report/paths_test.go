@@ -72,7 +72,7 @@ func TestCounterexamplePathStaysInRun(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			run, err := LoadRun(context.Background(), dir)
+			run, err := rundir.Load(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +123,7 @@ func TestLoadRunRefusesRecordsOutside(t *testing.T) {
 			if err := os.Symlink(to, from); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := LoadRun(context.Background(), dir); !errors.Is(err, rundir.ErrOutside) {
+			if _, err := rundir.Load(context.Background(), dir); !errors.Is(err, rundir.ErrOutside) {
 				t.Errorf("LoadRun: %v, want %v", err, rundir.ErrOutside)
 			}
 		})
@@ -135,13 +135,13 @@ func TestLoadRunRefusesRecordsOutside(t *testing.T) {
 // through it.
 func TestRunFilesLinkedOut(t *testing.T) {
 	_, dir, secret := hostilePathRun(t, "solo/counterexamples/q0.sql")
-	for _, f := range []string{AuditFile, ReviewedFile, ReviewsFile} {
+	for _, f := range []string{rundir.AuditFile, rundir.ReviewedFile, rundir.ReviewsFile} {
 		if err := os.Symlink(secret, filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	before, _ := os.ReadFile(secret)
-	run, err := LoadRun(context.Background(), dir)
+	run, err := rundir.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestRunFilesLinkedOut(t *testing.T) {
 // TestLoadRunRefusesFIFO: a records.jsonl, summary.json or audit.jsonl that is a FIFO
 // would block report and the dashboard forever; it is refused (or left out) at once.
 func TestLoadRunRefusesFIFO(t *testing.T) {
-	for _, f := range []string{"solo/records.jsonl", "summary.json", AuditFile} {
+	for _, f := range []string{"solo/records.jsonl", "summary.json", rundir.AuditFile} {
 		t.Run(f, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
 			writeRun(t, dir, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
@@ -175,15 +175,15 @@ func TestLoadRunRefusesFIFO(t *testing.T) {
 				t.Skipf("mkfifo: %v", err)
 			}
 			done := make(chan error, 1)
-			var run *Run
+			var run *rundir.Run
 			go func() {
 				var err error
-				run, err = LoadRun(context.Background(), dir)
+				run, err = rundir.Load(context.Background(), dir)
 				done <- err
 			}()
 			select {
 			case err := <-done:
-				if f == AuditFile {
+				if f == rundir.AuditFile {
 					if err != nil {
 						t.Fatalf("LoadRun: %v", err)
 					}

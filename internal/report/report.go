@@ -1,4 +1,5 @@
-// Package report renders a run for people and tools: summary.json's types, the terminal
+// Package report renders a run for people and tools (the run's types and files are
+// internal/rundir's): the terminal
 // table, the self-contained HTML report, the Markdown summary and the local dashboard
 // (serve). It computes no aggregate: every number it prints comes from summary.json (the
 // registry's metrics section, and the analysis sections), and records are read only for
@@ -6,75 +7,15 @@
 // themselves: the CLI decides where things go.
 //
 // To add an output: a new file with a Write<Thing>(w io.Writer, ...) function that reads
-// a *RunSummary (scores.go builds the tables every output shares), and a golden test
+// a *rundir.Summary (scores.go builds the tables every output shares), and a golden test
 // under testdata/.
 package report
 
 import (
-	"encoding/json"
 	"io"
-	"time"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
-// RunSummary is summary.json: what was judged, how, and every system's scores.
-type RunSummary struct {
-	Tool      string            `json:"tool"`
-	CreatedAt time.Time         `json:"created_at"`
-	Dataset   DatasetInfo       `json:"dataset"`
-	Settings  Settings          `json:"settings"`
-	Systems   []metrics.Summary `json:"systems"`
-	// Metrics holds every registry metric's value per system (metrics.Declared): the one
-	// source of the numbers every output prints.
-	Metrics        *metrics.Section                `json:"metrics,omitempty"`
-	Warnings       []string                        `json:"warnings,omitempty"`
-	ExecEfficiency []metrics.ExecEfficiencySummary `json:"exec_efficiency,omitempty"` // Soft-F1, VES, R-VES (table_efficiency.go)
-	Structural     *match.Summary                  `json:"structural,omitempty"`      // ESM (table_structural.go)
-	ETM            *match.ETMSummary               `json:"etm,omitempty"`             // ETM and EX/ETM disagreements (table_etm.go)
-	ESMPartial     []metrics.PartialSummary        `json:"esm_partial,omitempty"`     // Spider's partial-match breakdown (table_partial.go)
-	Modules        *metrics.ModulesSummary         `json:"modules,omitempty"`         // module metrics, cross-system (table_modules.go)
-	Flex           []metrics.FlexSummary           `json:"flex,omitempty"`            // NL2SQL++ flexible comparison (table_flex.go)
-	TestSuite      *metrics.TestSuiteSummary       `json:"test_suite,omitempty"`      // counterexample databases (table_testsuite.go)
-	Spider2        []metrics.Spider2Summary        `json:"spider2,omitempty"`         // Spider 2.0: both modes, their disagreements
-	// SpiderRewrite: where Spider's official rewrite changed a query (metrics/spider_rewrite.go).
-	SpiderRewrite *metrics.SpiderRewriteSummary `json:"spider_rewrite,omitempty"`
-	// Paired compares every two systems on the same questions (McNemar, paired
-	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.
-	Paired *metrics.PairedSection `json:"paired,omitempty"`
-	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
-	// as in DIR/manifest.json; absent in runs written before it existed.
-	Manifest *Manifest `json:"manifest,omitempty"`
-}
-
-// DatasetInfo describes the dataset of a run.
-type DatasetInfo struct {
-	Kind      string `json:"kind"`
-	Path      string `json:"path"`
-	DBRoot    string `json:"db_root"`
-	Questions int    `json:"questions"`
-}
-
-// Settings are the judge options that shape the numbers.
-type Settings struct {
-	Semantics string  `json:"semantics"`
-	TimeoutS  float64 `json:"timeout_s"`
-	MaxRows   int     `json:"max_rows"`
-	Workers   int     `json:"workers"`
-	// Engine runs the predictions and GoldEngine the gold SQL; absent for SQLite files.
-	Engine     string `json:"engine,omitempty"`
-	GoldEngine string `json:"gold_engine,omitempty"`
-	// DBIDs narrows the run to the questions on these databases (eval --db-id).
-	DBIDs []string `json:"db_ids,omitempty"`
-	// Metrics are the metrics the run computed (eval --metrics); absent: every metric.
-	Metrics []string `json:"metrics,omitempty"`
-}
-
 // WriteJSON writes v as indented JSON.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func WriteJSON(w io.Writer, v any) error { return safefile.EncodeJSON(w, v) }

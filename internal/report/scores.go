@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 var nan = math.NaN()
@@ -35,7 +36,7 @@ type ScoreCell struct {
 	NA                 bool
 }
 
-func cellOf(s *RunSummary, system, id, difficulty string) ScoreCell {
+func cellOf(s *rundir.Summary, system, id, difficulty string) ScoreCell {
 	c := ScoreCell{Metric: id, Difficulty: difficulty, Text: "n/a", NA: true}
 	_, v, ok := s.Metrics.Lookup(system, id)
 	if !ok {
@@ -48,11 +49,11 @@ func cellOf(s *RunSummary, system, id, difficulty string) ScoreCell {
 }
 
 // Scores builds the headline table from the summary.
-func Scores(s *RunSummary) ScoreTable { return GroupScores(s, "headline") }
+func Scores(s *rundir.Summary) ScoreTable { return GroupScores(s, "headline") }
 
 // GroupScores builds the table of one registry group ("headline", "schema",
 // "candidates", "usage"); it has no columns when the run carries none of the group.
-func GroupScores(s *RunSummary, group string) ScoreTable {
+func GroupScores(s *rundir.Summary, group string) ScoreTable {
 	t := ScoreTable{Columns: s.Metrics.Group(group), Title: groupTitles[group]}
 	for _, sys := range s.Systems {
 		c := sys.Overall.Counts
@@ -74,7 +75,7 @@ var groupTitles = map[string]string{
 }
 
 // ModuleTables are the registry's tables beside the headline one, those the run has.
-func ModuleTables(s *RunSummary) []ScoreTable {
+func ModuleTables(s *rundir.Summary) []ScoreTable {
 	var out []ScoreTable
 	for _, g := range []string{"schema", "candidates", "usage"} {
 		if t := GroupScores(s, g); len(t.Columns) > 0 {
@@ -104,7 +105,7 @@ type DifficultyRow struct {
 
 // ByDifficulty builds the difficulty table; it has no rows when the run has fewer than
 // two difficulties (the headline table says it all).
-func ByDifficulty(s *RunSummary) DifficultyTable {
+func ByDifficulty(s *rundir.Summary) DifficultyTable {
 	var t DifficultyTable
 	diffs := difficulties(s.Systems)
 	if len(diffs) == 0 {
@@ -131,7 +132,7 @@ func ByDifficulty(s *RunSummary) DifficultyTable {
 }
 
 // metricValue is a system's value of a metric for charts: NaN when absent or n/a.
-func metricValue(s *RunSummary, system, id, difficulty string) float64 {
+func metricValue(s *rundir.Summary, system, id, difficulty string) float64 {
 	_, v, ok := s.Metrics.Lookup(system, id)
 	if !ok {
 		return nan

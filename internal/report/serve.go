@@ -17,6 +17,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The dashboard: the report's views over every run directory under a root, rendered on
@@ -40,7 +41,7 @@ type Server struct {
 
 type cachedPage struct {
 	stamp string // summary.json's, reviewed.json's and reviews.jsonl's sizes and modification times
-	run   *Run
+	run   *rundir.Run
 	page  *Page
 }
 
@@ -72,6 +73,10 @@ type RunInfo struct {
 	ID, Name, URL, Kind, Created string
 	Questions                    int
 	Systems                      string
+	// Changed says the run's files differ from the hashes it recorded; Error is why
+	// the run cannot be shown (a broken or oversized file): the other runs still are.
+	Changed bool
+	Error   string
 
 	rel string // the run's directory relative to the root, slash-separated ("." for the root)
 }
@@ -116,7 +121,7 @@ func (s *Server) Runs() ([]RunInfo, []string) {
 var errUnknownRun = errors.New("no such run")
 
 // load returns the run with this id and its page, from the cache while summary.json is unchanged.
-func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
+func (s *Server) load(ctx context.Context, id string) (*rundir.Run, *Page, error) {
 	runs, _ := s.Runs()
 	var dir string
 	for _, r := range runs {
@@ -132,7 +137,16 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 		return nil, nil, err
 	}
 	stamp := fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
-	for _, f := range []string{ReviewedFile, ReviewsFile} {
+	// The files its integrity is checked on too: a records file changed under a cached
+	// page must show the banner on the next request.
+	others := []string{rundir.ReviewedFile, rundir.ReviewsFile, rundir.ManifestFile, rundir.AuditFile}
+	if recs, err := filepath.Glob(filepath.Join(dir, "*", rundir.RecordsFile)); err == nil {
+		for _, r := range recs {
+			rel, _ := filepath.Rel(dir, r)
+			others = append(others, rel)
+		}
+	}
+	for _, f := range others {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			stamp += fmt.Sprint(" ", fi.Size(), fi.ModTime().UnixNano())
 		}
@@ -142,16 +156,16 @@ func (s *Server) load(ctx context.Context, id string) (*Run, *Page, error) {
 	if c, ok := s.pages[id]; ok && c.stamp == stamp {
 		return c.run, c.page, nil
 	}
-	run, err := LoadRun(ctx, dir)
+	run, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Reviews recorded before a restart (or written by hand) that reviewed.json does not
 	// reflect yet are applied now, so the pages never show stale reviewed scores.
 	if s.rescore != nil && reviewsPending(dir, run.Reviewed) {
-		if err := s.rescore(ctx, run, filepath.Join(dir, ReviewsFile)); err != nil {
+		if err := s.rescore(ctx, run, filepath.Join(dir, rundir.ReviewsFile)); err != nil {
 			run.Warnings = append(run.Warnings, "reviews not applied: "+err.Error())
-		} else if run, err = LoadRun(ctx, dir); err != nil {
+		} else if run, err = rundir.Load(ctx, dir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -170,8 +184,9 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			runs[i].Questions = run.Summary.Dataset.Questions
 			runs[i].Systems = strings.Join(systemNames(run), ", ")
 			runs[i].Created = run.Summary.CreatedAt.UTC().Format(time.DateTime)
+			runs[i].Changed = run.Integrity.State == rundir.Changed
 		} else {
-			errs = append(errs, err.Error())
+			runs[i].Error = err.Error()
 		}
 	}
 	s.render(w, "index", map[string]any{"Root": s.root, "Runs": runs, "Errors": errs})

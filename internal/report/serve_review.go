@@ -36,21 +36,18 @@ import (
 // cross-site "simple" request can send only without the token. The Host check of
 // HandlerAt still applies.
 
-// ReviewsFile is where the dashboard records reviews, in the run directory.
-const ReviewsFile = "reviews.jsonl"
-
 // reviewsPath is dir's reviews file, refused when it (or a folder on the way) is a
 // symlink leaving the run directory: the dashboard appends to it, and must never write
 // to a file someone else's run points at.
 func reviewsPath(dir string) (string, error) {
-	if _, err := rundir.Resolve(dir, ReviewsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("%s: %w", ReviewsFile, err)
+	if _, err := rundir.Resolve(dir, rundir.ReviewsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("%s: %w", rundir.ReviewsFile, err)
 	}
-	return filepath.Join(dir, ReviewsFile), nil
+	return filepath.Join(dir, rundir.ReviewsFile), nil
 }
 
 // Rescorer re-scores a run directory from its reviews file, writing reviewed.json.
-type Rescorer func(ctx context.Context, run *Run, reviewsPath string) error
+type Rescorer func(ctx context.Context, run *rundir.Run, reviewsPath string) error
 
 // maxReviewBody bounds a review request's body.
 const maxReviewBody = 1 << 20
@@ -131,8 +128,8 @@ func (s *Server) postReview(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if err := s.rescore(r.Context(), run, filepath.Join(run.Dir, ReviewsFile)); err != nil {
-		http.Error(w, "review recorded in "+ReviewsFile+", but re-scoring failed: "+err.Error(), http.StatusInternalServerError)
+	if err := s.rescore(r.Context(), run, filepath.Join(run.Dir, rundir.ReviewsFile)); err != nil {
+		http.Error(w, "review recorded in "+rundir.ReviewsFile+", but re-scoring failed: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
 	s.forget(id)
@@ -262,12 +259,12 @@ func (s *Server) forget(id string) {
 
 // reviewsPending reports whether dir's reviews file holds reviews that reviewed.json
 // does not reflect (a restart after reviews.jsonl was written, or a hand edit).
-func reviewsPending(dir string, reviewed *Reviewed) bool {
+func reviewsPending(dir string, reviewed *rundir.Reviewed) bool {
 	path, err := reviewsPath(dir)
 	if err != nil {
 		return false
 	}
-	b, err := os.ReadFile(path)
+	b, err := rundir.ReadFile(path, rundir.MaxReviews)
 	if err != nil {
 		return false
 	}
@@ -280,7 +277,7 @@ func reviewsPending(dir string, reviewed *Reviewed) bool {
 	if n == 0 {
 		return false
 	}
-	abs, _ := filepath.Abs(filepath.Join(dir, ReviewsFile))
+	abs, _ := filepath.Abs(filepath.Join(dir, rundir.ReviewsFile))
 	return reviewed == nil || reviewed.Count != n || reviewed.Reviews != abs
 }
 
@@ -295,7 +292,7 @@ type ReviewForm struct {
 	Warning       string
 }
 
-func (s *Server) reviewForm(run *Run, p *Page, idx int) ReviewForm {
+func (s *Server) reviewForm(run *rundir.Run, p *Page, idx int) ReviewForm {
 	f := ReviewForm{Action: p.Base + "q/" + strconv.Itoa(idx) + "/review", Token: s.token, Systems: p.Systems, Scores: ReviewedTable(run)}
 	path, err := reviewsPath(run.Dir)
 	var rs []review.Review

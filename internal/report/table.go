@@ -7,13 +7,14 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // WriteTable prints the run's scores for a terminal: the headline table (every headline
 // metric of the registry), the same metrics per difficulty, the error categories, then
 // the sections the run has (modules, ETM disagreements, Spider's partial match, flex
 // verdicts).
-func WriteTable(w io.Writer, s *RunSummary) error {
+func WriteTable(w io.Writer, s *rundir.Summary) error {
 	ew := &errWriter{w: w}
 	writeScores(ew, s)
 	writeLegend(ew, "legend: ", headlineLegend(s, Scores(s)))
@@ -28,7 +29,7 @@ func WriteTable(w io.Writer, s *RunSummary) error {
 	return firstErr(writeETM(w, s), writeTestSuite(w, s), WritePartialTable(w, s), writeFlexTable(w, s), writeSpider2Table(w, s))
 }
 
-func writeScores(w io.Writer, s *RunSummary) {
+func writeScores(w io.Writer, s *rundir.Summary) {
 	t := Scores(s)
 	tw := newTab(w)
 	fmt.Fprintf(tw, "system\tjudged\t")
@@ -53,7 +54,7 @@ func writeScores(w io.Writer, s *RunSummary) {
 	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", s.Settings.Semantics, timingNote(s))
 }
 
-func writeDifficultyTable(w io.Writer, s *RunSummary) {
+func writeDifficultyTable(w io.Writer, s *rundir.Summary) {
 	t := ByDifficulty(s)
 	if len(t.Rows) == 0 {
 		return
@@ -76,7 +77,7 @@ func writeDifficultyTable(w io.Writer, s *RunSummary) {
 	tw.Flush()
 }
 
-func writeErrorCategories(w io.Writer, s *RunSummary) {
+func writeErrorCategories(w io.Writer, s *rundir.Summary) {
 	errs := 0
 	for _, sys := range s.Systems {
 		errs += sys.Overall.Counts.Error
@@ -110,11 +111,9 @@ func noScores(judged int) string {
 }
 
 // timingNote names how VES and R-VES were timed, when they were.
-func timingNote(s *RunSummary) string {
-	for _, e := range s.ExecEfficiency {
-		if e.Timing != "" {
-			return "; VES and R-VES with " + e.Timing + " timing"
-		}
+func timingNote(s *rundir.Summary) string {
+	if m := s.Manifest; m != nil && m.Settings.VES && m.Settings.Timing != "" && s.Metrics.Has("ves") {
+		return "; VES and R-VES with " + m.Settings.Timing + " timing"
 	}
 	return ""
 }

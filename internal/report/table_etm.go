@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // maxListed bounds the question indexes printed per disagreement list in the terminal;
@@ -16,7 +17,7 @@ const maxListed = 20
 // writeETM prints where execution accuracy and ETM disagree (the ETM paper's Table 4),
 // from summary.json's etm section; ETM itself is in the score tables. It prints nothing
 // when the run computed no ETM.
-func writeETM(w io.Writer, s *RunSummary) error {
+func writeETM(w io.Writer, s *rundir.Summary) error {
 	e := s.ETM
 	if e == nil || len(e.Systems) == 0 {
 		return nil

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func TestWriteETM(t *testing.T) {
-	s := &RunSummary{ETM: &match.ETMSummary{Systems: []match.ETMSystemSummary{{
+	s := &rundir.Summary{ETM: &match.ETMSummary{Systems: []match.ETMSystemSummary{{
 		System:  "sysA",
 		Overall: match.ETMGroup{Name: "all", Judged: 4, ETM: 2, Rate: 0.5, EXOnly: 1, ETMOnly: 1},
 		ByDifficulty: []match.ETMGroup{
@@ -28,7 +29,7 @@ func TestWriteETM(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := writeETM(&b, &RunSummary{}); err != nil || b.Len() != 0 {
+	if err := writeETM(&b, &rundir.Summary{}); err != nil || b.Len() != 0 {
 		t.Errorf("no ETM section: wrote %q, err %v", b.String(), err)
 	}
 	long := make([]int, maxListed+5)
@@ -38,7 +39,7 @@ func TestWriteETM(t *testing.T) {
 }
 
 func TestWriteETMModeDiffs(t *testing.T) {
-	s := &RunSummary{ETM: &match.ETMSummary{Mode: "corrected", Systems: []match.ETMSystemSummary{{
+	s := &rundir.Summary{ETM: &match.ETMSummary{Mode: "corrected", Systems: []match.ETMSystemSummary{{
 		System:    "sysA",
 		Overall:   match.ETMGroup{Name: "all", Judged: 2, ETM: 1, Rate: 0.5},
 		ModeDiffs: []match.ETMModeDiff{{Index: 595, ETM: 1, Official: 0, Rule: "alias (P6 / script rule 106)"}},

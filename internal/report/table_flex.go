@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
 	"text/tabwriter"
 )
@@ -9,7 +10,7 @@ import (
 // writeFlexTable prints the NL2SQL++ flexible comparison's verdict counts per system,
 // from summary.json's flex section; its accuracy is in the score tables. It prints
 // nothing for a run that did not compute it.
-func writeFlexTable(w io.Writer, s *RunSummary) error {
+func writeFlexTable(w io.Writer, s *rundir.Summary) error {
 	if len(s.Flex) == 0 {
 		return nil
 	}

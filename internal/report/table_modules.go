@@ -8,10 +8,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // WriteModulesTable prints the modules section for a terminal (nothing when s has none).
-func WriteModulesTable(w io.Writer, s *RunSummary) error {
+func WriteModulesTable(w io.Writer, s *rundir.Summary) error {
 	m := s.Modules
 	if m == nil {
 		return nil
@@ -58,7 +59,7 @@ func newTab(w io.Writer) *tabwriter.Writer {
 }
 
 // writeSchemaSelection prints the registry's schema metrics beside the section's counts.
-func writeSchemaSelection(w io.Writer, s *RunSummary) {
+func writeSchemaSelection(w io.Writer, s *rundir.Summary) {
 	m := s.Modules
 	defs := s.Metrics.Group("schema")
 	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.SchemaSelection != nil }) {
@@ -103,7 +104,7 @@ func sources(m map[string]int) string {
 // registry's Pass@k for the systems that reported several candidates. It prints nothing
 // when no system reported several candidates or revised any: every rate would repeat the
 // headline's. A system without candidates shows n/a.
-func writeCandidates(w io.Writer, s *RunSummary) {
+func writeCandidates(w io.Writer, s *rundir.Summary) {
 	m := s.Modules
 	if !anySystem(m, func(s *metrics.SystemModules) bool {
 		return s.CandidateGeneration.MultiCandidate > 0 || s.Revision != nil
@@ -128,7 +129,7 @@ func writeCandidates(w io.Writer, s *RunSummary) {
 
 // writePassAtK prints the registry's Pass@k for the systems with several candidates for
 // some question; for the others Pass@k would only repeat EX.
-func writePassAtK(w io.Writer, s *RunSummary) {
+func writePassAtK(w io.Writer, s *rundir.Summary) {
 	m := s.Modules
 	defs := s.Metrics.Group("candidates")
 	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.CandidateGeneration.MultiCandidate > 0 }) {
@@ -196,7 +197,7 @@ func writeRevision(w io.Writer, m *metrics.ModulesSummary) {
 // writeUsage prints usage per question: end to end, the registry's means over every
 // judged question beside the section's means over the questions with usage; per module,
 // the section's (records carry end-to-end usage only). Both at the registry's rounding.
-func writeUsage(w io.Writer, sum *RunSummary) {
+func writeUsage(w io.Writer, sum *rundir.Summary) {
 	m := sum.Modules
 	if !anySystem(m, func(s *metrics.SystemModules) bool { return s.Usage != nil }) {
 		return

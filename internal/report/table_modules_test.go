@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func moduleRecords() []metrics.SystemRecords {
@@ -49,7 +50,7 @@ func TestWriteModulesTable(t *testing.T) {
 		"2": {"candidate_generation": {TotalTokens: 2000, LLMCalls: 2}},
 	}, nil}
 	m := metrics.BuildModules(moduleRecords(), usage, p, "pricing.yaml", []int{1, 2})
-	s := &RunSummary{Modules: m, Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{PassK: []int{1, 2}}), moduleRecords())}
+	s := &rundir.Summary{Modules: m, Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{PassK: []int{1, 2}}), moduleRecords())}
 	var buf bytes.Buffer
 	if err := WriteModulesTable(&buf, s); err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestWriteModulesTable(t *testing.T) {
 	}
 	// Nothing to say: no output.
 	buf.Reset()
-	if err := WriteModulesTable(&buf, &RunSummary{}); err != nil || buf.Len() != 0 {
+	if err := WriteModulesTable(&buf, &rundir.Summary{}); err != nil || buf.Len() != 0 {
 		t.Errorf("no modules: %q, %v", buf.String(), err)
 	}
 }

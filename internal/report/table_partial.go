@@ -5,13 +5,14 @@ import (
 	"io"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // WritePartialTable prints Spider evaluation.py's partial-match breakdown from
 // summary.json's esm_partial section: for each system, the exact-match rate and each
 // component's accuracy, recall and F1 per difficulty and overall, in % (the script
 // prints fractions). It prints nothing when the run computed no ESM.
-func WritePartialTable(w io.Writer, s *RunSummary) error {
+func WritePartialTable(w io.Writer, s *rundir.Summary) error {
 	if len(s.ESMPartial) == 0 {
 		return nil
 	}

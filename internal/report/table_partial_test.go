@@ -6,6 +6,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func TestWritePartialTable(t *testing.T) {
@@ -16,7 +17,7 @@ func TestWritePartialTable(t *testing.T) {
 		}
 		return g
 	}
-	s := &RunSummary{ESMPartial: []metrics.PartialSummary{{
+	s := &rundir.Summary{ESMPartial: []metrics.PartialSummary{{
 		System:       "sysA",
 		Overall:      group("all", 4, 3, 0.875),
 		ByDifficulty: []metrics.PartialGroup{group("easy", 2, 2, 1), group("hard", 2, 1, 0.75)},
@@ -50,7 +51,7 @@ func TestWritePartialTable(t *testing.T) {
 		t.Errorf("%d lines, want 35 (title, header, count, exact, 30 component rows):\n%s", n, out)
 	}
 	b.Reset()
-	if err := WritePartialTable(&b, &RunSummary{}); err != nil || b.Len() != 0 {
+	if err := WritePartialTable(&b, &rundir.Summary{}); err != nil || b.Len() != 0 {
 		t.Errorf("no esm_partial: wrote %q, err %v", b.String(), err)
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
 	"text/tabwriter"
 )
@@ -12,7 +13,7 @@ const spider2Rows = 20
 // writeSpider2Table prints, per system of a Spider 2.0 run, each mode's correct count and
 // the tasks where official and strict disagree with why, from summary.json's spider2
 // section. It prints nothing for other runs.
-func writeSpider2Table(w io.Writer, s *RunSummary) error {
+func writeSpider2Table(w io.Writer, s *rundir.Summary) error {
 	if len(s.Spider2) == 0 {
 		return nil
 	}

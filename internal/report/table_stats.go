@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The statistics tables: every headline value with its 95% confidence interval, and the
@@ -37,7 +38,7 @@ func withCI(v *metrics.Value) string {
 // IntervalTables are the headline metrics with their intervals, and the primary metric
 // (EX) per difficulty with its intervals; none when the summary has no interval (a run
 // written before they existed).
-func IntervalTables(s *RunSummary) []TextTable {
+func IntervalTables(s *rundir.Summary) []TextTable {
 	if !hasIntervals(s) {
 		return nil
 	}
@@ -73,7 +74,7 @@ func IntervalTables(s *RunSummary) []TextTable {
 	return append(out, d)
 }
 
-func hasIntervals(s *RunSummary) bool {
+func hasIntervals(s *rundir.Summary) bool {
 	if s.Metrics == nil {
 		return false
 	}
@@ -92,7 +93,7 @@ func hasIntervals(s *RunSummary) bool {
 var pairedShown = map[string]bool{"ex": true, "soft_f1": true, "ves": true, "rves": true, "flex": true}
 
 // PairedTable lists the comparisons of every two systems; nil with fewer than two.
-func PairedTable(s *RunSummary) *TextTable {
+func PairedTable(s *rundir.Summary) *TextTable {
 	if s.Paired == nil || len(s.Paired.Pairs) == 0 {
 		return nil
 	}
@@ -111,7 +112,7 @@ func PairedTable(s *RunSummary) *TextTable {
 	return t
 }
 
-func definition(s *RunSummary, id string) metrics.Definition {
+func definition(s *rundir.Summary, id string) metrics.Definition {
 	for _, d := range s.Metrics.Definitions {
 		if d.ID == id {
 			return d
@@ -121,7 +122,7 @@ func definition(s *RunSummary, id string) metrics.Definition {
 }
 
 // StatsTables are the interval tables and the paired table, those the run has.
-func StatsTables(s *RunSummary) []TextTable {
+func StatsTables(s *rundir.Summary) []TextTable {
 	out := IntervalTables(s)
 	if p := PairedTable(s); p != nil {
 		out = append(out, *p)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -31,7 +32,7 @@ func TestWriteTable(t *testing.T) {
 		mk("easy", record.Correct, "", 1, 0), mk("easy", record.Error, record.Timeout, 0, 0), mk("hard", record.Correct, "", 1, 1),
 		mk("hard", record.Error, record.NoSuchColumn, 0, 0), mk("extra", record.Skipped, "", 0, 0),
 	}
-	s := &RunSummary{Settings: Settings{Semantics: "spider"},
+	s := &rundir.Summary{Settings: rundir.Settings{Semantics: "spider"},
 		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: a}), metrics.Summarize(metrics.SystemRecords{Name: "beta-long-name", Records: b})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer
@@ -46,7 +47,7 @@ func TestWriteTable(t *testing.T) {
 func TestWriteTableNothingJudged(t *testing.T) {
 	recs := []record.Record{{Difficulty: "easy", Verdict: record.GoldError}, {Difficulty: "hard", Verdict: record.Skipped}}
 	srs := []metrics.SystemRecords{{Name: "alpha", Records: recs}}
-	s := &RunSummary{Settings: Settings{Semantics: "bird"},
+	s := &rundir.Summary{Settings: rundir.Settings{Semantics: "bird"},
 		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: recs})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), srs),
 		Modules: metrics.BuildModules(srs, nil, nil, "", metrics.DefaultPassK)}

@@ -15,7 +15,7 @@ import (
 // system, the EX-correct predictions searched and those a counterexample database
 // proved wrong, and which questions; TS-EX itself is in the score tables beside EX. It
 // prints nothing when the run did not search.
-func writeTestSuite(w io.Writer, s *RunSummary) error {
+func writeTestSuite(w io.Writer, s *rundir.Summary) error {
 	for _, line := range testSuiteLines(s) {
 		if _, err := io.WriteString(w, line+"\n"); err != nil {
 			return err
@@ -25,7 +25,7 @@ func writeTestSuite(w io.Writer, s *RunSummary) error {
 }
 
 // testSuiteLines is the section as text lines: a table, then each system's list.
-func testSuiteLines(s *RunSummary) []string {
+func testSuiteLines(s *rundir.Summary) []string {
 	t := s.TestSuite
 	if t == nil || len(t.Systems) == 0 {
 		return nil

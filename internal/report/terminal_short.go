@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // WriteShort prints a run's answer on one screen (for one or two systems): the headline
 // table, EX per difficulty, one line per system on errors, and a legend of every term
 // printed. WriteTable prints everything summary.json has (eval --details). Like every
 // output it only prints summary.json's values.
-func WriteShort(w io.Writer, s *RunSummary) error {
+func WriteShort(w io.Writer, s *rundir.Summary) error {
 	ew := &errWriter{w: w}
 	t := Scores(s)
 	writeShortScores(ew, s, t)
@@ -24,7 +25,7 @@ func WriteShort(w io.Writer, s *RunSummary) error {
 
 // writeShortScores is the headline table; skipped and gold_error become columns only
 // when systems differ in them, otherwise the note line says them once.
-func writeShortScores(w io.Writer, s *RunSummary, t ScoreTable) {
+func writeShortScores(w io.Writer, s *rundir.Summary, t ScoreTable) {
 	perSystem := false
 	for _, r := range t.Rows {
 		perSystem = perSystem || r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError
@@ -65,7 +66,7 @@ func writeShortScores(w io.Writer, s *RunSummary, t ScoreTable) {
 // skipReason says why questions were skipped: a SQL run skips only questions whose
 // database is missing; a Spider 2.0 run skips tasks for several reasons (no answer
 // submitted, a backend without an engine), which its summary lists and its warning prints.
-func skipReason(s *RunSummary) string {
+func skipReason(s *rundir.Summary) string {
 	if len(s.Spider2) == 0 {
 		return "database missing"
 	}
@@ -100,7 +101,7 @@ func excludedNote(questions int, r ScoreRow, skipWhy string) string {
 }
 
 // writeEXByDifficulty prints the difficulty table's EX rows.
-func writeEXByDifficulty(w io.Writer, s *RunSummary) {
+func writeEXByDifficulty(w io.Writer, s *rundir.Summary) {
 	d := ByDifficulty(s)
 	var rows []DifficultyRow
 	for _, r := range d.Rows {
@@ -132,7 +133,7 @@ func writeEXByDifficulty(w io.Writer, s *RunSummary) {
 // writeErrorLines says in one line how many predictions failed to run and why (by error
 // category for one system; the counts per system for several, their categories being in
 // --details).
-func writeErrorLines(w io.Writer, s *RunSummary) {
+func writeErrorLines(w io.Writer, s *rundir.Summary) {
 	fmt.Fprintln(w)
 	if len(s.Systems) == 1 {
 		c := s.Systems[0].Overall.Counts

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestExcludedNoteSaysWhySkipped: the one-line note names the reason questions were
@@ -23,7 +24,7 @@ func TestExcludedNoteSaysWhySkipped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := excludedNote(547, row, skipReason(&RunSummary{Spider2: tt.spider2}))
+			got := excludedNote(547, row, skipReason(&rundir.Summary{Spider2: tt.spider2}))
 			if got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

@@ -8,7 +8,6 @@
 package review
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -16,8 +15,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // Decisions.
@@ -61,37 +60,37 @@ func (r *Review) validate() error {
 // Read reads a reviews file: one JSON object per line, blank lines ignored. An error
 // names the file and line. A missing file is os.ErrNotExist.
 func Read(path string) ([]Review, error) {
-	f, err := inputfile.Open(path) // a FIFO or a device would block or never end
+	f, _, err := safefile.Open(path, MaxFile)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var out []Review
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err = safefile.ReadTextLines(f, 16<<20, func(l safefile.Line) error {
 		var r Review
-		dec := json.NewDecoder(bytes.NewReader(b))
+		dec := json.NewDecoder(bytes.NewReader(l.Bytes))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w: %v", path, line, ErrBadReview, err)
+			return fmt.Errorf("%s line %d: %w: %v", path, l.N, ErrBadReview, err)
 		}
 		if err := r.validate(); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, line, err)
+			return fmt.Errorf("%s line %d: %w", path, l.N, err)
 		}
 		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrBadReview) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return out, nil
 }
+
+// MaxFile caps a reviews file: far over any review work, far under what would exhaust
+// memory.
+const MaxFile = 64 << 20
 
 // Append adds one review to the file at path (created when missing), one line, synced,
 // so a recorded review survives a crash or a restart.

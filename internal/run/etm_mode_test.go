@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestETMModeManifest: the ETM mode shapes verdicts, so the manifest records it (official
@@ -18,8 +18,8 @@ func TestETMModeManifest(t *testing.T) {
 			t.Errorf("--etm-mode %q: manifest etm_mode %q, want %q", in, got, want)
 		}
 	}
-	old := &report.Manifest{Settings: manifestSettings(Config{}, p)}
-	cur := &report.Manifest{Settings: manifestSettings(Config{ETMMode: "corrected"}, p)}
+	old := &rundir.Manifest{Settings: manifestSettings(Config{}, p)}
+	cur := &rundir.Manifest{Settings: manifestSettings(Config{ETMMode: "corrected"}, p)}
 	err := CompareManifests(old, cur)
 	if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "setting etm_mode changed (official → corrected)") {
 		t.Errorf("resume across ETM modes: %v", err)

@@ -10,7 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Sink keeps a run's records: the cli writes them to DIR/<system>/records.jsonl.
@@ -72,9 +72,9 @@ func orQuiet(obs Observer) Observer {
 
 // Result is what an evaluation found.
 type Result struct {
-	Summary *report.RunSummary // summary.json
-	Systems []SystemResult     // in Plan.Systems order
-	Elapsed time.Duration      // judging and timing
+	Summary *rundir.Summary // summary.json
+	Systems []SystemResult  // in Plan.Systems order
+	Elapsed time.Duration   // judging and timing
 }
 
 // SystemResult is one system's records (resumed ones first) and statistics.json.

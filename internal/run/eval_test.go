@@ -269,7 +269,7 @@ func TestEvalVES(t *testing.T) {
 			t.Fatalf("record %d: timing %q, ves %v", r.Index, r.Timing, r.VES)
 		}
 	}
-	if res.Summary.ExecEfficiency[0].System == "" {
-		t.Errorf("no efficiency summary")
+	if _, v, ok := res.Summary.Metrics.Lookup(res.Systems[0].Name, "ves"); !ok || v.Value == nil {
+		t.Errorf("no VES in the metrics section")
 	}
 }

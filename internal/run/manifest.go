@@ -16,7 +16,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // NewManifest fingerprints a prepared run: the build (version, VCS revision, Go and
@@ -24,20 +24,21 @@ import (
 // file (dataset, tables.json, each prediction file; each database's size and
 // modification time, and its sha256 with Config.HashDBs). Prepare calls it; the cli
 // writes the result as the run directory's manifest.json.
-func NewManifest(ctx context.Context, p *Plan) (*report.Manifest, error) {
+func NewManifest(ctx context.Context, p *Plan) (*rundir.Manifest, error) {
 	return newManifest(ctx, p, nil)
 }
 
 // newManifest is NewManifest telling obs (nil: nobody) how hashing the databases goes.
-func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, error) {
+func newManifest(ctx context.Context, p *Plan, obs Observer) (*rundir.Manifest, error) {
 	cfg, ds := p.Config, p.Dataset
-	m := &report.Manifest{
-		Tool:      "nl2sqlbench",
-		Version:   buildid.Version(),
-		GoVersion: runtime.Version(),
-		StartedAt: time.Now().UTC().Truncate(time.Second),
-		HashedDBs: cfg.HashDBs,
-		Host:      hostName(),
+	m := &rundir.Manifest{
+		SchemaVersion: rundir.SchemaVersion,
+		Tool:          "nl2sqlbench",
+		Version:       buildid.Version(),
+		GoVersion:     runtime.Version(),
+		StartedAt:     time.Now().UTC().Truncate(time.Second),
+		HashedDBs:     cfg.HashDBs,
+		Host:          hostName(),
 	}
 	m.SQLiteVersion, _, _ = sqlite3.Version()
 	v := buildid.Stamp()
@@ -88,7 +89,7 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 		if err != nil {
 			return nil, fmt.Errorf("manifest: prediction file of %s: %w", s.Name, err)
 		}
-		m.Predictions = append(m.Predictions, report.PredictionFile{System: s.Name, FileDigest: d})
+		m.Predictions = append(m.Predictions, rundir.PredictionFile{System: s.Name, FileDigest: d})
 	}
 	if m.Databases, err = databaseFiles(ctx, ds, cfg.HashDBs, cfg.Engine, orQuiet(obs)); err != nil {
 		return nil, err
@@ -98,8 +99,8 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*report.Manifest, 
 
 // manifestSettings are cfg's settings that shape verdicts and scores, as in force (the
 // semantics after its default, the Pass@k list after its default).
-func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
-	s := report.ManifestSettings{
+func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
+	s := rundir.ManifestSettings{
 		DatasetKind:    p.Dataset.Kind,
 		DBRoot:         absPath(p.Dataset.DBRoot),
 		Semantics:      string(p.Semantics),
@@ -140,7 +141,7 @@ func manifestSettings(cfg Config, p *Plan) report.ManifestSettings {
 // databaseFiles describes the database of every db_id of ds's questions, in db_id order.
 // With hash, every file is read through sha256, a phase of its own (PhaseHashing) for obs.
 // engineName is the --engine ("duckdb": DuckDB files are recorded first).
-func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineName string, obs Observer) ([]report.DatabaseFile, error) {
+func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineName string, obs Observer) ([]rundir.DatabaseFile, error) {
 	var ids []string
 	seen := map[string]bool{}
 	for _, q := range ds.Questions {
@@ -150,7 +151,7 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineNa
 		}
 	}
 	slices.Sort(ids)
-	out := make([]report.DatabaseFile, 0, len(ids))
+	out := make([]rundir.DatabaseFile, 0, len(ids))
 	prog := Progress(quiet{})
 	if hash {
 		prog = obs.Phase(Phase{Name: PhaseHashing, Items: len(ids)})
@@ -158,7 +159,7 @@ func databaseFiles(ctx context.Context, ds *dataset.Dataset, hash bool, engineNa
 	}
 	for i, id := range ids {
 		prog.Update(i, len(ids))
-		d := report.DatabaseFile{DBID: id}
+		d := rundir.DatabaseFile{DBID: id}
 		path, ok := ds.DBPath(id)
 		if p, duck := ds.DuckDBPath(id); duck && (engineName == "duckdb" || !ok && ds.Spider2 != nil) {
 			path, ok = p, true // where the predictions run: a DuckDB file
@@ -196,19 +197,19 @@ func absPath(path string) string {
 }
 
 // digestFile reads path through sha256.
-func digestFile(ctx context.Context, path string) (report.FileDigest, error) {
+func digestFile(ctx context.Context, path string) (rundir.FileDigest, error) {
 	if err := ctx.Err(); err != nil {
-		return report.FileDigest{}, err
+		return rundir.FileDigest{}, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return report.FileDigest{}, err
+		return rundir.FileDigest{}, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return report.FileDigest{}, fmt.Errorf("hash %s: %w", path, err)
+		return rundir.FileDigest{}, fmt.Errorf("hash %s: %w", path, err)
 	}
-	return report.FileDigest{Path: absPath(path), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return rundir.FileDigest{Path: absPath(path), Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }

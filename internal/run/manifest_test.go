@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func sha256Of(tb testing.TB, path string) string {
@@ -83,13 +83,13 @@ func TestNewManifest(t *testing.T) {
 
 func TestCompareManifests(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	base := func() *report.Manifest {
-		return &report.Manifest{
+	base := func() *rundir.Manifest {
+		return &rundir.Manifest{
 			Version: "v1", GoVersion: "go1", SQLiteVersion: "3.45", Executable: "e1e1e1e1e1e1e1e1",
-			Settings:    report.ManifestSettings{Semantics: "spider", TimeoutS: 30, PassK: []int{1, 5}},
-			Dataset:     report.FileDigest{Path: "/d/dev.json", SHA256: "aaaa1111aaaa1111"},
-			Predictions: []report.PredictionFile{{System: "DAIL", FileDigest: report.FileDigest{Path: "/p/DAIL.txt", SHA256: "ab12ab12ab12ab12"}}},
-			Databases: []report.DatabaseFile{
+			Settings:    rundir.ManifestSettings{Semantics: "spider", TimeoutS: 30, PassK: []int{1, 5}},
+			Dataset:     rundir.FileDigest{Path: "/d/dev.json", SHA256: "aaaa1111aaaa1111"},
+			Predictions: []rundir.PredictionFile{{System: "DAIL", FileDigest: rundir.FileDigest{Path: "/p/DAIL.txt", SHA256: "ab12ab12ab12ab12"}}},
+			Databases: []rundir.DatabaseFile{
 				{DBID: "a", Path: "/db/a.sqlite", Size: 10, ModTime: at},
 				{DBID: "b", Missing: true},
 			},
@@ -97,32 +97,32 @@ func TestCompareManifests(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		change func(*report.Manifest)
+		change func(*rundir.Manifest)
 		want   []string // every one in the error; none: no error
 	}{
-		{"same", func(m *report.Manifest) { m.StartedAt = at }, nil},
-		{"semantics", func(m *report.Manifest) { m.Settings.Semantics = "bird" }, []string{"setting semantics changed (spider → bird)"}},
-		{"pass-k", func(m *report.Manifest) { m.Settings.PassK = []int{1} }, []string{"setting pass_k changed ([1,5] → [1])"}},
-		{"two settings", func(m *report.Manifest) { m.Settings.TimeoutS, m.Settings.Flex = 5, true },
+		{"same", func(m *rundir.Manifest) { m.StartedAt = at }, nil},
+		{"semantics", func(m *rundir.Manifest) { m.Settings.Semantics = "bird" }, []string{"setting semantics changed (spider → bird)"}},
+		{"pass-k", func(m *rundir.Manifest) { m.Settings.PassK = []int{1} }, []string{"setting pass_k changed ([1,5] → [1])"}},
+		{"two settings", func(m *rundir.Manifest) { m.Settings.TimeoutS, m.Settings.Flex = 5, true },
 			[]string{"setting flex changed (false → true)", "setting timeout_s changed (30 → 5)"}},
-		{"prediction content", func(m *report.Manifest) { m.Predictions[0].SHA256 = "cd34cd34cd34cd34" },
+		{"prediction content", func(m *rundir.Manifest) { m.Predictions[0].SHA256 = "cd34cd34cd34cd34" },
 			[]string{"prediction file for system DAIL changed (/p/DAIL.txt: sha256 ab12ab12ab12… → cd34cd34cd34…)"}},
-		{"prediction file", func(m *report.Manifest) { m.Predictions[0].Path = "/p/other.txt" },
+		{"prediction file", func(m *rundir.Manifest) { m.Predictions[0].Path = "/p/other.txt" },
 			[]string{"prediction file for system DAIL changed (/p/DAIL.txt, sha256 ab12ab12ab12… → /p/other.txt"}},
-		{"systems", func(m *report.Manifest) { m.Predictions[0].System = "C3" }, []string{"systems changed (DAIL → C3)"}},
-		{"dataset", func(m *report.Manifest) { m.Dataset.SHA256 = "bbbb" }, []string{"dataset file changed (/d/dev.json: sha256 aaaa1111aaaa… → bbbb)"}},
-		{"tables added", func(m *report.Manifest) { m.Tables = &report.FileDigest{Path: "/d/tables.json"} }, []string{"tables file /d/tables.json was not part of the run"}},
-		{"tool", func(m *report.Manifest) { m.Revision, m.Modified = "abc", true }, []string{"VCS revision changed (none → abc (modified))"}},
-		{"build without VCS", func(m *report.Manifest) { m.Executable = "e2e2e2e2e2e2e2e2" }, []string{"nl2sqlbench executable changed (sha256 e1e1e1e1e1e1… → e2e2e2e2e2e2…: another build)"}},
-		{"database time", func(m *report.Manifest) { m.Databases[0].ModTime = at.Add(time.Hour) }, []string{"database a changed (10 bytes modified 2026-01-02T03:04:05Z → 10 bytes modified 2026-01-02T04:04:05Z)"}},
-		{"database appeared", func(m *report.Manifest) {
-			m.Databases[1] = report.DatabaseFile{DBID: "b", Path: "/db/b.sqlite", Size: 1}
+		{"systems", func(m *rundir.Manifest) { m.Predictions[0].System = "C3" }, []string{"systems changed (DAIL → C3)"}},
+		{"dataset", func(m *rundir.Manifest) { m.Dataset.SHA256 = "bbbb" }, []string{"dataset file changed (/d/dev.json: sha256 aaaa1111aaaa… → bbbb)"}},
+		{"tables added", func(m *rundir.Manifest) { m.Tables = &rundir.FileDigest{Path: "/d/tables.json"} }, []string{"tables file /d/tables.json was not part of the run"}},
+		{"tool", func(m *rundir.Manifest) { m.Revision, m.Modified = "abc", true }, []string{"VCS revision changed (none → abc (modified))"}},
+		{"build without VCS", func(m *rundir.Manifest) { m.Executable = "e2e2e2e2e2e2e2e2" }, []string{"nl2sqlbench executable changed (sha256 e1e1e1e1e1e1… → e2e2e2e2e2e2…: another build)"}},
+		{"database time", func(m *rundir.Manifest) { m.Databases[0].ModTime = at.Add(time.Hour) }, []string{"database a changed (10 bytes modified 2026-01-02T03:04:05Z → 10 bytes modified 2026-01-02T04:04:05Z)"}},
+		{"database appeared", func(m *rundir.Manifest) {
+			m.Databases[1] = rundir.DatabaseFile{DBID: "b", Path: "/db/b.sqlite", Size: 1}
 		},
 			[]string{"database b: missing → present at /db/b.sqlite"}},
-		{"database dropped", func(m *report.Manifest) { m.Databases = m.Databases[:1] }, []string{"database b of the run is not judged now"}},
+		{"database dropped", func(m *rundir.Manifest) { m.Databases = m.Databases[:1] }, []string{"database b of the run is not judged now"}},
 	}
 	// A clean build of one revision is the same source, whatever its executable.
-	clean := func() *report.Manifest { m := base(); m.Revision = "abc"; return m }
+	clean := func() *rundir.Manifest { m := base(); m.Revision = "abc"; return m }
 	cur := clean()
 	cur.Executable = "e2e2e2e2e2e2e2e2"
 	if err := CompareManifests(clean(), cur); err != nil {
@@ -157,8 +157,8 @@ func TestCompareManifests(t *testing.T) {
 // TestCompareManifestsHashedDBs: with both sha256s a database is compared by content,
 // so a copy with a new modification time is the same database.
 func TestCompareManifestsHashedDBs(t *testing.T) {
-	db := func(sum string, mod time.Time) *report.Manifest {
-		return &report.Manifest{Databases: []report.DatabaseFile{{DBID: "a", Path: "/a", Size: 1, ModTime: mod, SHA256: sum}}}
+	db := func(sum string, mod time.Time) *rundir.Manifest {
+		return &rundir.Manifest{Databases: []rundir.DatabaseFile{{DBID: "a", Path: "/a", Size: 1, ModTime: mod, SHA256: sum}}}
 	}
 	t0 := time.Unix(0, 0)
 	if err := CompareManifests(db("s1", t0), db("s1", t0.Add(time.Hour))); err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ErrMerge marks shard runs that cannot be merged into one run: not shards, of other
@@ -25,7 +25,7 @@ var ErrMerge = errors.New("cannot merge")
 // ShardRun is one shard's run directory as the cli read it.
 type ShardRun struct {
 	Dir      string
-	Manifest *report.Manifest
+	Manifest *rundir.Manifest
 	// Records are each system's records, in Manifest.Predictions order.
 	Records [][]record.Record
 	// Workers is the --workers its summary.json reports (the merged summary shows the
@@ -172,12 +172,12 @@ func sameRun(ref, s ShardRun) error {
 // reloadDataset reads the shards' dataset again, refusing a file that changed since they
 // ran, and narrows it to their --db-id databases, as Prepare did before splitting. The
 // prediction files are checked too: Summarize re-reads them for module usage.
-func reloadDataset(ctx context.Context, m *report.Manifest) (*dataset.Dataset, error) {
+func reloadDataset(ctx context.Context, m *rundir.Manifest) (*dataset.Dataset, error) {
 	opt := dataset.Options{DBRoot: m.Settings.DBRoot}
 	if m.Tables != nil {
 		opt.Tables = m.Tables.Path
 	}
-	files := append([]report.FileDigest{m.Dataset}, predictionDigests(m)...)
+	files := append([]rundir.FileDigest{m.Dataset}, predictionDigests(m)...)
 	for _, f := range files {
 		d, err := digestFile(ctx, f.Path)
 		if err != nil {
@@ -197,8 +197,8 @@ func reloadDataset(ctx context.Context, m *report.Manifest) (*dataset.Dataset, e
 	return ds, nil
 }
 
-func predictionDigests(m *report.Manifest) []report.FileDigest {
-	out := make([]report.FileDigest, len(m.Predictions))
+func predictionDigests(m *rundir.Manifest) []rundir.FileDigest {
+	out := make([]rundir.FileDigest, len(m.Predictions))
 	for i, p := range m.Predictions {
 		out[i] = p.FileDigest
 	}
@@ -304,7 +304,7 @@ func checkShardRecords(s ShardRun, si int, system string, ds *dataset.Dataset, p
 }
 
 // configOf is the Config whose summary a single run with m's settings would have made.
-func configOf(m *report.Manifest, workers int) (Config, error) {
+func configOf(m *rundir.Manifest, workers int) (Config, error) {
 	st := m.Settings
 	cfg := Config{
 		DatasetSpec: st.DatasetKind + ":" + m.Dataset.Path, DBRoot: st.DBRoot,
@@ -345,7 +345,7 @@ func configOf(m *report.Manifest, workers int) (Config, error) {
 
 // mergedManifest is the shards' manifest (they agree) without a shard, with every
 // database, the earliest start, the host when they share one, and the shards.
-func mergedManifest(shards []ShardRun) *report.Manifest {
+func mergedManifest(shards []ShardRun) *rundir.Manifest {
 	m := *shards[0].Manifest
 	m.Settings.Shard = nil
 	m.Databases = nil
@@ -360,9 +360,9 @@ func mergedManifest(shards []ShardRun) *report.Manifest {
 			m.Host = ""
 		}
 		si := sm.Settings.Shard
-		m.MergedFrom = append(m.MergedFrom, report.MergedShard{Dir: absPath(s.Dir), Index: si.Index, Count: si.Count, Questions: si.Questions, Host: sm.Host, StartedAt: sm.StartedAt})
+		m.MergedFrom = append(m.MergedFrom, rundir.MergedShard{Dir: absPath(s.Dir), Index: si.Index, Count: si.Count, Questions: si.Questions, Host: sm.Host, StartedAt: sm.StartedAt})
 	}
-	slices.SortFunc(m.Databases, func(a, b report.DatabaseFile) int { return cmp.Compare(a.DBID, b.DBID) })
-	m.Databases = slices.CompactFunc(m.Databases, func(a, b report.DatabaseFile) bool { return a.DBID == b.DBID })
+	slices.SortFunc(m.Databases, func(a, b rundir.DatabaseFile) int { return cmp.Compare(a.DBID, b.DBID) })
+	m.Databases = slices.CompactFunc(m.Databases, func(a, b rundir.DatabaseFile) bool { return a.DBID == b.DBID })
 	return &m
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Plan is an evaluation ready to judge: the dataset, narrowed to Config.DBIDs, and every
@@ -28,9 +28,9 @@ type Plan struct {
 	// Manifest fingerprints the run (NewManifest); a caller resuming a run may replace
 	// it with the resumed run's own, once CompareManifests found them equal. Eval puts
 	// it in the summary.
-	Manifest *report.Manifest
+	Manifest *rundir.Manifest
 	// Shard describes the shard of Config.Shard the dataset was narrowed to; nil: none.
-	Shard *report.ShardInfo
+	Shard *rundir.ShardInfo
 }
 
 // System is one system of a run.
@@ -79,7 +79,7 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err == nil && (cfg.Server == nil || cfg.GoldEngine == "sqlite") {
 		err = someDatabase(ds)
 	}
-	var shard *report.ShardInfo
+	var shard *rundir.ShardInfo
 	if err == nil {
 		// After the check above: a shard whose databases are all missing is skipped, as
 		// those questions are in an unsharded run. It narrows ds.Warnings too.

@@ -12,8 +12,8 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // RescoreConfig is a judged run and the reviews to apply to it (docs/review.md).
@@ -28,7 +28,7 @@ type RescoreConfig struct {
 }
 
 // Rescored is one system's raw and reviewed EX, as reviewed.json holds it.
-type Rescored = report.ReviewedSystem
+type Rescored = rundir.ReviewedSystem
 
 // Rescore applies the reviews: each corrected gold is judged again (the same judge, the
 // run's semantics, the SQLite files) against every system's prediction of that question,

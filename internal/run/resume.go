@@ -10,7 +10,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ErrResumeMismatch marks a resumed run whose records or manifest do not belong to the
@@ -35,7 +35,7 @@ func (e *MismatchError) Is(target error) bool { return target == ErrResumeMismat
 // each setting, the dataset and tables files, each system's prediction file and each
 // database (by sha256 when both manifests hashed it, else by size and modification
 // time). When the resumed run was started is not compared.
-func CompareManifests(old, cur *report.Manifest) error {
+func CompareManifests(old, cur *rundir.Manifest) error {
 	var d []string
 	add := func(format string, a ...any) { d = append(d, fmt.Sprintf(format, a...)) }
 	for _, b := range []struct{ name, old, cur string }{
@@ -84,8 +84,8 @@ func orNone(s string) string {
 }
 
 // settingsDiffs compares every setting by its JSON name, so a setting added to
-// report.ManifestSettings is compared without a line here.
-func settingsDiffs(old, cur report.ManifestSettings) []string {
+// ManifestSettings is compared without a line here.
+func settingsDiffs(old, cur rundir.ManifestSettings) []string {
 	om, cm := jsonFields(old), jsonFields(cur)
 	keys := make([]string, 0, len(om)+len(cm))
 	for k := range om {
@@ -136,7 +136,7 @@ func jsonFields(v any) map[string]json.RawMessage {
 }
 
 // digestDiffs compares one input file's path and content.
-func digestDiffs(what string, old, cur *report.FileDigest) []string {
+func digestDiffs(what string, old, cur *rundir.FileDigest) []string {
 	switch {
 	case old == nil && cur == nil:
 		return nil
@@ -162,12 +162,12 @@ func short(sum string) string {
 }
 
 // predictionDiffs compares the systems and each one's prediction file.
-func predictionDiffs(old, cur []report.PredictionFile) []string {
+func predictionDiffs(old, cur []rundir.PredictionFile) []string {
 	var d []string
-	if !slices.EqualFunc(old, cur, func(a, b report.PredictionFile) bool { return a.System == b.System }) {
+	if !slices.EqualFunc(old, cur, func(a, b rundir.PredictionFile) bool { return a.System == b.System }) {
 		d = append(d, fmt.Sprintf("systems changed (%s → %s)", systemNames(old), systemNames(cur)))
 	}
-	byName := map[string]*report.PredictionFile{}
+	byName := map[string]*rundir.PredictionFile{}
 	for i := range old {
 		byName[old[i].System] = &old[i]
 	}
@@ -179,7 +179,7 @@ func predictionDiffs(old, cur []report.PredictionFile) []string {
 	return d
 }
 
-func systemNames(ps []report.PredictionFile) string {
+func systemNames(ps []rundir.PredictionFile) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = p.System
@@ -188,9 +188,9 @@ func systemNames(ps []report.PredictionFile) string {
 }
 
 // databaseDiffs compares the databases by db_id: which exist, and their content.
-func databaseDiffs(old, cur []report.DatabaseFile) []string {
+func databaseDiffs(old, cur []rundir.DatabaseFile) []string {
 	var d []string
-	byID := map[string]*report.DatabaseFile{}
+	byID := map[string]*rundir.DatabaseFile{}
 	for i := range old {
 		byID[old[i].DBID] = &old[i]
 	}
@@ -224,7 +224,7 @@ func databaseDiffs(old, cur []report.DatabaseFile) []string {
 	return d
 }
 
-func dbState(f *report.DatabaseFile) string {
+func dbState(f *rundir.DatabaseFile) string {
 	if f.Missing {
 		return "missing"
 	}

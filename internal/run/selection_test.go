@@ -84,8 +84,8 @@ func TestSummarizeSections(t *testing.T) {
 			if tt.metrics != nil && !slices.Equal(ids, tt.ids) {
 				t.Errorf("metrics %v, want %v", ids, tt.ids)
 			}
-			if (sum.ExecEfficiency != nil) != tt.efficiency || (sum.Structural != nil) != tt.structural || (sum.ETM != nil) != tt.etm || (sum.Modules != nil) != tt.mod {
-				t.Errorf("sections: efficiency %v structural %v etm %v modules %v", sum.ExecEfficiency != nil, sum.Structural != nil, sum.ETM != nil, sum.Modules != nil)
+			if (sum.Metrics.Has("soft_f1")) != tt.efficiency || (sum.Structural != nil) != tt.structural || (sum.ETM != nil) != tt.etm || (sum.Modules != nil) != tt.mod {
+				t.Errorf("sections: efficiency %v structural %v etm %v modules %v", sum.Metrics.Has("soft_f1"), sum.Structural != nil, sum.ETM != nil, sum.Modules != nil)
 			}
 			cfg := Config{Metrics: tt.metrics}
 			if !slices.Equal(sum.Settings.Metrics, cfg.metricsSetting()) {

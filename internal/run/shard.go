@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Environment variables --shard auto reads. A Kubernetes Indexed Job gives each pod its
@@ -155,7 +155,7 @@ func envNumber(getenv func(string) string, name string) (int, error) {
 // keepShard narrows the dataset and the systems to shard s of the questions left after
 // --db-id, through keepDBs (a shard is a set of databases), and describes it for the
 // manifest. Records keep their question's index in the whole dataset.
-func keepShard(ds *dataset.Dataset, systems []System, s *dataset.Shard) (*report.ShardInfo, error) {
+func keepShard(ds *dataset.Dataset, systems []System, s *dataset.Shard) (*rundir.ShardInfo, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -171,7 +171,7 @@ func keepShard(ds *dataset.Dataset, systems []System, s *dataset.Shard) (*report
 	if err := keepDBs(ds, systems, part.DBIDs); err != nil {
 		return nil, err
 	}
-	return &report.ShardInfo{Index: s.Index, Count: s.Count, Questions: len(ds.Questions), DatasetQuestions: all,
+	return &rundir.ShardInfo{Index: s.Index, Count: s.Count, Questions: len(ds.Questions), DatasetQuestions: all,
 		DBIDs: part.DBIDs, IndexesSHA256: dataset.IndexDigest(ds.Questions)}, nil
 }
 

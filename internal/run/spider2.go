@@ -17,7 +17,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // Spider 2.0 runs: predictions are folders of <instance_id>.csv result tables or
@@ -179,10 +179,10 @@ func spider2Summaries(systems []SystemRecords) ([]metrics.Spider2Summary, []stri
 
 // digestDir fingerprints a prediction folder: the sha256 over each .csv and .sql file's
 // name and contents, in name order; Size is their total size.
-func digestDir(ctx context.Context, dir string) (report.FileDigest, error) {
+func digestDir(ctx context.Context, dir string) (rundir.FileDigest, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return report.FileDigest{}, err
+		return rundir.FileDigest{}, err
 	}
 	h := sha256.New()
 	var total int64
@@ -192,22 +192,22 @@ func digestDir(ctx context.Context, dir string) (report.FileDigest, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return report.FileDigest{}, err
+			return rundir.FileDigest{}, err
 		}
 		f, err := os.Open(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return report.FileDigest{}, err
+			return rundir.FileDigest{}, err
 		}
 		fmt.Fprintf(h, "%s\x00", e.Name())
 		n, err := io.Copy(h, f)
 		f.Close()
 		if err != nil {
-			return report.FileDigest{}, fmt.Errorf("hash %s: %w", e.Name(), err)
+			return rundir.FileDigest{}, fmt.Errorf("hash %s: %w", e.Name(), err)
 		}
 		fmt.Fprintf(h, "\x00%d\x00", n)
 		total += n
 	}
-	return report.FileDigest{Path: absPath(dir), Size: total, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return rundir.FileDigest{Path: absPath(dir), Size: total, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // prepareSpider2 is Prepare for a Spider 2.0 suite: prediction folders, no database
@@ -239,7 +239,7 @@ func spider2ModeSetting(cfg Config, p *Plan) string {
 // spider2Digests fingerprints what a Spider 2.0 verdict is judged against besides the
 // task file: the eval config and the gold result CSVs (34 MB for a suite: hashed in full,
 // as a changed gold CSV changes verdicts silently otherwise).
-func spider2Digests(ctx context.Context, s *dataset.Spider2Suite) (eval, gold *report.FileDigest, err error) {
+func spider2Digests(ctx context.Context, s *dataset.Spider2Suite) (eval, gold *rundir.FileDigest, err error) {
 	e, err := digestFile(ctx, s.EvalFile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("manifest: Spider 2.0 eval config: %w", err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestSpiderModeManifest: the Spider mode shapes ex_spider, so the manifest records it
@@ -18,8 +18,8 @@ func TestSpiderModeManifest(t *testing.T) {
 			t.Errorf("--spider-mode %q: manifest spider_mode %q, want %q", in, got, want)
 		}
 	}
-	old := &report.Manifest{Settings: manifestSettings(Config{}, p)}
-	cur := &report.Manifest{Settings: manifestSettings(Config{SpiderMode: "corrected"}, p)}
+	old := &rundir.Manifest{Settings: manifestSettings(Config{}, p)}
+	cur := &rundir.Manifest{Settings: manifestSettings(Config{SpiderMode: "corrected"}, p)}
 	err := CompareManifests(old, cur)
 	if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "setting spider_mode changed (official → corrected)") {
 		t.Errorf("resume across Spider modes: %v", err)
@@ -42,7 +42,7 @@ func TestSpiderModeMerge(t *testing.T) {
 		{"official", "bogus", "--etm-mode"},
 	}
 	for _, tc := range tests {
-		m := &report.Manifest{Settings: report.ManifestSettings{DatasetKind: "spider", SpiderMode: tc.spider, ETMMode: tc.etm}}
+		m := &rundir.Manifest{Settings: rundir.ManifestSettings{DatasetKind: "spider", SpiderMode: tc.spider, ETMMode: tc.etm}}
 		cfg, err := configOf(m, 1)
 		if tc.wantErr != "" {
 			if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.wantErr) {

@@ -12,7 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // SystemRecords is one system's judged records, for the summary.
@@ -28,12 +28,12 @@ type SystemRecords struct {
 // followed by which questions were left out of the rates and why. Per-module usage is
 // re-read from each --pred file that holds module nodes (records carry only end-to-end
 // usage).
-func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.Semantics, systems []SystemRecords) *report.RunSummary {
-	sum := &report.RunSummary{
+func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.Semantics, systems []SystemRecords) *rundir.Summary {
+	sum := &rundir.Summary{
 		Tool:      "nl2sqlbench",
 		CreatedAt: time.Now().UTC().Truncate(time.Second),
-		Dataset:   report.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
-		Settings: report.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
+		Dataset:   rundir.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
+		Settings: rundir.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
 			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs, Metrics: cfg.metricsSetting()},
 		Warnings: append([]string(nil), ds.Warnings...),
 	}
@@ -71,9 +71,6 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 				ms.Dir = record.SystemDir(s.Name)
 			}
 			sum.Systems = append(sum.Systems, ms)
-			if need.Has(metrics.NeedSoftF1) { // its soft_f1 is a plain number: without Soft-F1 it would read 0
-				sum.ExecEfficiency = append(sum.ExecEfficiency, metrics.SummarizeExecEfficiency(srs[i]))
-			}
 		}
 		if need.Has(metrics.NeedModules) {
 			sum.Modules = metrics.BuildModules(srs, usage, cfg.Pricing, cfg.PricingPath, cfg.passK())

@@ -6,13 +6,8 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
-
-// maxScriptBytes caps a counterexample script read from a run directory: a real one
-// holds a few dozen rows; engine.LoadScript refuses a larger one anyway.
-const maxScriptBytes = 64 << 20
 
 // Checked is one stored counterexample re-run by Verify: Err is nil when it reproduces.
 type Checked struct {
@@ -33,7 +28,7 @@ type Checked struct {
 // (rundir.ReadInside) and is loaded by engine.LoadScript, never with a writable
 // connection of its own.
 func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string, error) {
-	r, err := report.LoadRun(ctx, dir)
+	r, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -50,7 +45,7 @@ func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string
 				continue
 			}
 			ch := Checked{System: s.Name, Index: rec.Index, QuestionID: rec.QuestionID, Path: c.Path}
-			text, err := rundir.ReadInside(dir, c.Path, maxScriptBytes)
+			text, err := rundir.ReadInside(dir, c.Path, rundir.MaxScript)
 			if err != nil {
 				ch.Err = fmt.Errorf("read script: %w", err)
 			} else if _, _, err := counterex.Verify(ctx, string(text), []string{rec.GoldSQL}, rec.PredSQL, sem); err != nil {

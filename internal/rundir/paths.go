@@ -1,4 +1,3 @@
-// Package rundir owns the run directory's layout on disk.
 package rundir
 
 import (
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrOutside is Resolve's error for a path that would leave the run directory: absolute,
@@ -82,12 +83,12 @@ func insideExisting(root, path string) error {
 	return nil
 }
 
-// ErrNotRegular is ReadInside's error for a path that is not a regular file (a FIFO
-// would block the reader forever, a device never end).
-var ErrNotRegular = errors.New("not a regular file")
+// ErrNotRegular is the error for a path that is not a regular file (a FIFO would block
+// the reader forever, a device never end): safefile's, so one sentinel matches both.
+var ErrNotRegular = safefile.ErrNotRegular
 
-// ErrTooLarge is ReadInside's error for a file larger than the caller's cap.
-var ErrTooLarge = errors.New("file too large")
+// ErrTooLarge is the error for a file larger than the caller's cap (safefile's).
+var ErrTooLarge = safefile.ErrTooLarge
 
 // OpenInside opens the regular file rel names inside dir (Resolve) for reading; a FIFO,
 // a device or a folder is ErrNotRegular.

@@ -1,4 +1,4 @@
-package report
+package rundir
 
 import "time"
 
@@ -11,7 +11,10 @@ import "time"
 // To extend: a new setting is a field of ManifestSettings (resume compares every field
 // by its JSON name); never rename one, older run directories hold it.
 type Manifest struct {
-	Tool string `json:"tool"`
+	// SchemaVersion is the version of the run directory's layout (SchemaVersion); 0 in
+	// runs written before versions.
+	SchemaVersion int    `json:"schema_version,omitempty"`
+	Tool          string `json:"tool"`
 	// Version is the module version of the build ("(devel)" for a source build);
 	// Revision and Modified are its VCS revision and whether the tree had changes.
 	Version      string `json:"version"`
@@ -47,6 +50,13 @@ type Manifest struct {
 	HashedDBs bool           `json:"hashed_dbs,omitempty"`
 	// MergedFrom are the shard runs `merge` combined into this run (shard.go).
 	MergedFrom []MergedShard `json:"merged_from,omitempty"`
+
+	// Files and SummarySHA256 are written when the run finishes (integrity.go): the
+	// sha256 of every file of the run by slash path relative to its directory (those
+	// summary.json lists, and files added later by rescore or audit), and of
+	// summary.json itself.
+	Files         map[string]string `json:"files,omitempty"`
+	SummarySHA256 string            `json:"summary_sha256,omitempty"`
 }
 
 // ManifestSettings are the settings that shape verdicts and scores. Workers and budgets,
