@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestRescore reviews a demo run: baseline's answer to one question it got wrong is
@@ -89,6 +90,14 @@ func TestRescore(t *testing.T) {
 		if err := os.WriteFile(p, bytes.ReplaceAll(b, []byte(`"spider_mode": "official"`), []byte(`"spider_mode": "bogus"`)), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// Sealed again, so that the run reads as written and the mode itself is what refuses.
+	sum, err := rundir.ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rundir.Seal(dir, sum, nil); err != nil {
+		t.Fatal(err)
 	}
 	checkExit(t, []string{"rescore", dir}, exitError, `manifest setting spider_mode: spider mode "bogus"`)
 }

@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // TestReadHostileFile: a reviews file that is a FIFO (os.Open blocked until a writer
@@ -17,8 +17,8 @@ func TestReadHostileFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{fifo, "/dev/zero"} {
-		if _, err := Read(p); !errors.Is(err, inputfile.ErrNotRegular) {
-			t.Errorf("%s: err %v, want %v", p, err, inputfile.ErrNotRegular)
+		if _, err := Read(p); !errors.Is(err, safefile.ErrNotRegular) {
+			t.Errorf("%s: err %v, want %v", p, err, safefile.ErrNotRegular)
 		}
 	}
 }
