@@ -3,11 +3,11 @@ package rundir
 import (
 	"errors"
 	"fmt"
-	"io"
+
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
@@ -91,52 +91,22 @@ var ErrNotRegular = safefile.ErrNotRegular
 var ErrTooLarge = safefile.ErrTooLarge
 
 // OpenInside opens the regular file rel names inside dir (Resolve) for reading; a FIFO,
-// a device or a folder is ErrNotRegular.
+// a device or a folder is ErrNotRegular (safefile.Open, which never waits on a FIFO).
 func OpenInside(dir, rel string) (*os.File, error) {
 	path, err := Resolve(dir, rel)
 	if err != nil {
 		return nil, err
 	}
-	// O_NONBLOCK: opening a FIFO does not wait for a writer; it is then refused by the
-	// check below, made on the open file so that it cannot be swapped in between. On a
-	// regular file the flag changes nothing.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w (%s)", rel, ErrNotRegular, fi.Mode().Type())
-	}
-	return f, nil
+	f, _, err := safefile.Open(path, math.MaxInt64)
+	return f, err
 }
 
-// ReadInside reads the regular file rel names inside dir (OpenInside), refusing one
-// larger than max bytes before reading it.
+// ReadInside reads the regular file rel names inside dir (Resolve), refusing one larger
+// than max bytes before reading it, or growing past it while read (safefile.ReadFile).
 func ReadInside(dir, rel string, max int64) ([]byte, error) {
-	f, err := OpenInside(dir, rel)
+	path, err := Resolve(dir, rel)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", rel, ErrTooLarge, fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max { // grew while read
-		return nil, fmt.Errorf("%s: %w: more than %d bytes", rel, ErrTooLarge, max)
-	}
-	return data, nil
+	return safefile.ReadFile(path, max)
 }
