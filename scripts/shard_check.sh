@@ -28,41 +28,9 @@ go build -o "$bin" ./cmd/nl2sqlbench
 fail=0
 
 # same_run MERGED FULL SYSTEM...: records without exec_ms, statistics.json, summary.json
-# without created_at and manifest.
+# without created_at, manifest and file hashes (scripts/samerun.py).
 same_run() {
-	python3 - "$@" <<'PY'
-import json, sys
-merged, full, systems = sys.argv[1], sys.argv[2], sys.argv[3:]
-def recs(d, s):
-    out = []
-    for line in open(f"{d}/{s}/records.jsonl"):
-        r = json.loads(line)
-        r.pop("exec_ms", None)
-        out.append(r)
-    return out
-bad = []
-n = 0
-for s in systems:
-    a, b = recs(full, s), recs(merged, s)
-    n = len(a)
-    if a != b:
-        diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        bad.append(f"{s} records differ (first at line {diff + 1}; {len(a)} vs {len(b)} records)")
-    if open(f"{full}/{s}/statistics.json").read() != open(f"{merged}/{s}/statistics.json").read():
-        bad.append(f"{s} statistics.json differs")
-def summ(d):
-    j = json.load(open(f"{d}/summary.json"))
-    j.pop("created_at", None); j.pop("manifest", None)
-    return j
-a, b = summ(full), summ(merged)
-if a.get("metrics") != b.get("metrics"):
-    bad.append("summary metrics section differs")
-if a != b:
-    bad.append("summary.json differs: " + ", ".join(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)))
-if bad:
-    print("DIFFERENT: " + "; ".join(bad)); sys.exit(1)
-print(f"records identical ({len(systems)} systems x {n}, exec_ms aside), statistics.json identical, summary.json identical (metrics section included)")
-PY
+	python3 "$repo/scripts/samerun.py" "$@"
 }
 
 # expect_refusal NAME WANT ARGS...: merge must fail and say WANT.

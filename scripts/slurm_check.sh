@@ -386,42 +386,7 @@ if [ -z "$unchecked" ]; then
 fi
 
 # The merged run against the unsharded one.
-result=$(python3 - "$RUNS/merged" "$tmp/unsharded" DAIL C3 DIN <<'PY'
-import json, sys
-merged, full, systems = sys.argv[1], sys.argv[2], sys.argv[3:]
-TIMING = ("exec_ms", "gold_ms", "pred_ms")  # wall times: differ between any two runs
-def recs(d, s):
-    out = []
-    for line in open(f"{d}/{s}/records.jsonl"):
-        r = json.loads(line)
-        for k in TIMING:
-            r.pop(k, None)
-        out.append(r)
-    return out
-bad, n = [], 0
-for s in systems:
-    a, b = recs(full, s), recs(merged, s)
-    n += len(a)
-    if a != b:
-        i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        bad.append(f"{s} records differ (first at line {i + 1}; {len(a)} vs {len(b)})")
-    if open(f"{full}/{s}/statistics.json").read() != open(f"{merged}/{s}/statistics.json").read():
-        bad.append(f"{s} statistics.json differs")
-def summ(d):
-    j = json.load(open(f"{d}/summary.json"))
-    j.pop("created_at", None); j.pop("manifest", None)
-    return j
-a, b = summ(full), summ(merged)
-if a.get("metrics") != b.get("metrics"):
-    bad.append("summary.json metrics differ")
-if a != b:
-    bad.append("summary.json differs: " + ", ".join(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)))
-if bad:
-    print("; ".join(bad)); sys.exit(1)
-print(f"merged run identical to the unsharded one: {n} records ({len(systems)} systems, {', '.join(TIMING)} aside), "
-      f"statistics.json, summary.json ({len(a['metrics']['definitions'])} metrics x {len(a['metrics']['systems'])} systems; created_at and manifest aside)")
-PY
-) || fail "$result"
+result=$(python3 "$repo/scripts/samerun.py" "$RUNS/merged" "$tmp/unsharded" DAIL C3 DIN) || fail "$result"
 say "$result"
 if [ -n "$unchecked" ]; then
 	say "the requeue was not checked: $unchecked"
