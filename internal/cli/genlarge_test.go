@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,46 +42,65 @@ func TestLargeVESRanksFaster(t *testing.T) {
 			clear = append(clear, tr.Clear)
 		}
 	}
+	// Timing is measured on a shared machine: one attempt in three must rank every clear
+	// triple right (a wrong ranking in all three is a real fault, not a busy neighbour).
+	const attempts = 3
 	for _, mode := range []judge.TimingMode{judge.TimingOfficial, judge.TimingRobust} {
 		t.Run(string(mode), func(t *testing.T) {
-			res, err := judge.TimeItems(context.Background(), items, judge.TimingOptions{Mode: mode, Iterations: 9})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var fastVES, slowVES, fastRVES, slowRVES float64
-			for i := 0; i < len(res); i += 2 {
-				f, s := res[i], res[i+1]
-				if f.Err != nil || s.Err != nil {
-					t.Fatalf("item %d: timing failed: %v / %v", i/2, f.Err, s.Err)
+			var problems []string
+			for a := 1; a <= attempts; a++ {
+				if problems = rankOnce(t, mode, items, clear); len(problems) == 0 {
+					return
 				}
-				fv, sv := judge.VESReward(f.Ratio), judge.VESReward(s.Ratio)
-				fastVES += fv
-				slowVES += sv
-				t.Logf("triple %d: fast ratio %.3f (%v vs gold %v), slow ratio %.3f (%v)", i/2, f.Ratio, f.PredTime, f.GoldTime, s.Ratio, s.PredTime)
-				if !clear[i/2] {
-					continue
-				}
-				if fv <= sv {
-					t.Errorf("triple %d: VES fast %.3f <= slow %.3f", i/2, fv, sv)
-				}
-				// R-VES buckets floor at 0.25: on a noisy machine a microsecond-scale fast
-				// prediction can land in the bottom bucket beside the slow one, so per
-				// triple the order is only non-strict; the total must still be strict.
-				fr, sr := judge.RVESReward(f.Ratio), judge.RVESReward(s.Ratio)
-				fastRVES += fr
-				slowRVES += sr
-				if fr < sr {
-					t.Errorf("triple %d: R-VES reward fast %v < slow %v", i/2, fr, sr)
-				}
+				t.Logf("attempt %d of %d: %s", a, attempts, strings.Join(problems, "; "))
 			}
-			if fastVES <= slowVES {
-				t.Errorf("total VES: fast %.3f <= slow %.3f", fastVES, slowVES)
-			}
-			if fastRVES <= slowRVES {
-				t.Errorf("total R-VES reward over clear triples: fast %v <= slow %v", fastRVES, slowRVES)
-			}
+			t.Errorf("in all %d attempts the faster predictions did not rank higher: %s", attempts, strings.Join(problems, "; "))
 		})
 	}
+}
+
+// rankOnce times items once in mode and returns what ranks wrong: the faster prediction
+// of every clear triple must earn the higher VES and no lower R-VES, and in total both.
+func rankOnce(t *testing.T, mode judge.TimingMode, items []judge.TimingItem, clear []bool) []string {
+	t.Helper()
+	res, err := judge.TimeItems(context.Background(), items, judge.TimingOptions{Mode: mode, Iterations: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var fastVES, slowVES, fastRVES, slowRVES float64
+	for i := 0; i < len(res); i += 2 {
+		f, s := res[i], res[i+1]
+		if f.Err != nil || s.Err != nil {
+			t.Fatalf("item %d: timing failed: %v / %v", i/2, f.Err, s.Err)
+		}
+		fv, sv := judge.VESReward(f.Ratio), judge.VESReward(s.Ratio)
+		fastVES += fv
+		slowVES += sv
+		t.Logf("triple %d: fast ratio %.3f (%v vs gold %v), slow ratio %.3f (%v)", i/2, f.Ratio, f.PredTime, f.GoldTime, s.Ratio, s.PredTime)
+		if !clear[i/2] {
+			continue
+		}
+		if fv <= sv {
+			out = append(out, fmt.Sprintf("triple %d: VES fast %.3f <= slow %.3f", i/2, fv, sv))
+		}
+		// R-VES buckets floor at 0.25: on a noisy machine a microsecond-scale fast
+		// prediction can land in the bottom bucket beside the slow one, so per triple the
+		// order is only non-strict; the total must still be strict.
+		fr, sr := judge.RVESReward(f.Ratio), judge.RVESReward(s.Ratio)
+		fastRVES += fr
+		slowRVES += sr
+		if fr < sr {
+			out = append(out, fmt.Sprintf("triple %d: R-VES reward fast %v < slow %v", i/2, fr, sr))
+		}
+	}
+	if fastVES <= slowVES {
+		out = append(out, fmt.Sprintf("total VES: fast %.3f <= slow %.3f", fastVES, slowVES))
+	}
+	if fastRVES <= slowRVES {
+		out = append(out, fmt.Sprintf("total R-VES reward over clear triples: fast %v <= slow %v", fastRVES, slowRVES))
+	}
+	return out
 }
 
 // TestEvalVES runs eval --ves end to end on the generated benchmark: records carry the
