@@ -185,7 +185,7 @@ func nested(q string) bool { return strings.Count(strings.ToUpper(q), "SELECT") 
 // rewriters each return a semantics-preserving rewrite of a gold query, or "".
 var rewriters = map[string]func(string, *dbschema.Schema) string{
 	"alias_rename": func(q string, _ *dbschema.Schema) string {
-		return aliasRe.ReplaceAllString(q, "alias_$1x")
+		return aliasRe.ReplaceAllString(q, "alias_${1}x")
 	},
 	"conjunct_order": func(q string, _ *dbschema.Schema) string {
 		if nested(q) || regexp.MustCompile(`(?i)\b(OR|BETWEEN|NOT)\b|[()]`).MatchString(whereOf(q)) {
