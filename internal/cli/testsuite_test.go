@@ -52,15 +52,21 @@ func TestEvalTestSuiteThenVerify(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "verified") {
 		t.Fatalf("verify exit %d: %s %s", code, stdout, stderr)
 	}
+	if code, stdout, stderr := run("verify", "--integrity-only", out); code != 0 || !strings.Contains(stdout, "every file matches") {
+		t.Fatalf("verify --integrity-only of an intact run: exit %d: %s %s", code, stdout, stderr)
+	}
 
 	broken := filepath.Join(out, filepath.FromSlash(paths[0]))
 	text, _ := os.ReadFile(broken)
 	if err := os.WriteFile(broken, append(text, "INSERT INTO no_such_table VALUES (1);\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = run("verify", out)
-	if code == 0 || !strings.Contains(stderr, paths[0]) {
-		t.Errorf("verify of a broken script: exit %d, stderr %q should name %s", code, stderr, paths[0])
+	// The sealed run's hashes catch the edit first; --integrity-only stops there.
+	for _, args := range [][]string{{"verify", out}, {"verify", "--integrity-only", out}} {
+		code, _, stderr = run(args...)
+		if code == 0 || !strings.Contains(stderr, paths[0]) || !strings.Contains(stderr, "changed") {
+			t.Errorf("%v of a broken script: exit %d, stderr %q should name %s as changed", args, code, stderr, paths[0])
+		}
 	}
 	if err := os.Remove(broken); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union
 
+from ._binary import run_tool, tool_error
 from ._errors import Error
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -162,13 +163,25 @@ class Run:
         return pandas.DataFrame([asdict(s) for s in self.scores()])
 
 
-def open_run(path: PathLike) -> Run:
-    """Opens an existing run directory (one with a summary.json, as eval writes)."""
+def open_run(path: PathLike, *, check: bool = True) -> Run:
+    """Opens an existing run directory (one with a summary.json, as eval writes).
+
+    A run directory may come from someone else, so by default the binary first checks
+    every file against the sha256 the run recorded when it finished (``nl2sqlbench verify
+    --integrity-only``): an edited score or a flipped verdict raises Error naming the
+    file rather than being read as if the run had produced it. ``check=False`` reads the
+    files as they are (a run written before hashes were recorded is read either way, with
+    the binary's warning on ``sys.stderr``).
+    """
     p = Path(path)
     if not p.is_dir():
         raise Error(f"{p}: not a run directory (no such directory)")
     run = Run(p)
     _ = run.summary  # fail now, naming the file, rather than at first use
+    if check:
+        proc = run_tool(["verify", "--integrity-only", str(p)], capture_stdout=True)
+        if proc.returncode != 0:
+            raise tool_error(f"open {p}", proc)
     return run
 
 

@@ -280,7 +280,7 @@ class TestErrors(Demo):
 
         copy = self.out_dir("copy")
         shutil.copytree(self.demo_run, copy)
-        run = nl2sqlbench.open_run(copy)
+        run = nl2sqlbench.open_run(copy)  # an intact copy passes the integrity check
         self.assertToolError(lambda: list(run.records("nobody")), None, "no system 'nobody'")
         path = run.records_path("baseline")
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -293,7 +293,10 @@ class TestErrors(Demo):
         s = json.loads((copy / "summary.json").read_text(encoding="utf-8"))
         s["systems"][0]["dir"] = "../../etc"
         (copy / "summary.json").write_text(json.dumps(s), encoding="utf-8")
-        run = nl2sqlbench.open_run(copy)
+        # The edit is caught by the run's recorded hashes before anything is read...
+        self.assertToolError(lambda: nl2sqlbench.open_run(copy), 1, "changed after it was written")
+        # ...and read anyway when asked, the directory is still refused, not followed.
+        run = nl2sqlbench.open_run(copy, check=False)
         self.assertToolError(lambda: list(run.records(s["systems"][0]["system"])), None, "outside the run")
 
     def test_binary_errors(self) -> None:
