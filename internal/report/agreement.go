@@ -84,7 +84,7 @@ func AgreementTables(a *rundir.Agreement) []TextTable {
 	}
 	m := a.Matrix
 	if len(m.IDs) > 1 {
-		t := TextTable{Title: "Cohen's kappa between verdicts",
+		t := TextTable{Title: matrixTitle,
 			Caption: fmt.Sprintf("Over the judged predictions both verdicts have a value for (%s); each cell: kappa [95%%] and n.", scope),
 			Head:    append([]string{"verdict"}, m.Labels...)}
 		for i, a := range m.IDs {
@@ -103,6 +103,8 @@ func AgreementTables(a *rundir.Agreement) []TextTable {
 	}
 	return out
 }
+
+const matrixTitle = "Cohen's kappa between verdicts"
 
 func agreementLeftOut(a *rundir.Agreement) string {
 	var parts []string
@@ -126,14 +128,27 @@ func agreementLeftOut(a *rundir.Agreement) string {
 // dashboard's /run/RUN/q/N).
 func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string) error {
 	for _, t := range AgreementTables(a) {
+		matrix := t.Title == matrixTitle
 		fmt.Fprintf(w, "%s\n", t.Title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.Head, "\t"))
 		for _, r := range t.Rows {
+			if matrix { // one screen wide: kappa alone, its interval and n in the file
+				r = append([]string(nil), r...)
+				for i := 1; i < len(r); i++ {
+					if f := strings.Fields(r[i]); len(f) > 0 {
+						r[i] = f[0]
+					}
+				}
+			}
 			fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))
 		}
 		tw.Flush()
-		fmt.Fprintf(w, "%s\n\n", t.Caption)
+		caption := t.Caption
+		if matrix {
+			caption = strings.Replace(caption, "each cell: kappa [95%] and n.", "each cell: kappa (its 95% interval and n: --json, agreement.json or the report).", 1)
+		}
+		fmt.Fprintf(w, "%s\n\n", caption)
 	}
 	if len(a.Matrix.IDs) < 2 && a.Labels == "" {
 		fmt.Fprintf(w, "fewer than two verdicts have values in this run: no kappa matrix\n")
