@@ -87,6 +87,20 @@ func TestAgreement(t *testing.T) {
 	if code, out, _ := run("agreement", dir); code != exitOK || strings.Contains(out, "expert labels") || !strings.Contains(out, "Cohen's kappa between verdicts") {
 		t.Errorf("agreement without labels: exit %d\n%s", code, out)
 	}
+	// agreement.json is an add-on: edited, the run reads as changed; removed, it does not.
+	ag := filepath.Join(dir, rundir.AgreementFile)
+	if err := os.WriteFile(ag, []byte(`{"labels": "forged", "verdicts": [], "matrix": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, md, _ := run("report", dir); !strings.Contains(md, "agreement.json differs from its recorded sha256") {
+		t.Errorf("an edited agreement.json is not reported:\n%s", md)
+	}
+	if err := os.Remove(ag); err != nil {
+		t.Fatal(err)
+	}
+	if _, md, _ := run("report", dir); strings.Contains(md, "changed") || strings.Contains(md, "Agreement of each verdict") {
+		t.Errorf("a removed agreement.json reads as a change, or its section is still shown:\n%s", md)
+	}
 }
 
 // TestAgreementRefuses: bad labels and a changed run are refused with what and where.
