@@ -141,6 +141,14 @@ func Verdicts(ms []Metric) []Metric {
 	return out
 }
 
+// verdictLabel names a verdict: a score that is a verdict at 1 says so ("Soft-F1 = 1").
+func verdictLabel(m *Metric) string {
+	if m.Binary {
+		return m.Label
+	}
+	return m.Label + " = 1"
+}
+
 // verdictOf reads metric m's verdict on r; ok is false when r is not judged or m has no
 // value for it.
 func verdictOf(m *Metric, system string, r *record.Record) (correct, ok bool) {
@@ -166,7 +174,7 @@ func Agree(ms []Metric, systems []SystemRecords, labels []Label) []VerdictAgreem
 	}
 	var out []VerdictAgreement
 	for _, m := range Verdicts(ms) {
-		a := VerdictAgreement{ID: m.ID, Label: m.Label, Disagree: []Disagreement{}}
+		a := VerdictAgreement{ID: m.ID, Label: verdictLabel(&m), Disagree: []Disagreement{}}
 		for _, l := range labels {
 			r := byKey[l.System][l.Index]
 			if r == nil || !r.Judged() {
@@ -282,7 +290,7 @@ func VerdictMatrix(ms []Metric, systems []SystemRecords) KappaMatrix {
 		if !has {
 			continue
 		}
-		km.IDs, km.Labels = append(km.IDs, m.ID), append(km.Labels, m.Label)
+		km.IDs, km.Labels = append(km.IDs, m.ID), append(km.Labels, verdictLabel(&m))
 		cols = append(cols, col)
 	}
 	for i := range cols {

@@ -113,6 +113,9 @@ func TestAgree(t *testing.T) {
 			t.Errorf("%s: disagree %v, want %v", tc.id, dis, tc.disagree)
 		}
 	}
+	if l := by["soft_f1"].Label; l != "Soft-F1 = 1" {
+		t.Errorf("soft_f1's label %q, want Soft-F1 = 1", l)
+	}
 	b := by["ex_bird"]
 	if b.AccuracyText != "50.00" || b.FPRateText != "50.00" || b.FNRateText != "50.00" || b.FPShareText != "50.00" || b.KappaText != "0.00 [-0.98, 0.98]" {
 		t.Errorf("ex_bird texts: acc %s fp %s fn %s fpshare %s kappa %s", b.AccuracyText, b.FPRateText, b.FNRateText, b.FPShareText, b.KappaText)
