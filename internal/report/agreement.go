@@ -72,7 +72,7 @@ func AgreementTables(a *rundir.Agreement) []TextTable {
 	}
 	if a.Labels != "" {
 		t := TextTable{Title: "Agreement of each verdict with expert labels",
-			Caption: fmt.Sprintf("%d labels (%s) from %s; %d on judged predictions of %s. FP: the verdict says correct, the label incorrect. "+
+			Caption: fmt.Sprintf("%d labels (%s format) from %s; %d on judged predictions of %s. FP: the verdict says correct, the label incorrect. "+
 				"FP rate = FP / labelled incorrect; FN rate = FN / labelled correct; FP share = FP / verdict correct (%%). Kappa: Cohen's, 95%% interval %s.%s",
 				a.LabelsRead, a.Format, a.Labels, a.Labelled, scope, a.KappaMethod, agreementLeftOut(a)),
 			Head: []string{"verdict", "n", "TP", "FP", "FN", "TN", "accuracy", "FP rate", "FN rate", "FP share", "kappa [95%]", "no verdict"}}
