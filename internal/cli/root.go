@@ -94,7 +94,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newCollectCmd(e))
 	root.AddCommand(newMergeCmd(e))
 	root.AddCommand(newParseCmd(e))
-	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e))
+	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e), newAgreementCmd(e))
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	root.AddCommand(newVerifyCmd(e))

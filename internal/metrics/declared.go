@@ -31,10 +31,10 @@ func Declared(opt Options) []Metric {
 			func(r *record.Record) *int { return r.TSEX }),
 		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
 		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
-		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true,
+		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: BIRD evaluation_ex semantics (rows as sets)",
 			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), r.Spider2Mode == "" }},
-		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true, Binary: true,
+		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: Spider test-suite execution semantics (bags; order when the gold orders)",
 			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), r.Spider2Mode == "" }},
 		spider2Final(), spider2Real(), // spider2.go: Spider 2.0's Final and Real scores
@@ -42,7 +42,7 @@ func Declared(opt Options) []Metric {
 			func(r *record.Record) *int { return r.ESM }),
 		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",
 			func(r *record.Record) *int { return r.ETM }),
-		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true,
+		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: JudgedWithValue, MinCoverage: DefaultMinCoverage, Applies: "eval --flex (on for --engine sqlpp): NL2SQL++'s flexible comparison, exact or column_flexible",
 			Value: func(_ string, r *record.Record) (float64, bool) {
 				if r.FlexVerdict == "" {
@@ -50,8 +50,7 @@ func Declared(opt Options) []Metric {
 				}
 				return b2f(r.FlexVerdict == "exact" || r.FlexVerdict == "column_flexible"), true
 			}},
-		floatMetric("soft_f1", "Soft-F1", "every judged record: BIRD mini-dev's Soft-F1 against the first gold that ran",
-			func(r *record.Record) *float64 { return r.SoftF1 }, nil),
+		softF1(),
 		floatMetric("ves", "VES", "eval --ves: the BIRD paper's reward sqrt(gold time / prediction time), 0 when not correct",
 			func(r *record.Record) *float64 { return r.VES }, nil),
 		floatMetric("rves", "R-VES", "eval --ves: BIRD mini-dev's R-VES, the mean of sqrt(bucketed reward)",
@@ -83,11 +82,11 @@ func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Met
 		Value: func(_ string, r *record.Record) (float64, bool) { return b2f(r.Verdict == v), true }}
 }
 
-// intMetric is a 0/1 record field that is absent when it could not be computed; an
-// absent value counts as no match (the denominator stays every judged question, as
+// intMetric is a 0/1 verdict record field that is absent when it could not be computed;
+// an absent value counts as no match (the denominator stays every judged question, as
 // execution accuracy's), and coverage says how many questions it was computed for.
 func intMetric(id, label, applies string, get func(*record.Record) *int) Metric {
-	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true, Binary: true,
+	return Metric{ID: id, Label: label, Group: "headline", Fields: []string{id}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 		Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: applies,
 		Value: func(_ string, r *record.Record) (float64, bool) {
 			if p := get(r); p != nil {
@@ -95,6 +94,15 @@ func intMetric(id, label, applies string, get func(*record.Record) *int) Metric 
 			}
 			return 0, false
 		}}
+}
+
+// softF1 is a score, and Soft-F1 = 1 a verdict (the results match as BIRD mini-dev
+// pairs them), which agreement compares with labels like the others.
+func softF1() Metric {
+	m := floatMetric("soft_f1", "Soft-F1", "every judged record: BIRD mini-dev's Soft-F1 against the first gold that ran",
+		func(r *record.Record) *float64 { return r.SoftF1 }, nil)
+	m.Verdict = true
+	return m
 }
 
 // floatMetric is a score field of every judged record; f, when set, maps the stored

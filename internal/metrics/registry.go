@@ -95,6 +95,10 @@ type Metric struct {
 	// Binary marks a metric whose per-question value is 0 or 1 (a rate): its interval
 	// is Wilson's; other metrics' intervals are bootstrapped (interval.go).
 	Binary bool
+	// Verdict marks a metric whose per-question value says whether the prediction
+	// answers the question: 1 correct, anything else incorrect (Soft-F1 = 1). Agreement
+	// (agreement.go) compares each such verdict with expert labels and with the others.
+	Verdict bool
 	// Usable, when set, says whether a system's records can carry the metric at all
 	// (Pass@k needs several candidates); reason is shown instead of a number.
 	Usable func(recs []record.Record) (ok bool, reason string)

@@ -14,7 +14,7 @@ import (
 
 func spider2Final() Metric {
 	return Metric{ID: "ex_spider2", Label: "Spider2 Final", Group: "headline", Fields: []string{"ex_spider2", "spider2_mode"}, Unit: Percent,
-		HigherIsBetter: true, Over: AllJudged, MinCoverage: DefaultMinCoverage,
+		HigherIsBetter: true, Over: AllJudged, MinCoverage: DefaultMinCoverage, Verdict: true,
 		Applies: "Spider 2.0 (dataset spider2): result tables matched under --spider2-mode; over the tasks submitted and judged (evaluate.py's Final score)",
 		Value:   spider2Value}
 }

@@ -58,8 +58,9 @@ type Page struct {
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
-	Stats        []TextTable // intervals and paired comparisons (table_stats.go)
-	Audit        []TextTable // the gold audit (audit.go)
+	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
+	Audit        []TextTable    // the gold audit (audit.go)
+	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
 	Charts       []Chart
 	Systems      []string
 	SystemFilter int // the system filter's initial choice (index into Systems); -1: any
@@ -93,6 +94,7 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 	p.Questions = questions(run, evidence)
 	attachAudit(run, p.Questions)
 	p.Audit = AuditTables(run)
+	p.Agreement = Agreement(run)
 	p.Stats = append(p.Stats, ReviewedTable(run)...)
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {

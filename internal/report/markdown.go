@@ -78,6 +78,7 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	mdTextTables(&b, StatsTables(s))
 	mdTextTables(&b, ReviewedTable(run))
 	mdTextTables(&b, AuditTables(run))
+	mdTextTables(&b, AgreementTables(run.Agreement))
 
 	errs := false
 	for _, sys := range s.Systems {

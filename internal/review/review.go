@@ -60,12 +60,18 @@ func (r *Review) validate() error {
 // Read reads a reviews file: one JSON object per line, blank lines ignored. An error
 // names the file and line. A missing file is os.ErrNotExist.
 func Read(path string) ([]Review, error) {
+	var out []Review
+	err := readLines(path, func(_ int, r Review) { out = append(out, r) })
+	return out, err
+}
+
+// readLines calls fn with each review of the file and its line number.
+func readLines(path string, fn func(line int, r Review)) error {
 	f, _, err := safefile.Open(path, MaxFile)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []Review
 	err = safefile.ReadTextLines(f, 16<<20, func(l safefile.Line) error {
 		var r Review
 		dec := json.NewDecoder(bytes.NewReader(l.Bytes))
@@ -76,16 +82,16 @@ func Read(path string) ([]Review, error) {
 		if err := r.validate(); err != nil {
 			return fmt.Errorf("%s line %d: %w", path, l.N, err)
 		}
-		out = append(out, r)
+		fn(l.N, r)
 		return nil
 	})
 	if err != nil {
 		if errors.Is(err, ErrBadReview) {
-			return nil, err
+			return err
 		}
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w", path, err)
 	}
-	return out, nil
+	return nil
 }
 
 // MaxFile caps a reviews file: far over any review work, far under what would exhaust

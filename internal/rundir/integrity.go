@@ -162,7 +162,8 @@ func Seal(dir string, sum *Summary, m *Manifest) error {
 }
 
 // Reseal records in manifest.json the hashes of files added to a finished run after it
-// was written (reviewed.json, reviews.jsonl by rescore; audit.jsonl by audit), by slash
+// was written (reviewed.json, reviews.jsonl by rescore; audit.jsonl by audit;
+// agreement.json by agreement), by slash
 // path relative to dir; a name whose file is gone loses its hash. A run that recorded no
 // hashes is left as it is.
 func Reseal(dir string, names ...string) error {
@@ -239,7 +240,7 @@ func Check(dir string, sum *Summary) Integrity {
 			changed("the records of system %s (%s) are not among the files the run recorded", s.System, rel)
 		}
 	}
-	for _, n := range []string{AuditFile, ReviewedFile} {
+	for _, n := range []string{AuditFile, ReviewedFile, AgreementFile} {
 		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil && m.Files[n] == "" {
 			changed("%s was added after the run was written, by something that did not record it", n)
 		}
@@ -251,8 +252,8 @@ func Check(dir string, sum *Summary) Integrity {
 		}
 		got, err := safefile.SHA256(filepath.Join(dir, filepath.FromSlash(k)), maxHashed)
 		switch {
-		case errors.Is(err, os.ErrNotExist) && (k == ReviewedFile || k == AuditFile):
-			// An add-on a later command wrote (rescore, the dashboard, audit) and may write
+		case errors.Is(err, os.ErrNotExist) && (k == ReviewedFile || k == AuditFile || k == AgreementFile):
+			// An add-on a later command wrote (rescore, the dashboard, audit, agreement) and may write
 			// again: without it that section is not shown, and nothing shown is unsupported.
 		case errors.Is(err, os.ErrNotExist):
 			changed("%s is missing", k)

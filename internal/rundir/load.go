@@ -29,6 +29,8 @@ type Run struct {
 	Audited bool
 	// Reviewed is DIR/reviewed.json, nil without one.
 	Reviewed *Reviewed
+	// Agreement is DIR/agreement.json, nil without one.
+	Agreement *Agreement
 	// Integrity is what checking the files against the sha256 the run recorded found
 	// (integrity.go): the reports show its banner, and merge, rescore, compare and
 	// --resume refuse a run that was changed.
@@ -87,6 +89,9 @@ func Load(ctx context.Context, dir string) (*Run, error) {
 		run.Warnings = append(run.Warnings, warn)
 	}
 	if run.Reviewed, warn = loadReviewed(dir); warn != "" {
+		run.Warnings = append(run.Warnings, warn)
+	}
+	if run.Agreement, warn = loadAgreement(dir); warn != "" {
 		run.Warnings = append(run.Warnings, warn)
 	}
 	run.Integrity = Check(dir, sum)
