@@ -275,7 +275,9 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 // when the IN (or =) is the whole WHERE clause of a single-table query.
 //
 // Quirk (official) rule13: the script also takes a column of a composite primary key for
-// t1.c1, and drops the subquery's DISTINCT, GROUP BY, HAVING, ORDER BY and LIMIT.
+// t1.c1, and drops the subquery's DISTINCT, GROUP BY, HAVING, ORDER BY and LIMIT, and
+// its joins: t1 is then the subquery's first table (by name, inner joins sorted as its
+// rule 104 does), the other tables go and d1 keeps naming them.
 func rule13InToJoin(rc *ruleCtx, q *equery) {
 	official := rc.quirks.has(quirkRule13)
 	for _, c := range q.cores {
@@ -296,6 +298,9 @@ func rule13InToJoin(rc *ruleCtx, q *equery) {
 				continue
 			}
 			t1 := soleTable(inner)
+			if official && len(inner.from) > 1 {
+				t1 = scriptFirstTable(inner)
+			}
 			c1 := inner.cols[0]
 			if t1 == "" || colTable(c1) != t1 || !(rc.isFK(c2, c1) || (official && rc.isFKToKeyPart(c2, c1))) {
 				continue
