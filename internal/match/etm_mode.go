@@ -26,14 +26,22 @@ import (
 //   - joinskey: once rule 14 removed every join, rules 2 and 13 still see a join list
 //     (empty) and do not fire;
 //   - rule10: MIN/MAX to ORDER BY ... LIMIT 1 also under GROUP BY / HAVING, whatever the
-//     other selected items, tables empty or not.
+//     other selected items, tables empty or not;
+//   - rule20: t1.c1 [NOT] IN (SELECT t1.c1 FROM t1 ... WHERE d) becomes d (NOT d)
+//     wherever it stands in WHERE, the subquery's joins ignored, c1 unique or not;
+//   - setorder: a compound query's ORDER BY is compared as written (names' case,
+//     qualifiers), the script's rules running on each SELECT only;
+//   - rule14sub: rule 14 (run before rules 19 and 20, as the script orders them) does not
+//     look into subqueries, and renames the removed table's key there.
 //
 // Corrected keeps what is right: P6 (an alias reads as its expression, as SQLite does),
 // SQLite's name resolution, NOT NULL (not UNIQUE) carried across an inner equi-join within
 // the SELECT that has it, rule 4 dropping only columns of the unique column's table, rule
-// 2 after rule 14, rule 10 only where one row is certain, and a composite key (A, B)
-// making A unique within each group of GROUP BY B. docs/etm-modes.md lists each with its
-// reason.
+// 2 after rule 14, rule 10 only where one row is certain, a composite key (A, B)
+// making A unique within each group of GROUP BY B, rule 20 only for a NOT NULL key (or a
+// set of that column), the compound's ORDER BY read in any case, and rule 14 blocked by
+// a subquery only where it reads the removed table other than through its key.
+// docs/etm-modes.md lists each with its reason.
 type ETMMode string
 
 // The ETM modes.
@@ -72,7 +80,10 @@ const (
 	quirkCompositeKey
 	quirkWindow
 	quirkRule13
-	quirksAll = quirkRule13<<1 - 1
+	quirkRule20
+	quirkSetOrder
+	quirkRule14Sub
+	quirksAll = quirkRule14Sub<<1 - 1
 )
 
 // quirkNames are the names reports and docs/etm-modes.md use, with the Table 5 rule or
@@ -90,6 +101,9 @@ var quirkNames = []struct {
 	{quirkCompositeKey, "compositekey (rule 2)"},
 	{quirkWindow, "window (OVER compared as written)"},
 	{quirkRule13, "rule13 (rule 13)"},
+	{quirkRule20, "rule20 (rule 20)"},
+	{quirkSetOrder, "setorder (ORDER BY of a compound query)"},
+	{quirkRule14Sub, "rule14sub (rule 14, subqueries)"},
 }
 
 func (q quirk) has(x quirk) bool { return q&x != 0 }

@@ -103,11 +103,45 @@ func TestETMModes(t *testing.T) {
 			"SELECT w.v FROM u JOIN w ON u.id = w.u_id WHERE u.code > 'a'", false, false},
 		{"rule 13 drops limit, match", "SELECT v FROM w WHERE u_id IN (SELECT id FROM u WHERE code > 'a' ORDER BY code LIMIT 1)",
 			"SELECT w.v FROM u JOIN w ON u.id = w.u_id WHERE u.code > 'a'", true, false},
+		// quirk rule13: the subquery's joins are dropped when its key table sorts first.
+		{"rule 13 drops the subquery's join", "SELECT v FROM c WHERE p_id IN (SELECT p.id FROM p JOIN w ON p.id = w.id WHERE w.v = 1)",
+			"SELECT v FROM c WHERE p_id IN (SELECT p.id FROM p JOIN w ON p.id = w.u_id WHERE w.v = 1)", true, false},
+		{"rule 13 subquery join near miss", "SELECT v FROM c WHERE p_id IN (SELECT p.id FROM p JOIN w ON p.id = w.id WHERE w.v = 2)",
+			"SELECT v FROM c WHERE p_id IN (SELECT p.id FROM p JOIN w ON p.id = w.u_id WHERE w.v = 1)", false, false},
 		// quirk compositekey: (code, lang) makes code unique within each lang group.
 		{"composite key in group", "SELECT lang FROM cl GROUP BY lang HAVING count(DISTINCT code) = 1",
 			"SELECT lang FROM cl GROUP BY lang HAVING count(*) = 1", false, true},
 		{"composite key near miss", "SELECT p_id FROM c GROUP BY p_id HAVING count(DISTINCT v) = 1",
 			"SELECT p_id FROM c GROUP BY p_id HAVING count(*) = 1", false, false},
+		// Rule 19 in each branch of a compound query (both modes, as the script).
+		{"rule 19 in a union branch", "SELECT p.name FROM p WHERE p.id = 1 UNION SELECT p.name FROM p JOIN c ON p.id = c.p_id GROUP BY c.p_id HAVING count(*) > 2",
+			"SELECT p.name FROM p WHERE p.id = 1 UNION SELECT p.name FROM p JOIN c ON p.id = c.p_id GROUP BY p.id HAVING count(*) > 2", true, true},
+		{"rule 19 in a union branch near miss", "SELECT p.name FROM p WHERE p.id = 1 UNION SELECT p.name FROM p JOIN c ON p.id = c.p_id GROUP BY c.v HAVING count(*) > 2",
+			"SELECT p.name FROM p WHERE p.id = 1 UNION SELECT p.name FROM p JOIN c ON p.id = c.p_id GROUP BY p.id HAVING count(*) > 2", false, false},
+		// quirk rule20: [NOT] IN (a subquery over a join) becomes the subquery's condition.
+		{"rule 20 not in over a join", "SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND c.v <> 2",
+			"SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND p.id NOT IN (SELECT p.id FROM p JOIN c ON p.id = c.p_id WHERE c.v = 2)", true, false},
+		{"rule 20 in over a join", "SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND c.v = 2",
+			"SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND p.id IN (SELECT p.id FROM p JOIN c ON p.id = c.p_id WHERE c.v = 2)", true, false},
+		{"rule 20 column not unique", "SELECT name FROM p WHERE id > 1", "SELECT name FROM p WHERE name IN (SELECT name FROM p WHERE id > 1)", true, false},
+		{"rule 20 key", "SELECT name FROM p WHERE id > 1 AND name = 'a'", "SELECT name FROM p WHERE name = 'a' AND id IN (SELECT id FROM p WHERE id > 1)", true, true},
+		{"rule 20 near miss", "SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND c.v = 2",
+			"SELECT p.name FROM p JOIN c ON p.id = c.p_id WHERE c.v = 1 AND p.id NOT IN (SELECT p.id FROM p JOIN c ON p.id = c.p_id WHERE c.v = 2)", false, false},
+		// quirk setorder: a compound query's ORDER BY is compared as written.
+		{"compound order by case", "SELECT name FROM p UNION SELECT name FROM t1 ORDER BY NAME",
+			"SELECT name FROM p UNION SELECT name FROM t1 ORDER BY name", false, true},
+		{"compound order by, branch case", "SELECT NAME FROM p UNION SELECT name FROM t1 ORDER BY name",
+			"SELECT name FROM p UNION SELECT name FROM t1 ORDER BY name", true, true},
+		{"compound order by near miss", "SELECT name FROM p UNION SELECT name FROM t1 ORDER BY name DESC",
+			"SELECT name FROM p UNION SELECT name FROM t1 ORDER BY name", false, false},
+		// quirk rule14sub: rule 14 does not look into subqueries, then renames the removed
+		// table's key there, even the subquery's own table's.
+		{"rule 14, subquery's own table renamed", "SELECT val FROM t2 WHERE val IN (SELECT t2.t1_id FROM t1 WHERE name = 'a')",
+			"SELECT t2.val FROM t1 JOIN t2 ON t1.id = t2.t1_id WHERE t2.val IN (SELECT t1.id FROM t1 WHERE t1.name = 'a')", true, false},
+		{"rule 14, correlated key", "SELECT val FROM t2 WHERE val IN (SELECT v FROM c WHERE p_id = t2.t1_id)",
+			"SELECT t2.val FROM t1 JOIN t2 ON t1.id = t2.t1_id WHERE t2.val IN (SELECT c.v FROM c WHERE c.p_id = t1.id)", true, true},
+		{"rule 14, correlated name", "SELECT t2.val FROM t2 JOIN t1 ON t2.t1_id = t1.id WHERE t2.val IN (SELECT c.v FROM c JOIN p ON c.p_id = p.id WHERE p.name = t1.name)",
+			"SELECT t2.val FROM t1 JOIN t2 ON t1.id = t2.t1_id WHERE t2.val IN (SELECT c.v FROM c JOIN p ON c.p_id = p.id WHERE p.name = t1.name)", true, true},
 		// Window functions: parsed in both modes; corrected also normalises within OVER.
 		{"window identical", "SELECT name, RANK() OVER (ORDER BY id DESC) AS r FROM p",
 			"SELECT name, RANK() OVER (ORDER BY id DESC) AS r FROM p", true, true},

@@ -107,11 +107,27 @@ var queryRules = []func(rc *ruleCtx, q *equery){
 	rule18InList,
 	rule22Between,
 	rule13InToJoin,
+	rule14First,
 	rule19JoinedColumn,
 	rule20SelfIn,
 	rule25LeftJoinNull,
-	rule14UnneededJoin,
+	rule14Last,
 	ruleLearnJoinFacts,
+}
+
+// rule14First and rule14Last are rule 14 at the script's place (after rule 13, before 19
+// and 20: quirk (official) rule14sub, whose rule 20 may bring back a column of the table
+// rule 14 removed) or at ours (last, after rule 19 made joined columns one).
+func rule14First(rc *ruleCtx, q *equery) {
+	if rc.quirks.has(quirkRule14Sub) {
+		rule14UnneededJoin(rc, q)
+	}
+}
+
+func rule14Last(rc *ruleCtx, q *equery) {
+	if !rc.quirks.has(quirkRule14Sub) {
+		rule14UnneededJoin(rc, q)
+	}
 }
 
 // normalize applies every rule until a fixpoint (bounded: rules only shrink or reorder

@@ -133,6 +133,9 @@ func (l *lowerer) query(st *ast.SelectStmt, outer *lscope) (*equery, error) {
 				if err != nil {
 					return nil, err
 				}
+				if len(st.Cores) > 1 && l.quirks.has(quirkSetOrder) {
+					x = asWritten(t.Expr, x)
+				}
 				q.order = append(q.order, &eorder{x: x, desc: t.Order == ast.SortDesc})
 			}
 			if sq.Limit != nil {
@@ -433,6 +436,30 @@ func cloneCore(k *ecore) *ecore {
 		c.from = append(c.from, &efrom{join: f.join, table: f.table, sub: cloneQuery(f.sub), on: clone(f.on), using: append([]string(nil), f.using...)})
 	}
 	return c
+}
+
+// asWritten is quirk (official) setorder: the script runs its rules on each SELECT of a
+// compound query, never on the compound's ORDER BY, which it compares as written: names
+// in their written case, qualifiers as written (an alias stays an alias). x keeps the
+// lowered term; the names as written go beside it.
+func asWritten(e ast.Expr, x *enode) *enode {
+	var names []string
+	var fn *ast.Ident // a function's name: the script's parser reads it in any case
+	ast.Walk(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncCall:
+			fn = n.Name
+		case *ast.Ident:
+			if n != fn {
+				names = append(names, n.Name)
+			}
+		}
+		return true
+	})
+	if len(names) == 0 {
+		return x
+	}
+	return &enode{op: eopRaw, val: "written:" + strings.Join(names, "."), kids: []*enode{x}}
 }
 
 func (l *lowerer) orderExpr(e ast.Expr, sc *lscope) (*enode, error) {

@@ -51,7 +51,10 @@ func (rc *ruleCtx) isFK(child, parent *enode) bool {
 
 // mentions reports whether any column of table t appears in n (subqueries included,
 // since a correlated subquery may name it).
-func mentions(n *enode, t string) bool {
+func mentions(n *enode, t string) bool { return mentionsSub(n, t, true) }
+
+// mentionsSub is mentions, looking into subqueries only when subs.
+func mentionsSub(n *enode, t string, subs bool) bool {
 	if n == nil {
 		return false
 	}
@@ -59,16 +62,17 @@ func mentions(n *enode, t string) bool {
 		return true
 	}
 	for _, k := range n.kids {
-		if mentions(k, t) {
+		if mentionsSub(k, t, subs) {
 			return true
 		}
 	}
-	return n.sub != nil && strings.Contains(n.sub.key(), "col:"+t+".")
+	return subs && n.sub != nil && strings.Contains(n.sub.key(), "col:"+t+".")
 }
 
 // coreMentions reports whether table t is named anywhere in the core or the query's
-// ORDER BY, except in the conditions listed in skip.
-func coreMentions(q *equery, c *ecore, t string, skip map[*enode]bool) bool {
+// ORDER BY, except in the conditions listed in skip (in subqueries too when subs).
+func coreMentions(q *equery, c *ecore, t string, skip map[*enode]bool, subs bool) bool {
+	mentions := func(n *enode, t string) bool { return mentionsSub(n, t, subs) }
 	for _, e := range c.cols {
 		// A star in the select list takes every table's columns (COUNT(*) takes none).
 		if mentions(e, t) || (e.op == eopStar && (e.val == t || e.val == "")) {
@@ -106,7 +110,7 @@ func coreMentions(q *equery, c *ecore, t string, skip map[*enode]bool) bool {
 // coreMentionsSwapped is coreMentions(q, c, t, nil) on the copy of c rule 14 tries: every
 // column aval read as another column (which names t when bNamesT), FROM conditions
 // dropped. It reads c and q without changing or copying them.
-func coreMentionsSwapped(q *equery, c *ecore, t, aval string, bNamesT bool) bool {
+func coreMentionsSwapped(q *equery, c *ecore, t, aval string, bNamesT, subs bool) bool {
 	var m func(n *enode) bool
 	m = func(n *enode) bool {
 		if n == nil {
@@ -123,7 +127,7 @@ func coreMentionsSwapped(q *equery, c *ecore, t, aval string, bNamesT bool) bool
 				return true
 			}
 		}
-		return n.sub != nil && strings.Contains(n.sub.key(), "col:"+t+".")
+		return subs && n.sub != nil && strings.Contains(n.sub.key(), "col:"+t+".")
 	}
 	for _, e := range c.cols {
 		if m(e) || (e.op == eopStar && (e.val == t || e.val == "")) {
@@ -150,6 +154,10 @@ func coreMentionsSwapped(q *equery, c *ecore, t, aval string, bNamesT bool) bool
 // SELECT X FROM t2 when X uses only t2, t1.c1 is t1's (non-composite) key and t2.c2 a
 // foreign key to it: every t2 row meets exactly one t1 row, so the join changes nothing.
 func rule14UnneededJoin(rc *ruleCtx, q *equery) {
+	// Quirk (official) rule14sub: the script does not look into subqueries for columns of
+	// the table it removes (a correlated one may name it), and then renames its key to
+	// the foreign key there too (even a subquery's own table's key).
+	quirk := rc.quirks.has(quirkRule14Sub)
 	for _, c := range q.cores {
 		if len(c.from) < 2 || !innerJoins(c) {
 			continue
@@ -188,7 +196,14 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 			// Elsewhere t.c1 may be read as t2.c2, which the join makes equal (rule 19).
 			// Most candidates still name t elsewhere after that swap: found without
 			// cloning anything.
-			if coreMentionsSwapped(q, c, t, a.val, mentions(b, t)) {
+			// Corrected: a subquery that names t only by its key (correlated: t is in no
+			// subquery's FROM) reads the foreign key instead, as rule 19 allows.
+			subs, inSubs := !quirk, false
+			if !quirk && !subqueryReadsTable(q, c, t) {
+				subs, inSubs = false, true
+			}
+			if coreMentionsSwapped(q, c, t, a.val, mentions(b, t), subs) ||
+				(inSubs && subqueriesMentionSwapped(q, c, t, a.val, mentions(b, t))) {
 				continue
 			}
 			// Only what coreMentions reads and the rule keeps: the FROM items are not
@@ -222,12 +237,15 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 			for _, o := range q.order {
 				trialQ.order = append(trialQ.order, &eorder{x: mapExpr(clone(o.x), swap), desc: o.desc})
 			}
-			if coreMentions(trialQ, trial, t, nil) {
+			if coreMentions(trialQ, trial, t, nil, subs) {
 				continue
 			}
 			c.cols, c.group, c.having, c.where = trial.cols, trial.group, trial.having, trial.where
 			if len(q.cores) == 1 {
 				q.order = trialQ.order
+			}
+			if quirk || inSubs {
+				swapInSubqueries(q, c, swap)
 			}
 			var rest []*enode
 			for _, d := range conds {
@@ -257,7 +275,9 @@ func rule14UnneededJoin(rc *ruleCtx, q *equery) {
 // when the IN (or =) is the whole WHERE clause of a single-table query.
 //
 // Quirk (official) rule13: the script also takes a column of a composite primary key for
-// t1.c1, and drops the subquery's DISTINCT, GROUP BY, HAVING, ORDER BY and LIMIT.
+// t1.c1, and drops the subquery's DISTINCT, GROUP BY, HAVING, ORDER BY and LIMIT, and
+// its joins: t1 is then the subquery's first table (by name, inner joins sorted as its
+// rule 104 does), the other tables go and d1 keeps naming them.
 func rule13InToJoin(rc *ruleCtx, q *equery) {
 	official := rc.quirks.has(quirkRule13)
 	for _, c := range q.cores {
@@ -278,6 +298,9 @@ func rule13InToJoin(rc *ruleCtx, q *equery) {
 				continue
 			}
 			t1 := soleTable(inner)
+			if official && len(inner.from) > 1 {
+				t1 = scriptFirstTable(inner)
+			}
 			c1 := inner.cols[0]
 			if t1 == "" || colTable(c1) != t1 || !(rc.isFK(c2, c1) || (official && rc.isFKToKeyPart(c2, c1))) {
 				continue
@@ -352,81 +375,6 @@ func (rc *ruleCtx) isFKToKeyPart(child, parent *enode) bool {
 	return false
 }
 
-// rule19JoinedColumn is rule 19: SELECT t1.c1 FROM t1 JOIN t2 ON t1.c1 = t2.c2 equals
-// SELECT t2.c2 ...: columns an inner join makes equal are interchangeable in the select
-// list, WHERE, GROUP BY, HAVING and ORDER BY. Each is replaced by the smallest (by key) of its class.
-func rule19JoinedColumn(rc *ruleCtx, q *equery) {
-	c := q.single()
-	if c == nil || len(c.from) < 2 || !innerJoins(c) {
-		return
-	}
-	rep := map[string]*enode{}
-	for _, d := range joinConds(c) {
-		if !d.is(eopBin) || d.val != "=" || !d.kids[0].is(eopCol) || !d.kids[1].is(eopCol) {
-			continue
-		}
-		a, b := d.kids[0], d.kids[1]
-		if b.val < a.val {
-			a, b = b, a
-		}
-		if r, ok := rep[a.val]; ok {
-			a = r
-		}
-		if cur, ok := rep[b.val]; !ok || a.val < cur.val {
-			rep[b.val] = a
-		}
-	}
-	if len(rep) == 0 {
-		return
-	}
-	f := func(n *enode) *enode {
-		if n.is(eopCol) {
-			if r, ok := rep[n.val]; ok {
-				rc.fire("19")
-				return clone(r)
-			}
-		}
-		return n
-	}
-	for i, e := range c.cols {
-		c.cols[i] = mapExpr(e, f)
-	}
-	for i, e := range c.group {
-		c.group[i] = mapExpr(e, f)
-	}
-	c.where = mapExpr(c.where, f)
-	c.having = mapExpr(c.having, f)
-	for _, o := range q.order {
-		o.x = mapExpr(o.x, f)
-	}
-}
-
-// rule20SelfIn is rule 20: SELECT _ FROM t1 WHERE c1 IN (SELECT c1 FROM t1 WHERE d1)
-// equals SELECT _ FROM t1 WHERE d1.
-func rule20SelfIn(rc *ruleCtx, q *equery) {
-	for _, c := range q.cores {
-		t := soleTable(c)
-		if t == "" {
-			continue
-		}
-		ds := conjuncts(c.where)
-		for i, d := range ds {
-			if !d.is(eopInSub) {
-				continue
-			}
-			inner := d.sub.single()
-			if inner == nil || soleTable(inner) != t || len(inner.cols) != 1 || inner.cols[0].key() != d.kids[0].key() ||
-				len(inner.group) > 0 || d.sub.limit != nil {
-				continue
-			}
-			rest := append(append([]*enode(nil), ds[:i]...), ds[i+1:]...)
-			c.where = andOf(append(rest, conjuncts(inner.where)...)...)
-			rc.fire("20")
-			break
-		}
-	}
-}
-
 // rule25LeftJoinNull is rule 25: SELECT _ FROM t1 LEFT JOIN t2 ON t1.c1 = t2.c2 WHERE
 // t2._ IS NULL equals SELECT _ FROM t1 WHERE t1.c1 NOT IN (SELECT c2 FROM t2). Both
 // become the NOT IN form.
@@ -461,7 +409,7 @@ func rule25LeftJoinNull(rc *ruleCtx, q *equery) {
 		rest := append(append([]*enode(nil), ds[:idx]...), ds[idx+1:]...)
 		c.from = c.from[:1]
 		c.where = andOf(rest...)
-		if coreMentions(q, c, t2, nil) {
+		if coreMentions(q, c, t2, nil, true) {
 			continue
 		}
 		sub := &equery{cores: []*ecore{{cols: []*enode{clone(b)}, from: []*efrom{{table: t2}}}}}

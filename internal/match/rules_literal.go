@@ -187,18 +187,21 @@ var negatedOp = map[string]string{
 
 // not lowers NOT x. Rule 23: NOT c1 op x equals c1 <negated op> x (for =, !=, <, <=, >,
 // >=, and the negatable forms IN, LIKE, BETWEEN, IS NULL); NOT NOT x is x.
-func (l *lowerer) not(x *enode) *enode {
+func (l *lowerer) not(x *enode) *enode { return negate(l.fire, x) }
+
+// negate is NOT x with rule 23 applied (x is changed in place).
+func negate(fire func(string), x *enode) *enode {
 	switch {
 	case x.op == eopBin && negatedComparison[x.val] != "":
-		l.fire("23")
+		fire("23")
 		x.val = negatedComparison[x.val]
 		return x
 	case negatedOp[x.op] != "":
-		l.fire("23")
+		fire("23")
 		x.op = negatedOp[x.op]
 		return x
 	case x.op == eopNot:
-		l.fire("23")
+		fire("23")
 		return x.kids[0]
 	}
 	return &enode{op: eopNot, kids: []*enode{x}}
