@@ -61,7 +61,10 @@ func TestStructuralBudget(t *testing.T) {
 		wantValues bool // etm computed (else: computed or absent with a warning, never 0)
 	}{
 		{"short query, verdicts kept", "SELECT name FROM t WHERE id IN (1, 2)", time.Second, true},
-		{"180000 values, 1s budget", long, time.Second, false},
+		// 4 s, not 1: executing the 180,000-value query itself must fit in --timeout
+		// (else the gold times out and there is nothing to match), and on two cores
+		// shared with a parallel build that alone took over a second.
+		{"180000 values, 4s budget", long, 4 * time.Second, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,9 +82,10 @@ func TestStructuralBudget(t *testing.T) {
 			}
 			t.Logf("judged in %v", took)
 			// The target is --timeout + 1 s (about 0.5 s of CPU besides the budget:
-			// executing both queries, schema linking); 2 s more is slack for a machine
-			// whose cores are shared, where wall time stretches.
-			if limit := tc.timeout + 3*time.Second; took > limit {
+			// executing both queries, schema linking); the rest is slack for a machine
+			// whose cores are shared, where wall time stretches. Unbounded, structural
+			// matching of this query runs for minutes.
+			if limit := 2*tc.timeout + 4*time.Second; took > limit {
 				t.Errorf("judged in %v, want within %v", took, limit)
 			}
 			r := res.Systems[0].Records[0]
