@@ -215,7 +215,11 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 	cfg := benchrun.Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
 		Preds: []string{c.EvalName() + "=" + pred}, Timeout: 30 * time.Second, Workers: m.evalJobs, MaxRows: 1_000_000,
 		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
-		Timing: "official", VESIterations: 100}
+		Timing: "official", VESIterations: 100,
+		// A cell collected only the db_id filter's questions (and none of them failed, or
+		// the cell stopped above): the other questions have no prediction, and the filter
+		// leaves them out of the run.
+		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
 	evalDir := filepath.Join(dir, rundir.CellEvalDir)
 	empty, _ := dirEmpty(evalDir) // a judged run there (from records since resumed) is replaced once the new one is complete
 	if _, err := evaluate(ctx, &env{stdout: io.Discard, stderr: logf}, cfg, runOutput{Out: evalDir, Quiet: true, Force: !empty,

@@ -194,6 +194,18 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 			p.Systems[sys][ds] = abs(dir, file)
 		}
 	}
+	for url, lim := range pf.Endpoints {
+		used := false
+		for _, cfg := range p.Configs {
+			used = used || cfg.LLM.BaseURL == url
+		}
+		switch {
+		case !used:
+			return nil, fmt.Errorf("endpoints.%s: no model calls it (models' base_url): %w", url, ErrBadPlan)
+		case lim.Concurrency < 0 || lim.RequestsPerMinute < 0 || lim.RequestsPerMinute != lim.RequestsPerMinute:
+			return nil, fmt.Errorf("endpoints.%s: concurrency and requests_per_minute are not negative: %w", url, ErrBadPlan)
+		}
+	}
 	if err := p.enumerate(pf.Exclude); err != nil {
 		return nil, err
 	}
