@@ -15,8 +15,8 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
