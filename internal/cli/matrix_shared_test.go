@@ -148,6 +148,28 @@ func TestMatrixKillResume(t *testing.T) {
 			}
 		}
 	}
+	// The dry run now counts what the cancelled run recorded as free.
+	code, dry, stderr = runMatrixCLI(t, bg, plan, "--out", out, "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run after the cancel: exit %d\n%s", code, stderr)
+	}
+	t.Logf("dry run after the cancel:\n%s", dry)
+	for _, c := range p.Cells {
+		if !c.Collected() {
+			continue
+		}
+		ds, sel := sp, func(dataset.Question) bool { return true }
+		if c.Dataset == "superhero" {
+			ds, sel = bd, func(q dataset.Question) bool { return q.DBID == "superhero" }
+		}
+		est, err := collect.EstimateRun(bg, collect.Options{Config: c.Config, Dataset: ds, Select: sel, OutDir: filepath.Join(out, "cells", c.Dataset, c.EvalName())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if est.Recorded != len(recorded[c.Name]) || est.Recorded+est.ToAsk != est.Questions {
+			t.Errorf("%s: the dry run counts %d recorded of %d (%d to ask); the cancelled run recorded %d", c.Name, est.Recorded, est.Questions, est.ToAsk, len(recorded[c.Name]))
+		}
+	}
 	code, stdout, stderr := runMatrixCLI(t, bg, plan, "--out", out, "--workers", "3")
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
@@ -202,8 +224,14 @@ func TestMatrixKillResume(t *testing.T) {
 			if e := estimates[c.Name]; total < e.CallsMin || total > e.CallsMax {
 				t.Errorf("%s: %d calls, outside the dry run's estimate %d-%d", c.Name, total, e.CallsMin, e.CallsMax)
 			} else {
-				t.Logf("%-32s estimated calls %4d-%4d, real %4d; estimated tokens %7d-%7d", c.Name, e.CallsMin, e.CallsMax, total,
-					e.PromptTokensMin+e.CompletionTokensMin, e.PromptTokensMax+e.CompletionTokensMax)
+				real := 0
+				for _, r := range m2.Summary.Cells {
+					if r.Name == c.Name {
+						real = r.Tokens
+					}
+				}
+				t.Logf("%-26s calls: estimated %4d-%4d, real %4d; tokens: estimated %7d-%7d, reported by the fake LLM (prompt words + 10 a completion) %7d", c.Name, e.CallsMin, e.CallsMax, total,
+					e.PromptTokensMin+e.CompletionTokensMin, e.PromptTokensMax+e.CompletionTokensMax, real)
 			}
 		}
 		evalOut := filepath.Join(alone, c.Dataset, c.EvalName()+"-eval")
