@@ -355,3 +355,27 @@ func TestEndpointGate(t *testing.T) {
 		})
 	}
 }
+
+// TestMatrixUntrustedIndex: a matrix.json that cannot be read, or of another schema
+// version, is refused before any cell runs (the cells are never mixed with it).
+func TestMatrixUntrustedIndex(t *testing.T) {
+	plan, _, srv, _ := demoMatrix(t, nil)
+	tests := []struct{ name, body, want string }{
+		{"not JSON", "{\"cells\": [", "matrix.json"},
+		{"another schema version", `{"schema_version": 99, "plan_sha256": "x", "cells": []}`, "schema_version 99"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "grid")
+			os.MkdirAll(out, 0o755)
+			os.WriteFile(filepath.Join(out, rundir.MatrixFile), []byte(tt.body), 0o644)
+			code, _, stderr := runMatrixCLI(t, context.Background(), plan, "--out", out)
+			if code == 0 || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "move it aside") {
+				t.Errorf("exit %d, stderr %q; want a refusal naming %q", code, stderr, tt.want)
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+		})
+	}
+}
