@@ -91,7 +91,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newEvalCmd(e), newDemoCmd(e), newVersionCmd(e))
 	root.AddCommand(newReportCmd(e), newServeCmd(e))
 	root.AddCommand(newAdaptCmd(e))
-	root.AddCommand(newCollectCmd(e))
+	root.AddCommand(newCollectCmd(e), newMatrixCmd(e))
 	root.AddCommand(newMergeCmd(e))
 	root.AddCommand(newParseCmd(e))
 	root.AddCommand(newCompareCmd(e), newAuditCmd(e), newRescoreCmd(e), newAgreementCmd(e))

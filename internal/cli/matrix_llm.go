@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
+	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+)
+
+// endpointGate caps what every cell calling one endpoint (a base_url) asks of it
+// together: at most Concurrency requests in flight and RequestsPerMinute spaced evenly.
+// Each cell's collect still applies its own model's llm.concurrency inside that.
+type endpointGate struct {
+	slots    chan struct{}
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+	calls    atomic.Int64 // requests sent through the gate (cache hits never reach it)
+}
+
+func newEndpointGate(lim benchrun.EndpointLimit) *endpointGate {
+	g := &endpointGate{slots: make(chan struct{}, max(lim.Concurrency, 1))}
+	if lim.RequestsPerMinute > 0 {
+		g.interval = time.Duration(float64(time.Minute) / lim.RequestsPerMinute)
+	}
+	return g
+}
+
+func (g *endpointGate) acquire(ctx context.Context) error {
+	select {
+	case g.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if g.interval == 0 {
+		return nil
+	}
+	g.mu.Lock()
+	now := time.Now()
+	at := g.next
+	if at.Before(now) {
+		at = now
+	}
+	g.next = at.Add(g.interval)
+	g.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			<-g.slots
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (g *endpointGate) release() { <-g.slots }
+
+// gatedLLM sends a cell's requests through its endpoint's gate and counts them.
+type gatedLLM struct {
+	inner collect.LLM
+	gate  *endpointGate
+	calls *atomic.Int64 // the cell's own count
+}
+
+func (l *gatedLLM) Chat(ctx context.Context, req collect.ChatRequest) (*collect.ChatResponse, error) {
+	if err := l.gate.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer l.gate.release()
+	l.gate.calls.Add(1)
+	l.calls.Add(1)
+	return l.inner.Chat(ctx, req)
+}
+
+// endpointGates builds one gate per base_url the plan's models call: the plan's
+// endpoints section, else the largest llm.concurrency and the smallest
+// llm.requests_per_minute of the models sharing it.
+func endpointGates(p *benchrun.MatrixPlan) map[string]*endpointGate {
+	lims := map[string]benchrun.EndpointLimit{}
+	keys := make([]string, 0, len(p.Configs))
+	for k := range p.Configs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		l := p.Configs[k].LLM
+		cur, seen := lims[l.BaseURL]
+		cur.Concurrency = max(cur.Concurrency, l.Concurrency)
+		if l.RequestsPerMinute > 0 && (!seen || cur.RequestsPerMinute == 0 || l.RequestsPerMinute < cur.RequestsPerMinute) {
+			cur.RequestsPerMinute = l.RequestsPerMinute
+		}
+		lims[l.BaseURL] = cur
+	}
+	gates := map[string]*endpointGate{}
+	for url, lim := range lims {
+		if set, ok := p.Endpoints[url]; ok {
+			if set.Concurrency > 0 {
+				lim.Concurrency = set.Concurrency
+			}
+			if set.RequestsPerMinute > 0 {
+				lim.RequestsPerMinute = set.RequestsPerMinute
+			}
+		}
+		gates[url] = newEndpointGate(lim)
+	}
+	return gates
+}
