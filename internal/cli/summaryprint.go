@@ -67,11 +67,15 @@ func detailsHas(s *rundir.Summary) []string {
 	return out
 }
 
-// writeDetails is every table: the full report, then the confidence intervals and the
-// paired comparisons of the systems (docs/statistics.md).
+// writeDetails is every table: the full report, then each system against the best, the
+// confidence intervals and the paired comparisons of the systems (docs/statistics.md).
 func writeDetails(w io.Writer, sum *rundir.Summary) error {
 	if err := report.WriteTable(w, sum); err != nil {
 		return err
 	}
-	return report.WriteTextTables(w, report.StatsTables(sum))
+	ts := report.StatsTables(sum)
+	if c := report.ComparisonTable(sum); c != nil {
+		ts = append([]report.TextTable{*c}, ts...)
+	}
+	return report.WriteTextTables(w, ts)
 }
