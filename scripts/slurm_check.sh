@@ -373,7 +373,7 @@ if [ -z "$unchecked" ]; then
 	say "task ${job}_1's log (nl2sqlbench-eval-${job}_1.log), the result tables aside:"
 	grep -E '^nl2sqlbench-eval|slurmstepd|CANCELLED|judged in|stopped|interrupt' "$log" | sed 's/^/    /'
 	grep -q 'restart 0: starting' "$log" || fail "the log does not show the first attempt starting"
-	grep -q '^nl2sqlbench: interrupted: .*records so far are kept' "$log" ||
+	grep -q '^nl2sqlbench: interrupted at [0-9]* of [0-9]* records (those are kept in .*); resume with: ' "$log" ||
 		fail "the log does not show the killed attempt stopping on Slurm's SIGTERM with its records kept"
 	grep -q "restart 1: resuming $shard1: $left records judged by an earlier attempt" "$log" ||
 		fail "the log does not show the requeued attempt resuming its shard with the $left records the killed one left"

@@ -182,13 +182,14 @@ func exByDifficulty(rows [][]string, into metricCells) {
 }
 
 // shortRequired lists what the short output must print: every headline metric overall,
-// and EX per difficulty.
+// and EX per difficulty up to two systems (with more, the comparisons take its place).
 func shortRequired(s *rundir.Summary) []string {
 	var out []string
+	byDifficulty := len(s.Systems) <= 2 || s.VsBest == nil
 	for _, key := range required(s, true) {
 		parts := strings.Split(key, "|")
 		d, _, _ := s.Metrics.Lookup(parts[0], parts[1])
-		if d.Group == "headline" && (parts[2] == "all" || parts[1] == "ex") {
+		if d.Group == "headline" && (parts[2] == "all" || parts[1] == "ex" && byDifficulty) {
 			out = append(out, key)
 		}
 	}

@@ -32,8 +32,9 @@ func newDemoCmd(e *env) *cobra.Command {
 	var out, cache string
 	var asJSON, details bool
 	cmd := &cobra.Command{
-		Use:   "demo",
-		Short: "Judge the embedded demo benchmark (no data needed)",
+		Use:     "demo",
+		Example: `  nl2sqlbench demo --out runs/demo`,
+		Short:   "Judge the embedded demo benchmark (no data needed)",
 		Long: `Build the embedded demo databases (into a cache directory, rebuilt when the embedded
 scripts change), then judge three sample systems' outputs on the demo's questions, exactly as
 eval would, and write a run directory. A rerun replaces the run directory (as eval --force

@@ -299,7 +299,7 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 	var fault *judge.FaultError
 	switch {
 	case errors.As(err, &stopped):
-		return nil, fmt.Errorf("%w: records so far are kept in %s; to continue: %s", stopped.Err, kept, rerunHint(o, od.Work))
+		return nil, &interruptedError{err: stopped, kept: kept, hint: rerunHint(o, od.Work)}
 	case errors.As(err, &fault):
 		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerunHint(o, od.Work))
 	case errors.Is(err, judge.ErrTimingBudget):

@@ -49,7 +49,7 @@ func TestEvalBadInput(t *testing.T) {
 	}{
 		{"no dataset", []string{"eval", "--pred", short}, exitUsage, []string{"--dataset is required"}},
 		{"no pred", []string{"eval", "--dataset", ds}, exitUsage, []string{"--pred is required"}},
-		{"unknown kind", []string{"eval", "--dataset", "csv:x.csv", "--pred", short}, exitError, []string{"csv"}},
+		{"unknown kind", []string{"eval", "--dataset", "csv:x.csv", "--pred", short}, exitUsage, []string{"csv", "usage: nl2sqlbench eval"}},
 		{"missing question file", []string{"eval", "--dataset", "bird:" + filepath.Join(dir, "nope.json"), "--pred", short}, exitError, []string{"nope.json"}},
 		{"count mismatch", []string{"eval", "--dataset", ds, "--pred", short, "--out", t.TempDir()}, exitError, []string{"short.txt", "2 lines"}},
 		{"malformed prediction JSON", []string{"eval", "--dataset", ds, "--pred", badJSON, "--out", t.TempDir()}, exitError, []string{"bad.json", ":2"}},

@@ -21,8 +21,9 @@ func newExportDocsCmd(e *env) *cobra.Command {
 	var db, out, ds, dbRoot string
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "export-docs --db FILE --out DIR [--dataset KIND:PATH]",
-		Short: "Export an SQLite database as JSON documents (cbimport JSON Lines) and gold results as CSV",
+		Use:     "export-docs --db FILE --out DIR [--dataset KIND:PATH]",
+		Example: `  nl2sqlbench export-docs --db superhero.sqlite --out docs/superhero`,
+		Short:   "Export an SQLite database as JSON documents (cbimport JSON Lines) and gold results as CSV",
 		Long: `Writes DIR/<db_id>/<table>.jsonl, one document per row, keyed by the primary key (or rowid) in
 the "_key" field, db_id being the file name without extension. Import into a bucket with
   cbimport json --format lines -d file://DIR/<db_id>/<table>.jsonl -b BUCKET \

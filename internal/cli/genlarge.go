@@ -159,8 +159,9 @@ func newGenLargeCmd(e *env) *cobra.Command {
 	var out string
 	var rows int
 	cmd := &cobra.Command{
-		Use:   "gen-large --out DIR [--rows N]",
-		Short: "Write a large synthetic benchmark for VES and R-VES",
+		Use:     "gen-large --out DIR [--rows N]",
+		Example: `  nl2sqlbench gen-large --out /tmp/large --rows 100000`,
+		Short:   "Write a large synthetic benchmark for VES and R-VES",
 		Long: `Write a synthetic shop database (customers, orders, items; N rows in all, split 1:3:6)
 twice, with and without secondary indexes, and a benchmark over it:
 

@@ -30,8 +30,9 @@ type reviewedSummary = rundir.Reviewed
 func newRescoreCmd(e *env) *cobra.Command {
 	var reviews string
 	cmd := &cobra.Command{
-		Use:   "rescore RUN_DIR [--reviews FILE]",
-		Short: "Apply human reviews to a run and print raw and reviewed EX side by side",
+		Use:     "rescore RUN_DIR [--reviews FILE]",
+		Example: `  nl2sqlbench rescore runs/spider-dev --reviews reviews.jsonl`,
+		Short:   "Apply human reviews to a run and print raw and reviewed EX side by side",
 		Long: `Read the reviews of a run (RUN_DIR/reviews.jsonl, or --reviews FILE), one JSON object per line:
 
   {"index": 12, "system": "C3", "decision": "accept"}     the prediction answers the question

@@ -48,7 +48,7 @@ func TestResumeFromRunDirectory(t *testing.T) {
 	if n := bytes.Count(readFile(t, recs), []byte("\n")); n >= bytes.Count(want, []byte("\n")) {
 		t.Fatalf("the interrupted run wrote all %d records", n)
 	}
-	hint := regexp.MustCompile(`to continue: nl2sqlbench (eval --resume --out \S+)`).FindStringSubmatch(stderr.String())
+	hint := regexp.MustCompile(`(?m)^nl2sqlbench: interrupted at \d+ of \d+ records .*; resume with: nl2sqlbench (eval --resume --out \S+)`).FindStringSubmatch(stderr.String())
 	if hint == nil {
 		t.Fatalf("no command to continue in:\n%s", stderr.String())
 	}

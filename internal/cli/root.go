@@ -18,7 +18,6 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/gctune"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/termsafe"
 )
 
@@ -52,17 +51,18 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		fmt.Fprintf(stderr, "nl2sqlbench: interrupted: %v\n", err)
+		fmt.Fprintf(stderr, "nl2sqlbench: %s\n", interruptedText(err))
 		return exitInterrupted
 	case errors.Is(err, errRegression):
 		return exitRegression
-	case errors.As(err, new(*usageError)) || errors.Is(err, benchrun.ErrConfig):
+	case isUsage(err):
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
+		writeUsageHint(stderr, cmd)
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
@@ -85,7 +85,8 @@ func newRootCmd(e *env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usagef("%v%s", err, nearestFlag(c, err)) })
+	root.Example = "  nl2sqlbench eval --dataset spider:../shared/data/spider --pred DAIL=../shared/data/spider/predictions/DAIL.txt"
 	root.Version = buildid.Describe() // turns on --version, printed as `version` prints it
 	root.SetVersionTemplate(versionLine())
 	root.AddCommand(newEvalCmd(e), newDemoCmd(e), newVersionCmd(e))
@@ -98,5 +99,6 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newGenLargeCmd(e))
 	root.AddCommand(newExportDocsCmd(e), newLoadDBCmd(e))
 	root.AddCommand(newVerifyCmd(e))
+	usageArgs(root)
 	return root
 }

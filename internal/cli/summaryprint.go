@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -29,7 +30,7 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 	}
 	var more string
 	if !o.Details {
-		more = "every table (95% intervals, paired tests, ESM partial match, schema, candidates, usage, ETM): add --details; "
+		more = "every table (" + strings.Join(detailsHas(sum), ", ") + "): add --details; "
 	}
 	if !o.WritesReport {
 		more += fmt.Sprintf("HTML report: nl2sqlbench report %s --html %s", out, filepath.Join(out, "report.html"))
@@ -40,11 +41,41 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 	return err
 }
 
-// writeDetails is every table: the full report, then the confidence intervals and the
-// paired comparisons of the systems (docs/statistics.md).
+// detailsHas names what --details adds for this run: only what it has (a Spider 2.0 run
+// has no ESM).
+func detailsHas(s *rundir.Summary) []string {
+	var out []string
+	if len(s.Systems) > 2 && s.VsBest != nil {
+		out = append(out, "EX by difficulty")
+	}
+	out = append(out, "95% intervals")
+	if s.Paired != nil {
+		out = append(out, "paired tests")
+	}
+	if len(s.ESMPartial) > 0 {
+		out = append(out, "ESM partial match")
+	}
+	if s.Modules != nil {
+		out = append(out, "schema, candidates, usage")
+	}
+	if s.ETM != nil {
+		out = append(out, "ETM")
+	}
+	if len(s.Spider2) > 0 {
+		out = append(out, "Spider 2.0 modes")
+	}
+	return out
+}
+
+// writeDetails is every table: the full report, then each system against the best, the
+// confidence intervals and the paired comparisons of the systems (docs/statistics.md).
 func writeDetails(w io.Writer, sum *rundir.Summary) error {
 	if err := report.WriteTable(w, sum); err != nil {
 		return err
 	}
-	return report.WriteTextTables(w, report.StatsTables(sum))
+	ts := report.StatsTables(sum)
+	if c := report.ComparisonTable(sum); c != nil {
+		ts = append([]report.TextTable{*c}, ts...)
+	}
+	return report.WriteTextTables(w, ts)
 }

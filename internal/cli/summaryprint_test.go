@@ -46,8 +46,8 @@ func legendOf(out string) string {
 }
 
 // TestDemoFitsOneScreen: the demo's default output is at most 30 lines, says what each
-// system is, explains every headline label it prints, and shows its deliberately broken
-// questions as a note rather than as warnings.
+// system is, compares its three systems with the best one, explains every headline label
+// it prints, and shows its deliberately broken questions as a note rather than as warnings.
 func TestDemoFitsOneScreen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
 	stdout, stderr := runCLI(t, "demo", "--cache", t.TempDir(), "--out", dir)
@@ -56,7 +56,7 @@ func TestDemoFitsOneScreen(t *testing.T) {
 		t.Errorf("the demo's expected verdicts show as warnings:\n%s", stderr)
 	}
 	for _, want := range []string{"baseline ", "reviser ", "sampler-5 ", "broken on purpose: arc-001 skipped", "lib-021 gold_error",
-		"scores in % of the judged questions", "EX by difficulty", "failed to run (error)", "add --details", "run directory: " + dir} {
+		"scores in % of the judged questions", "each system against the best", "failed to run (error)", "add --details", "run directory: " + dir} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

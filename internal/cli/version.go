@@ -14,9 +14,10 @@ func versionLine() string { return "nl2sqlbench " + buildid.Describe() + "\n" }
 
 func newVersionCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Example: `  nl2sqlbench version`,
+		Short:   "Print the version",
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := fmt.Fprint(e.stdout, versionLine())
 			return err

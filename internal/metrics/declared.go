@@ -26,54 +26,80 @@ func Declared(opt Options) []Metric {
 		ks = DefaultPassK
 	}
 	ms := []Metric{
-		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true),
+		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true).
+			with(0, Display{Legend: "EX = execution accuracy (result equals the gold's)", Paired: true, Compare: true, VerdictLine: true}),
 		intMetric("ts_ex", "TS-EX", "eval --test-suite: EX-correct and no realistic counterexample database (one the data's profile allows) found within the budget (internal/counterex)",
-			func(r *record.Record) *int { return r.TSEX }),
-		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false),
-		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false),
-		{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
+			func(r *record.Record) *int { return r.TSEX }).
+			with(NeedTestSuite, Display{Legend: "TS-EX = test-suite EX: EX, and no database the data allows found on which the two queries differ", Compare: true, VerdictLine: true}),
+		verdictMetric("incorrect", "incorrect", "ran, results differ: incorrect / judged", record.Incorrect, false).
+			with(0, Display{Legend: "incorrect/error = wrong result / failed to run", VerdictLine: true, NotByDifficulty: true}),
+		verdictMetric("error", "error", "failed to run: error / judged", record.Error, false).
+			with(0, Display{LegendWith: "incorrect", VerdictLine: true, NotByDifficulty: true}),
+		Metric{ID: "ex_bird", Label: "EX bird", Group: "headline", Fields: []string{"ex_bird"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: BIRD evaluation_ex semantics (rows as sets)",
-			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), r.Spider2Mode == "" }},
-		{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExBird), r.Spider2Mode == "" }}.
+			with(0, Display{Legend: "EX bird/spider = EX by BIRD's rules (rows as a set) / Spider's (a bag; ordered if gold is)",
+				VerdictLine: true, NotByDifficulty: true}), // EX's variants: compared in the paired section, not on the first screen
+		Metric{ID: "ex_spider", Label: "EX spider", Group: "headline", Fields: []string{"ex_spider"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: AllJudged, MinCoverage: DefaultMinCoverage, Applies: "always: Spider test-suite execution semantics (bags; order when the gold orders)",
-			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), r.Spider2Mode == "" }},
+			Value: func(_ string, r *record.Record) (float64, bool) { return float64(r.ExSpider), r.Spider2Mode == "" }}.
+			with(0, Display{LegendWith: "ex_bird", VerdictLine: true, NotByDifficulty: true}),
 		spider2Final(), spider2Real(), // spider2.go: Spider 2.0's Final and Real scores
 		intMetric("esm", "ESM", "Spider exact set match; needs the question's database and a gold SQL Spider's parser accepts",
-			func(r *record.Record) *int { return r.ESM }),
+			func(r *record.Record) *int { return r.ESM }).
+			with(NeedESM, Display{Legend: "ESM = Spider's exact set match", Compare: true, VerdictLine: true}),
 		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",
-			func(r *record.Record) *int { return r.ETM }),
-		{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
+			func(r *record.Record) *int { return r.ETM }).
+			with(NeedETM, Display{Legend: "ETM = Enhanced Tree Matching (SQL structure)", Compare: true, VerdictLine: true}),
+		Metric{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: JudgedWithValue, MinCoverage: DefaultMinCoverage, Applies: "eval --flex (on for --engine sqlpp): NL2SQL++'s flexible comparison, exact or column_flexible",
 			Value: func(_ string, r *record.Record) (float64, bool) {
 				if r.FlexVerdict == "" {
 					return 0, false
 				}
 				return b2f(r.FlexVerdict == "exact" || r.FlexVerdict == "column_flexible"), true
-			}},
-		softF1(),
+			}}.
+			with(NeedFlex, Display{Legend: "Flex = NL2SQL++'s flexible result comparison (extra or reordered columns allowed)", Paired: true, Compare: true, VerdictLine: true}),
+		softF1().
+			with(NeedSoftF1, Display{Legend: "Soft-F1 = BIRD's partial credit over result cells", Paired: true, Compare: true}),
 		floatMetric("ves", "VES", "eval --ves: the BIRD paper's reward sqrt(gold time / prediction time), 0 when not correct",
-			func(r *record.Record) *float64 { return r.VES }, nil),
+			func(r *record.Record) *float64 { return r.VES }, nil).
+			with(NeedTiming, Display{Legend: "VES/R-VES = BIRD's speed reward against the gold SQL (0 unless correct)", Paired: true, Compare: true}),
 		floatMetric("rves", "R-VES", "eval --ves: BIRD mini-dev's R-VES, the mean of sqrt(bucketed reward)",
-			func(r *record.Record) *float64 { return r.RVESReward }, math.Sqrt),
+			func(r *record.Record) *float64 { return r.RVESReward }, math.Sqrt).
+			with(NeedTiming, Display{LegendWith: "ves", Paired: true, Compare: true}),
 	}
 	ms[len(ms)-1].Fields = []string{"rves_reward"}
 	for _, s := range []struct {
-		id, label string
-		get       func(*record.Record) *float64
+		id, label, legend string
+		get               func(*record.Record) *float64
 	}{
-		{"schema_table_p", "table P", func(r *record.Record) *float64 { return r.SchemaTableP }},
-		{"schema_table_r", "table R", func(r *record.Record) *float64 { return r.SchemaTableR }},
-		{"schema_table_f1", "table F1", func(r *record.Record) *float64 { return r.SchemaTableF1 }},
-		{"schema_column_p", "column P", func(r *record.Record) *float64 { return r.SchemaColumnP }},
-		{"schema_column_r", "column R", func(r *record.Record) *float64 { return r.SchemaColumnR }},
-		{"schema_column_f1", "column F1", func(r *record.Record) *float64 { return r.SchemaColumnF1 }},
+		{"schema_table_p", "table P", "table P/R/F1 = precision / recall / F1 of the tables the prediction uses against the gold's", func(r *record.Record) *float64 { return r.SchemaTableP }},
+		{"schema_table_r", "table R", "", func(r *record.Record) *float64 { return r.SchemaTableR }},
+		{"schema_table_f1", "table F1", "", func(r *record.Record) *float64 { return r.SchemaTableF1 }},
+		{"schema_column_p", "column P", "column P/R/F1 = the same for columns", func(r *record.Record) *float64 { return r.SchemaColumnP }},
+		{"schema_column_r", "column R", "", func(r *record.Record) *float64 { return r.SchemaColumnR }},
+		{"schema_column_f1", "column F1", "", func(r *record.Record) *float64 { return r.SchemaColumnF1 }},
 	} {
-		ms = append(ms, schemaMetric(s.id, s.label, s.get))
+		m := schemaMetric(s.id, s.label, s.get)
+		if m.Display.Legend = s.legend; s.legend == "" {
+			m.Display.LegendWith = "schema_table_p"
+			if s.id[7] == 'c' {
+				m.Display.LegendWith = "schema_column_p"
+			}
+		}
+		ms = append(ms, m)
 	}
 	for _, k := range ks {
 		ms = append(ms, passAtMetric(k))
 	}
 	return append(ms, usageMetrics(opt.Pricing)...)
+}
+
+// with sets the work a metric needs and how it is displayed.
+func (m Metric) with(n Need, d Display) Metric {
+	m.Needs, m.Display = n, d
+	return m
 }
 
 func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Metric {
@@ -126,7 +152,7 @@ func floatMetric(id, label, applies string, get func(*record.Record) *float64, f
 // defined (a gold set that is not empty and a predicted schema).
 func schemaMetric(id, label string, get func(*record.Record) *float64) Metric {
 	return Metric{ID: id, Label: label, Group: "schema", Fields: []string{id}, Unit: Percent, HigherIsBetter: true,
-		Over: JudgedWithValue, Applies: "a gold schema from the gold SQL and a predicted schema (reported, or read from the SQL); undefined for an empty gold set",
+		Over: JudgedWithValue, Needs: NeedLinking | NeedModules, Applies: "a gold schema from the gold SQL and a predicted schema (reported, or read from the SQL); undefined for an empty gold set",
 		Value: func(_ string, r *record.Record) (float64, bool) {
 			if p := get(r); p != nil {
 				return *p, true
@@ -141,6 +167,7 @@ func passAtMetric(k int) Metric {
 	return Metric{ID: fmt.Sprintf("pass@%d", k), Label: fmt.Sprintf("Pass@%d", k), Group: "candidates",
 		Fields: []string{"candidates", "pass_at"}, Unit: Percent, HigherIsBetter: true, Over: AllJudged, Binary: true,
 		MinCoverage: DefaultMinCoverage, Applies: "a system that reported several candidates for some question",
+		Needs: NeedLinking | NeedModules, Display: Display{Legend: fmt.Sprintf("Pass@%d = one of the first %d candidates is correct", k, k)},
 		Value: func(_ string, r *record.Record) (float64, bool) {
 			ok, _ := PassAt(r, k)
 			return b2f(ok), true

@@ -315,3 +315,37 @@ func (bb *bootstrapBatch) run(sec *Section) {
 	}
 	wg.Wait()
 }
+
+// NewcombePaired is the 95% interval of the difference of two paired rates, p_A - p_B,
+// by Newcombe's hybrid score method for paired data (Statistics in Medicine 17, 1998,
+// method 10): each rate's Wilson interval, combined with the correlation of the pairs.
+// both counts the questions right in A and B, aOnly and bOnly the discordant ones and
+// neither the rest. Unlike the Wald interval it stays inside [-1, 1] and is not
+// degenerate when no question is discordant.
+func NewcombePaired(both, aOnly, bOnly, neither int) (lo, hi float64) {
+	n := both + aOnly + bOnly + neither
+	if n == 0 {
+		return -1, 1
+	}
+	nf := float64(n)
+	pa, pb := float64(both+aOnly)/nf, float64(both+bOnly)/nf
+	la, ua := Wilson(both+aOnly, n)
+	lb, ub := Wilson(both+bOnly, n)
+	// phi is the correlation of the two 0/1 outcomes (0 when a margin is empty), with
+	// Newcombe's correction of a positive numerator by N/2: without it, no discordant
+	// question would give phi = 1 and an interval of width 0.
+	var phi float64
+	if den := float64(both+aOnly) * float64(bOnly+neither) * float64(both+bOnly) * float64(aOnly+neither); den > 0 {
+		num := float64(both)*float64(neither) - float64(aOnly)*float64(bOnly)
+		if num > 0 {
+			num = math.Max(num-nf/2, 0)
+		}
+		phi = num / math.Sqrt(den)
+	}
+	d := pa - pb
+	dl, eu := pa-la, ub-pb
+	el, du := pb-lb, ua-pa
+	lo = d - math.Sqrt(math.Max(0, dl*dl-2*phi*dl*eu+eu*eu))
+	hi = d + math.Sqrt(math.Max(0, el*el-2*phi*el*du+du*du))
+	return math.Max(-1, lo), math.Min(1, hi)
+}

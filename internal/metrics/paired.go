@@ -33,7 +33,8 @@ type PairedTest struct {
 	A    float64 `json:"a"`
 	B    float64 `json:"b"`
 	Diff float64 `json:"diff"`
-	// DiffLow and DiffHigh bound Diff's 95% paired bootstrap interval (means only).
+	// DiffLow and DiffHigh bound Diff's 95% interval: Newcombe's hybrid score interval
+	// for paired rates (0/1 metrics), the paired bootstrap's percentile interval for means.
 	DiffLow  *float64 `json:"diff_low,omitempty"`
 	DiffHigh *float64 `json:"diff_high,omitempty"`
 	// AOnly counts the questions A gets right and B wrong, BOnly the reverse (0/1
@@ -164,17 +165,21 @@ func comparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 	t = PairedTest{Metric: m.ID, N: len(xa), A: mean(xa), B: mean(xb)}
 	t.Diff = t.A - t.B
 	if m.Binary {
-		aOnly, bOnly := 0, 0
+		both, aOnly, bOnly := 0, 0, 0
 		for i := range xa {
 			switch {
-			case xa[i] != 0 && xb[i] == 0:
+			case xa[i] != 0 && xb[i] != 0:
+				both++
+			case xa[i] != 0:
 				aOnly++
-			case xa[i] == 0 && xb[i] != 0:
+			case xb[i] != 0:
 				bOnly++
 			}
 		}
 		t.Method, t.AOnly, t.BOnly = MethodMcNemar, &aOnly, &bOnly
 		t.P = McNemarExact(aOnly, bOnly)
+		lo, hi := NewcombePaired(both, aOnly, bOnly, len(xa)-both-aOnly-bOnly)
+		t.DiffLow, t.DiffHigh = &lo, &hi
 		t.Text = fmt.Sprintf("%s (a_only %d, b_only %d) %s", signed(m.Unit, t.Diff), aOnly, bOnly, FormatP(t.P))
 		return t, nil, true
 	}

@@ -3,7 +3,9 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -15,8 +17,10 @@ import (
 // records itself, so one metric reads the same everywhere.
 //
 // To add a metric: one entry in Declared (its id, label, the record fields it reads, its
-// per-question value, its denominator, unit and when it applies), and, if a judge
-// annotator fills its record field, one line wiring that annotator into the run.
+// per-question value, its denominator, unit, when it applies, the work it needs and how
+// outputs display it, legend included), and, if a judge annotator fills its record
+// field, one line wiring that annotator into the run. No output keeps a list of metric
+// ids: each reads the declaration (Declaration, DisplayOf).
 
 // Unit says how a metric's value reads and is printed.
 type Unit string
@@ -102,6 +106,32 @@ type Metric struct {
 	// Usable, when set, says whether a system's records can carry the metric at all
 	// (Pass@k needs several candidates); reason is shown instead of a number.
 	Usable func(recs []record.Record) (ok bool, reason string)
+	// Needs is the work beyond executing and comparing results that the metric needs
+	// (selection.go): what eval --metrics turns on for it.
+	Needs Need
+	// Display says how outputs show the metric.
+	Display Display
+}
+
+// Display is where and how outputs show a metric, beside its Group's table.
+type Display struct {
+	// Legend explains the label in words, in every legend that prints it ("EX =
+	// execution accuracy ..."). A metric explained with another's entry names it in
+	// LegendWith instead ("error" is explained with "incorrect": "incorrect/error = ...").
+	Legend     string
+	LegendWith string
+	// Paired: the paired table (eval --details, the reports) shows its tests; every
+	// headline metric's tests are in summary.json's paired section regardless.
+	Paired bool
+	// Compare: the first screen may compare systems on it against the best one
+	// (summary.json's vs_best): a score, not a share of failures.
+	Compare bool
+	// VerdictLine: the drill-down shows it with a question's verdict instead of listing
+	// its per-question value.
+	VerdictLine bool
+	// NotByDifficulty: the difficulty table leaves it out (a share beside EX, or EX under
+	// the other semantics, read from the headline table).
+	NotByDifficulty bool
 }
 
 // Definition is a Metric as summary.json describes it.
@@ -171,3 +201,41 @@ func naText(n, judged int, reason string) string {
 
 // IsNA reports whether an output text is a not-applicable mark.
 func IsNA(text string) bool { return strings.HasPrefix(text, "n/a") }
+
+// declarations indexes the default registry by id, built once.
+var declarations = sync.OnceValue(func() map[string]Metric {
+	out := map[string]Metric{}
+	for _, m := range Declared(Options{}) {
+		out[m.ID] = m
+	}
+	return out
+})
+
+// Declaration returns the registry's declaration of metric id, for outputs that render
+// a summary.json: its legend and display. Pass@k is declared for any k. ok is false for
+// an id the registry does not declare (a summary written by another build).
+func Declaration(id string) (Metric, bool) {
+	if m, ok := declarations()[id]; ok {
+		return m, true
+	}
+	if k, err := strconv.Atoi(strings.TrimPrefix(id, "pass@")); err == nil && k > 0 && strings.HasPrefix(id, "pass@") {
+		return passAtMetric(k), true
+	}
+	return Metric{}, false
+}
+
+// DisplayOf is metric id's display (the zero Display for an undeclared id).
+func DisplayOf(id string) Display {
+	m, _ := Declaration(id)
+	return m.Display
+}
+
+// LegendOf is the legend entry that explains metric id's label, following LegendWith;
+// "" when none does.
+func LegendOf(id string) string {
+	d := DisplayOf(id)
+	if d.LegendWith != "" {
+		return DisplayOf(d.LegendWith).Legend
+	}
+	return d.Legend
+}

@@ -33,31 +33,6 @@ const (
 // Has reports whether n includes every need of o.
 func (n Need) Has(o Need) bool { return n&o == o }
 
-// needsOf is what each registry metric needs beyond execution (none: verdicts, EX under
-// both semantics, and the usage fields the prediction file reports). Pass@k and the
-// usage metrics need the module annotator and the modules section.
-func needsOf(m *Metric) Need {
-	switch {
-	case m.ID == "soft_f1":
-		return NeedSoftF1
-	case m.ID == "esm":
-		return NeedESM
-	case m.ID == "etm":
-		return NeedETM
-	case m.ID == "flex":
-		return NeedFlex
-	case m.ID == "ves" || m.ID == "rves":
-		return NeedTiming
-	case m.ID == "ts_ex":
-		return NeedTestSuite
-	case m.Group == "schema" || m.Group == "candidates":
-		return NeedLinking | NeedModules
-	case m.Group == "usage":
-		return NeedModules
-	}
-	return 0
-}
-
 // Extras are the selectable items that are not per-question registry metrics: summary
 // sections and breakdowns, each with what it needs.
 var Extras = []Extra{
@@ -137,7 +112,7 @@ func (s Selection) Needs(opt Options) Need {
 	var n Need
 	for _, m := range Declared(opt) {
 		if s.Has(m.ID) {
-			n |= needsOf(&m)
+			n |= m.Needs
 		}
 	}
 	for _, e := range Extras {

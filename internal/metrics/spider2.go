@@ -16,7 +16,9 @@ func spider2Final() Metric {
 	return Metric{ID: "ex_spider2", Label: "Spider2 Final", Group: "headline", Fields: []string{"ex_spider2", "spider2_mode"}, Unit: Percent,
 		HigherIsBetter: true, Over: AllJudged, MinCoverage: DefaultMinCoverage, Verdict: true,
 		Applies: "Spider 2.0 (dataset spider2): result tables matched under --spider2-mode; over the tasks submitted and judged (evaluate.py's Final score)",
-		Value:   spider2Value}
+		Value:   spider2Value,
+		Display: Display{Legend: "Spider2 Final/Real = Spider 2.0's result-table match (evaluate.py) over the tasks judged / over every task of the suite",
+			Compare: true}}
 }
 
 func spider2Real() Metric {
@@ -38,7 +40,8 @@ func spider2Real() Metric {
 				}
 			}
 			return false, "not a Spider 2.0 run"
-		}}
+		},
+		Display: Display{LegendWith: "ex_spider2", Compare: true}}
 }
 
 func spider2Value(_ string, r *record.Record) (float64, bool) {

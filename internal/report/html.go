@@ -58,6 +58,7 @@ type Page struct {
 	Scores       ScoreTable
 	ByDifficulty DifficultyTable
 	ModuleTables []ScoreTable
+	Comparison   *TextTable     // each system against the best, at the top (vsbest.go)
 	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
 	Audit        []TextTable    // the gold audit (audit.go)
 	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
@@ -77,9 +78,9 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 	if title == "" {
 		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
 	}
-	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: run.Semantics(),
+	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: SemanticsName(&run.Summary),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
-		Scores: Scores(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
+		Scores: Scores(&run.Summary), Comparison: ComparisonTable(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if n := run.Integrity.Note(); n != "" {
 		p.Warnings = append(p.Warnings, n)

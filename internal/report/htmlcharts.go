@@ -32,7 +32,9 @@ func Charts(run *rundir.Run) []Chart {
 	}
 	out := make([]Chart, 0, len(builders))
 	for _, b := range builders {
-		out = append(out, b(s))
+		if c := b(s); c.ID != "" { // no ID: a figure that cannot apply to this kind of run
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -57,7 +59,8 @@ func runDifficulties(run *rundir.Run) []string {
 var verdictKeys = []Segment{{Label: "correct", Color: colCorrect}, {Label: "incorrect", Color: colIncorrect}, {Label: "error", Color: colError}}
 
 func chartVerdicts(s *rundir.Summary) Chart {
-	const id, title = "verdicts", "Correct / incorrect / error by difficulty"
+	const id = "verdicts"
+	title := "Correct / incorrect / error by " + Grouping(s)
 	var rows []BarRow
 	diffs := difficulties(s.Systems)
 	if len(diffs) > 0 {
@@ -85,7 +88,7 @@ func chartVerdicts(s *rundir.Summary) Chart {
 		return absent(id, title, "No judged records in this run.")
 	}
 	return Chart{ID: id, Title: title, SVG: StackedBars(title, rows, verdictKeys),
-		Caption: "Share of judged questions (skipped and gold_error excluded) under the run's " + s.Settings.Semantics + " semantics."}
+		Caption: "Share of judged questions (skipped and gold_error excluded) under the run's " + SemanticsName(s) + " semantics."}
 }
 
 func zeroNaN(v float64) float64 {
@@ -187,6 +190,9 @@ func firstSystem(s *rundir.Summary) string {
 // flexible comparison where the run carries them.
 func chartExTmSm(s *rundir.Summary) Chart {
 	const id, title = "ex-etm-esm", "EX vs ETM vs ESM per system"
+	if len(s.Spider2) > 0 {
+		return Chart{} // Spider 2.0 judges result tables: no SQL structure to match
+	}
 	if !s.Metrics.Has("etm") && !s.Metrics.Has("esm") && !s.Metrics.Has("flex") {
 		return absent(id, title, "The run computed no ETM, ESM or Flex: only EX is available.")
 	}

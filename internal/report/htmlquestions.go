@@ -78,16 +78,12 @@ func questions(run *rundir.Run, evidence map[int]string) []QuestionView {
 	return out
 }
 
-// inVerdictLine are the registry metrics the drill-down shows beside the verdict; the
-// others it lists with their per-question values (drillMetrics).
-var inVerdictLine = map[string]bool{"ex": true, "incorrect": true, "error": true, "ex_bird": true, "ex_spider": true,
-	"esm": true, "etm": true, "flex": true, "ts_ex": true}
-
-// drillMetrics are the registry metrics shown per question in the drill-down.
+// drillMetrics are the registry metrics shown per question in the drill-down: those not
+// shown beside the verdict (metrics.Display.VerdictLine).
 func drillMetrics(ks []int) []metrics.Metric {
 	var out []metrics.Metric
 	for _, m := range metrics.Declared(metrics.Options{PassK: ks}) {
-		if !inVerdictLine[m.ID] {
+		if !m.Display.VerdictLine {
 			out = append(out, m)
 		}
 	}

@@ -1,40 +1,26 @@
 package report
 
 import (
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The terminal explains every term it prints: each table is followed by a legend of the
-// abbreviations it used, in words, taken from here. A new column label gets its entry
-// here (legend_test.go fails for a headline label without one).
+// abbreviations it used, in words, from the registry's declarations (metrics.Display's
+// Legend; TestEveryMetricHasALegend fails for a metric without one).
 
-// metricTerms explain the registry's headline labels, by metric id.
-var metricTerms = map[string]string{
-	"ex":        "EX = execution accuracy (result equals the gold's)",
-	"incorrect": "incorrect/error = wrong result / failed to run",
-	"ex_bird":   "EX bird/spider = EX by BIRD's rules (rows as a set) / Spider's (a bag; ordered if gold is)",
-	"esm":       "ESM = Spider's exact set match",
-	"etm":       "ETM = Enhanced Tree Matching (SQL structure)",
-	"soft_f1":   "Soft-F1 = BIRD's partial credit over result cells",
-	"ves":       "VES/R-VES = BIRD's speed reward against the gold SQL (0 unless correct)",
-	"flex":      "Flex = NL2SQL++'s flexible result comparison (extra or reordered columns allowed)",
-}
-
-// metricTermOrder is the order of the headline legend; error, ex_spider and rves share
-// their pair's entry.
-var metricTermOrder = []string{"ex", "incorrect", "ex_bird", "esm", "etm", "soft_f1", "ves", "flex"}
-
-// legendPair is the metric whose label an entry explains with its own.
-var legendPair = map[string]string{"incorrect": "error", "ex_bird": "ex_spider", "ves": "rves"}
-
-// headlineLegend explains the headline table's labels, and n/a when a cell shows it.
+// headlineLegend explains the headline table's labels, in its order (a label explained
+// with another's entry shares it), and n/a when a cell shows it.
 func headlineLegend(s *rundir.Summary, t ScoreTable) []string {
 	var out []string
-	for _, id := range metricTermOrder {
-		if t.has(id) || t.has(legendPair[id]) {
-			out = append(out, metricTerms[id])
+	seen := map[string]bool{}
+	for _, c := range t.Columns {
+		if l := metrics.LegendOf(c.ID); l != "" && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
 		}
 	}
 	if showsNA(t) {

@@ -22,7 +22,7 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 		fmt.Fprintf(&b, "> Note: %s.\n\n", mdEsc(note))
 	}
 	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
-		s.Dataset.Questions, mdEsc(run.Semantics()))
+		s.Dataset.Questions, mdEsc(SemanticsName(s)))
 
 	t := Scores(s)
 	head := []string{"system", "judged"}
@@ -39,9 +39,12 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 		}
 		mdRow(&b, append(cells, fmt.Sprint(r.Skipped), fmt.Sprint(r.GoldError)))
 	}
+	if ct := ComparisonTable(s); ct != nil {
+		mdTextTables(&b, []TextTable{*ct})
+	}
 
 	if d := ByDifficulty(s); len(d.Rows) > 0 {
-		fmt.Fprintf(&b, "\n### By difficulty (%%)\n\n")
+		fmt.Fprintf(&b, "\n### By %s (%%)\n\n", d.Grouping)
 		mdRow(&b, append(append([]string{"system", "metric"}, d.Difficulties...), "all"))
 		mdAlign(&b, len(d.Difficulties)+3)
 		count := []string{"count", ""}

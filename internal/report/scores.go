@@ -85,12 +85,11 @@ func ModuleTables(s *rundir.Summary) []ScoreTable {
 	return out
 }
 
-// notByDifficulty are headline metrics the difficulty table leaves out: the verdict
-// shares beside EX, and EX under the other semantics, read from the headline table.
-var notByDifficulty = map[string]bool{"incorrect": true, "error": true, "ex_bird": true, "ex_spider": true}
-
 // DifficultyTable is every headline metric per difficulty: rows are (system, metric).
 type DifficultyTable struct {
+	// Grouping names what the columns are: "difficulty", or "backend" in a Spider 2.0
+	// run, whose records keep their backend where others keep a difficulty.
+	Grouping     string
 	Difficulties []string // then "all"
 	Counts       []int    // judged questions per difficulty, then overall (first system)
 	Rows         []DifficultyRow
@@ -106,7 +105,7 @@ type DifficultyRow struct {
 // ByDifficulty builds the difficulty table; it has no rows when the run has fewer than
 // two difficulties (the headline table says it all).
 func ByDifficulty(s *rundir.Summary) DifficultyTable {
-	var t DifficultyTable
+	t := DifficultyTable{Grouping: Grouping(s)}
 	diffs := difficulties(s.Systems)
 	if len(diffs) == 0 {
 		return t
@@ -118,7 +117,7 @@ func ByDifficulty(s *rundir.Summary) DifficultyTable {
 	t.Counts = append(t.Counts, s.Systems[0].Overall.Counts.Judged)
 	for _, sys := range s.Systems {
 		for _, def := range s.Metrics.Group("headline") {
-			if notByDifficulty[def.ID] {
+			if metrics.DisplayOf(def.ID).NotByDifficulty {
 				continue
 			}
 			row := DifficultyRow{System: sys.System, Label: def.Label, Metric: def.ID}
@@ -129,6 +128,24 @@ func ByDifficulty(s *rundir.Summary) DifficultyTable {
 		}
 	}
 	return t
+}
+
+// Grouping names what a run's per-difficulty values are grouped by: "backend" in a
+// Spider 2.0 run (sqlite, bigquery, snowflake), "difficulty" otherwise.
+func Grouping(s *rundir.Summary) string {
+	if len(s.Spider2) > 0 {
+		return "backend"
+	}
+	return "difficulty"
+}
+
+// SemanticsName is the rule EX is judged by, for "EX under ... semantics": the run's
+// --semantics, or Spider 2.0's result-table match in the mode that decided.
+func SemanticsName(s *rundir.Summary) string {
+	if len(s.Spider2) > 0 {
+		return "Spider 2.0 " + s.Spider2[0].Mode
+	}
+	return s.Settings.Semantics
 }
 
 // metricValue is a system's value of a metric for charts: NaN when absent or n/a.

@@ -51,7 +51,7 @@ func writeScores(w io.Writer, s *rundir.Summary) {
 		fmt.Fprintf(tw, "%d\t%d\t\n", r.Skipped, r.GoldError)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", s.Settings.Semantics, timingNote(s))
+	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
 }
 
 func writeDifficultyTable(w io.Writer, s *rundir.Summary) {
@@ -59,7 +59,7 @@ func writeDifficultyTable(w io.Writer, s *rundir.Summary) {
 	if len(t.Rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nby difficulty (%%)\n")
+	fmt.Fprintf(w, "\nby %s (%%)\n", t.Grouping)
 	tw := newTab(w)
 	fmt.Fprintf(tw, "system\tmetric\t%s\tall\t\n", strings.Join(t.Difficulties, "\t"))
 	fmt.Fprintf(tw, "count\t\t")

@@ -62,7 +62,7 @@ func IntervalTables(s *rundir.Summary) []TextTable {
 	if len(diffs) == 0 || !s.Metrics.Has("ex") {
 		return out
 	}
-	d := TextTable{Title: "EX by difficulty with 95% confidence intervals (%)", Head: append(append([]string{"system (EX, 95% CI)"}, diffs...), "all")}
+	d := TextTable{Title: "EX by " + Grouping(s) + " with 95% confidence intervals (%)", Head: append(append([]string{"system (EX, 95% CI)"}, diffs...), "all")}
 	for _, sv := range s.Metrics.Systems {
 		_, v, _ := s.Metrics.Lookup(sv.System, "ex")
 		row := []string{sv.System}
@@ -88,10 +88,6 @@ func hasIntervals(s *rundir.Summary) bool {
 	return false
 }
 
-// pairedShown are the metrics the paired table shows: EX and the headline means. The
-// others (every metric both systems carry) are in summary.json's paired section.
-var pairedShown = map[string]bool{"ex": true, "soft_f1": true, "ves": true, "rves": true, "flex": true}
-
 // PairedTable lists the comparisons of every two systems; nil with fewer than two.
 func PairedTable(s *rundir.Summary) *TextTable {
 	if s.Paired == nil || len(s.Paired.Pairs) == 0 {
@@ -102,7 +98,9 @@ func PairedTable(s *rundir.Summary) *TextTable {
 		Head:    []string{"pair", "metric", "n", "A", "B", "A - B, test"}}
 	for _, p := range s.Paired.Pairs {
 		for _, x := range p.Tests {
-			if !pairedShown[x.Metric] {
+			// EX and the headline means (metrics.Display.Paired); every other metric's
+			// test is in summary.json's paired section.
+			if !metrics.DisplayOf(x.Metric).Paired {
 				continue
 			}
 			d := definition(s, x.Metric)
@@ -134,7 +132,7 @@ func StatsTables(s *rundir.Summary) []TextTable {
 func WriteTextTables(w io.Writer, ts []TextTable) error {
 	ew := &errWriter{w: w}
 	for _, t := range ts {
-		fmt.Fprintf(ew, "\n%s\n", strings.ToLower(t.Title[:1])+t.Title[1:])
+		fmt.Fprintf(ew, "\n%s\n", lowerFirst(t.Title))
 		tw := newTab(ew)
 		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.Head, "\t"))
 		for _, r := range t.Rows {
@@ -146,6 +144,15 @@ func WriteTextTables(w io.Writer, ts []TextTable) error {
 		}
 	}
 	return ew.err
+}
+
+// lowerFirst lowercases a title's first letter for a terminal, unless it starts an
+// abbreviation ("EX by ..." stays, not "eX by ...").
+func lowerFirst(s string) string {
+	if len(s) > 1 && strings.ToUpper(s[1:2]) == s[1:2] && strings.ToLower(s[1:2]) != s[1:2] {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // mdTextTables appends tables to a Markdown document.

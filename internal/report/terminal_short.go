@@ -9,15 +9,21 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// WriteShort prints a run's answer on one screen (for one or two systems): the headline
-// table, EX per difficulty, one line per system on errors, and a legend of every term
-// printed. WriteTable prints everything summary.json has (eval --details). Like every
+// WriteShort prints a run's answer on one screen: the headline table, one system's
+// intervals or every system against the best (the vs_best section), EX per difficulty
+// (up to two systems), one line on errors, and a legend of every term printed. WriteTable prints everything summary.json has (eval --details). Like every
 // output it only prints summary.json's values.
 func WriteShort(w io.Writer, s *rundir.Summary) error {
 	ew := &errWriter{w: w}
 	t := Scores(s)
 	writeShortScores(ew, s, t)
-	writeEXByDifficulty(ew, s)
+	writeShortIntervals(ew, s, t)
+	writeShortComparison(ew, s)
+	// With three systems or more the comparisons take the difficulty table's place
+	// (--details prints it), keeping the answer on one screen.
+	if len(s.Systems) <= 2 || s.VsBest == nil {
+		writeEXByDifficulty(ew, s)
+	}
 	writeErrorLines(ew, s)
 	writeLegend(ew, "legend: ", headlineLegend(s, t))
 	return ew.err
@@ -60,7 +66,7 @@ func writeShortScores(w io.Writer, s *rundir.Summary, t ScoreTable) {
 	if len(t.Rows) > 0 && !perSystem {
 		excluded = excludedNote(s.Dataset.Questions, t.Rows[0], skipReason(s))
 	}
-	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, s.Settings.Semantics, timingNote(s))
+	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, SemanticsName(s), timingNote(s))
 }
 
 // skipReason says why questions were skipped: a SQL run skips only questions whose
@@ -114,7 +120,7 @@ func writeEXByDifficulty(w io.Writer, s *rundir.Summary) {
 	}
 	fmt.Fprintln(w)
 	tw := newTab(w)
-	fmt.Fprintf(tw, "EX by difficulty (%%)\t%s\tall\t\n", strings.Join(d.Difficulties, "\t"))
+	fmt.Fprintf(tw, "EX by %s (%%)\t%s\tall\t\n", d.Grouping, strings.Join(d.Difficulties, "\t"))
 	fmt.Fprintf(tw, "questions\t")
 	for _, n := range d.Counts {
 		fmt.Fprintf(tw, "%d\t", n)

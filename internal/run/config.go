@@ -117,8 +117,21 @@ func configf(format string, a ...any) error {
 }
 
 // StoppedError is Eval's error when its context ends while judging: every record the
-// Sink was given is complete, and a run resumed from them continues after them.
-type StoppedError struct{ Err error }
+// Sink was given is complete, and a run resumed from them continues after them. Done
+// counts the records judged (resumed ones included) of Total (questions x systems).
+type StoppedError struct {
+	Err         error
+	Done, Total int
+}
+
+// stopped is the StoppedError of res's records so far.
+func stopped(err error, res *Result, questions int) *StoppedError {
+	e := &StoppedError{Err: err, Total: questions * len(res.Systems)}
+	for _, s := range res.Systems {
+		e.Done += len(s.Records)
+	}
+	return e
+}
 
 func (e *StoppedError) Error() string { return e.Err.Error() }
 func (e *StoppedError) Unwrap() error { return e.Err }

@@ -162,7 +162,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &StoppedError{Err: ctx.Err()}
+			return nil, stopped(ctx.Err(), res, len(ds.Questions))
 		}
 		return nil, err
 	}

@@ -143,7 +143,7 @@ func evalSpider2(ctx context.Context, p *Plan, res *Result, sink Sink, obs Obser
 	prog.Finish()
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &StoppedError{Err: ctx.Err()}
+			return nil, stopped(ctx.Err(), res, len(ds.Questions))
 		}
 		return nil, err
 	}

@@ -62,6 +62,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		sum.Metrics = metrics.Aggregate(declared, srs)
 		if len(srs) > 1 {
 			sum.Paired = metrics.Paired(declared, sum.Metrics, srs)
+			sum.VsBest = metrics.VsBest(declared, sum.Metrics, sum.Paired)
 		}
 	}, func() {
 		for i, s := range systems {

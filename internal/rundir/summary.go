@@ -35,6 +35,9 @@ type Summary struct {
 	// Paired compares every two systems on the same questions (McNemar, paired
 	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.
 	Paired *metrics.PairedSection `json:"paired,omitempty"`
+	// VsBest compares each system with the best one per metric, from Paired, with
+	// Holm-corrected p-values and a verdict (metrics/vsbest.go): the first screen's answer.
+	VsBest *metrics.VsBestSection `json:"vs_best,omitempty"`
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`
