@@ -82,12 +82,10 @@ func openETMDB(ctx context.Context, path string, introspect func(context.Context
 	if err != nil {
 		return nil, fmt.Errorf("etm: %w", err)
 	}
-	dsn := engine.ReadOnlyDSN(path)
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := engine.OpenSQLiteReadOnly(path, 2)
 	if err != nil {
-		return nil, fmt.Errorf("etm: open %s: %w", path, err)
+		return nil, fmt.Errorf("etm: %w", err)
 	}
-	db.SetMaxOpenConns(2)
 	return &ETMDB{path: path, schema: s, db: db, nonEmpty: map[string]bool{}}, nil
 }
 
