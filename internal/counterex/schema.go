@@ -98,11 +98,11 @@ func (d *dbInfo) fkUsable(ctx context.Context, t *dbschema.Table, fk dbschema.Fo
 	}
 	var notNull, match []string
 	for i, c := range fk.Columns {
-		notNull = append(notNull, "c."+quoteIdent(c)+" IS NOT NULL")
-		match = append(match, "p."+quoteIdent(fk.RefColumns[i])+" = c."+quoteIdent(c))
+		notNull = append(notNull, "c."+sqlscan.QuoteIdent(c)+" IS NOT NULL")
+		match = append(match, "p."+sqlscan.QuoteIdent(fk.RefColumns[i])+" = c."+sqlscan.QuoteIdent(c))
 	}
 	q := fmt.Sprintf("SELECT 1 FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS p WHERE %s) LIMIT 1",
-		quoteIdent(t.Name), strings.Join(notNull, " AND "), quoteIdent(p.Name), strings.Join(match, " AND "))
+		sqlscan.QuoteIdent(t.Name), strings.Join(notNull, " AND "), sqlscan.QuoteIdent(p.Name), strings.Join(match, " AND "))
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	rows, err := d.ro.QueryContext(ctx, q)
@@ -123,12 +123,12 @@ func (d *dbInfo) sample(ctx context.Context, t *dbschema.Table) [][]any {
 	}
 	var cols []string
 	for _, c := range t.Columns {
-		cols = append(cols, quoteIdent(c.Name))
+		cols = append(cols, sqlscan.QuoteIdent(c.Name))
 	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var out [][]any
-	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), quoteIdent(t.Name), sampleRows)
+	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), sqlscan.QuoteIdent(t.Name), sampleRows)
 	if conn, err := d.ro.Conn(ctx); err == nil {
 		_ = conn.Raw(func(dc any) error {
 			if c, ok := dc.(*sqlite3.SQLiteConn); ok {
@@ -225,5 +225,3 @@ func sameCols(a, b []string) bool {
 	}
 	return true
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 	"github.com/sqlc-dev/meyer/ast"
 )
 
@@ -131,7 +132,7 @@ func (d *ETMDB) tableNonEmpty(ctx context.Context, table string) bool {
 	v := false
 	if t != nil {
 		var one int
-		err := d.db.QueryRowContext(ctx, `SELECT 1 FROM "`+strings.ReplaceAll(t.Name, `"`, `""`)+`" LIMIT 1`).Scan(&one)
+		err := d.db.QueryRowContext(ctx, "SELECT 1 FROM "+sqlscan.QuoteIdent(t.Name)+" LIMIT 1").Scan(&one)
 		v = err == nil
 		if ctx.Err() != nil {
 			return false // not known: not cached, and Normalize gives no verdict

@@ -8,6 +8,8 @@
 // comment runs to the end, and nothing is an error.
 package sqlscan
 
+import "strings"
+
 // Kind is what a token is.
 type Kind uint8
 
@@ -156,3 +158,11 @@ func FirstStatement(s string) (first string, more bool) {
 	}
 	return s, false
 }
+
+// QuoteIdent quotes name as an SQLite identifier: in double quotes, a double quote inside
+// doubled, so any name (a keyword, one with spaces or quotes) reads back as itself.
+func QuoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// QuoteString writes s as an SQL string literal: in single quotes, a single quote inside
+// doubled.
+func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
