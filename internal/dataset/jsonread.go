@@ -113,6 +113,15 @@ func arrayObjectsSlow(path string, data []byte) ([]object, error) {
 	return objs, nil
 }
 
+// readLineObjects reads the JSONL file at path: one object per line, blank lines skipped.
+func readLineObjects(path string) ([]object, error) {
+	data, err := readText(path)
+	if err != nil {
+		return nil, err
+	}
+	return lineObjects(path, data)
+}
+
 // lineObjects reads JSONL: one object per line, blank lines skipped.
 func lineObjects(path string, data []byte) ([]object, error) {
 	var objs []object
