@@ -161,24 +161,19 @@ func CheckTimingBudget(items []TimingItem, opt TimingOptions) error {
 	return nil
 }
 
-func minSample(opt TimingOptions) time.Duration {
-	switch {
-	case opt.MinSample < 0:
-		return 0
-	case opt.MinSample == 0:
-		return DefaultMinSample
-	}
-	return opt.MinSample
-}
+func minSample(opt TimingOptions) time.Duration { return orDefault(opt.MinSample, DefaultMinSample) }
 
-func warmup(opt TimingOptions) int {
+func warmup(opt TimingOptions) int { return orDefault(opt.Warmup, DefaultTimingWarmup) }
+
+// orDefault reads a timing option: 0 means the default, a negative value none.
+func orDefault[T int | time.Duration](v, def T) T {
 	switch {
-	case opt.Warmup < 0:
+	case v < 0:
 		return 0
-	case opt.Warmup == 0:
-		return DefaultTimingWarmup
+	case v == 0:
+		return def
 	}
-	return opt.Warmup
+	return v
 }
 
 // TimeItems runs the timing phase over items, one at a time. It checks the budget first
