@@ -26,6 +26,7 @@ targets=(
   "./internal/engine FuzzSQLiteQuery"
   "./internal/pandascsv FuzzReadCSV"
   "./internal/audit FuzzAnalyse"
+  "./internal/sqlscan FuzzScan"
   "./internal/record FuzzEncodeRecord"
 )
 

@@ -3,6 +3,8 @@ package audit
 import (
 	"strconv"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // token is one lexical unit of a query, with its byte span and parenthesis depth.
@@ -13,81 +15,26 @@ type token struct {
 	kind       byte // 'w' word, 'q' quoted identifier, 's' string, 'n' number, 'p' punctuation
 }
 
-// lex splits SQL into tokens, skipping comments and blanks. It is lenient: an
-// unterminated string or comment runs to the end.
+// kinds maps sqlscan's token kinds to the letters the audit's checks test.
+var kinds = [...]byte{sqlscan.String: 's', sqlscan.Ident: 'q', sqlscan.Word: 'w', sqlscan.Number: 'n', sqlscan.Punct: 'p'}
+
+// lex splits SQL into tokens, skipping comments and blanks, with each token's
+// parenthesis depth. It is lenient: an unterminated string or comment runs to the end.
 func lex(sql string) []token {
-	var out []token
+	code := sqlscan.Code(sql)
+	out := make([]token, 0, len(code))
 	depth := 0
-	i := 0
-	for i < len(sql) {
-		c := sql[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			for i < len(sql) && sql[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
-			j := strings.Index(sql[i+2:], "*/")
-			if j < 0 {
-				i = len(sql)
-			} else {
-				i += j + 4
-			}
-		case c == '\'' || c == '"' || c == '`' || c == '[':
-			closer := c
-			if c == '[' {
-				closer = ']'
-			}
-			j := i + 1
-			for j < len(sql) {
-				if sql[j] == closer {
-					if closer != ']' && j+1 < len(sql) && sql[j+1] == closer {
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			end := min(j+1, len(sql))
-			kind := byte('q')
-			if c == '\'' {
-				kind = 's'
-			}
-			out = append(out, token{text: sql[i:end], start: i, end: end, depth: depth, kind: kind})
-			i = end
-		case isWordByte(c):
-			j := i
-			for j < len(sql) && isWordByte(sql[j]) {
-				j++
-			}
-			kind := byte('w')
-			if c >= '0' && c <= '9' {
-				kind = 'n'
-				for j < len(sql) && (isWordByte(sql[j]) || sql[j] == '.') {
-					j++
-				}
-			}
-			out = append(out, token{text: sql[i:j], start: i, end: j, depth: depth, kind: kind})
-			i = j
-		default:
-			if c == ')' {
-				depth--
-			}
-			out = append(out, token{text: sql[i : i+1], start: i, end: i + 1, depth: depth, kind: 'p'})
-			if c == '(' {
-				depth++
-			}
-			i++
+	for _, t := range code {
+		text := t.Text(sql)
+		if text == ")" {
+			depth--
+		}
+		out = append(out, token{text: text, start: t.Start, end: t.End, depth: depth, kind: kinds[t.Kind]})
+		if text == "(" {
+			depth++
 		}
 	}
 	return out
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 func (t token) is(word string) bool { return t.kind == 'w' && strings.EqualFold(t.text, word) }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver, for writing
 	"github.com/spf13/cobra"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
 // gen-large writes a synthetic benchmark for VES and R-VES at scale: a shop database of
@@ -119,12 +119,11 @@ func generateLarge(ctx context.Context, dir string, rows int) error {
 // writeLargeDB fills one database inside SQLite with recursive CTEs (no row crosses
 // into Go), values spread by multiplicative hashing so they are fixed for a given n.
 func writeLargeDB(ctx context.Context, path string, n int, indexes bool) error {
-	db, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=OFF&_synchronous=OFF")
+	db, err := engine.OpenSQLiteFile(path, "_journal_mode=OFF&_synchronous=OFF")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	nc, no, ni := largeTableRows(n)
 	stmts := []string{
 		`CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL, signup INTEGER NOT NULL)`,

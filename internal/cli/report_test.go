@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // TestReportCommand runs `report` on the demo run: the HTML and Markdown files are written
@@ -67,7 +69,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 		warn bool
 	}{{"127.0.0.1:0", false}, {"0.0.0.0:0", true}} {
 		ctx, cancel := context.WithCancel(context.Background())
-		var out, errb syncBuffer
+		var out, errb testutil.SyncBuffer
 		done := make(chan int, 1)
 		go func() {
 			done <- Run(ctx, []string{"serve", t.TempDir(), "--addr", tt.addr}, strings.NewReader(""), &out, &errb)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // A database as prompts show it: CREATE TABLE statements, each column followed by a
@@ -88,7 +89,7 @@ func quoteIdent(s string) string {
 	if plainIdent.MatchString(s) {
 		return s
 	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	return sqlscan.QuoteIdent(s)
 }
 
 func renderValue(v any) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // A profile is what the original data says beyond its declared schema: per column
@@ -137,9 +138,9 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 	tp := &tableProfile{name: t.Name}
 	var cols []string
 	for _, c := range t.Columns {
-		cols = append(cols, quoteIdent(c.Name))
+		cols = append(cols, sqlscan.QuoteIdent(c.Name))
 	}
-	rows := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), quoteIdent(t.Name), profileRows), profileRows)
+	rows := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), sqlscan.QuoteIdent(t.Name), profileRows), profileRows)
 	tp.rows, tp.complete = len(rows), len(rows) < profileRows
 	var nullsBeyond []any // max(c IS NULL) over the whole table, when it was not all scanned
 	if !tp.complete {
@@ -147,7 +148,7 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 		for _, c := range cols {
 			agg = append(agg, "max("+c+" IS NULL)")
 		}
-		if r := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(agg, ", "), quoteIdent(t.Name)), 1); len(r) == 1 {
+		if r := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s", strings.Join(agg, ", "), sqlscan.QuoteIdent(t.Name)), 1); len(r) == 1 {
 			nullsBeyond = r[0]
 		}
 	}
@@ -206,7 +207,7 @@ func profileTable(ctx context.Context, d *dbInfo, t *dbschema.Table) *tableProfi
 		if n := len(cp.set); n > 0 && n <= closedMax && (nonNull >= 2*n || !cp.numeric && n <= 4 && nonNull > n) {
 			cp.closed = true
 			if !tp.complete { // complete the set beyond the scan
-				for _, r := range d.query(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s LIMIT %d", cols[ci], quoteIdent(t.Name), closedMax+1), closedMax+1) {
+				for _, r := range d.query(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s LIMIT %d", cols[ci], sqlscan.QuoteIdent(t.Name), closedMax+1), closedMax+1) {
 					if r[0] != nil && !cp.set[valKey(r[0])] {
 						cp.set[valKey(r[0])] = true
 						cp.values = append(cp.values, r[0])

@@ -2,7 +2,6 @@ package counterex
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -14,10 +13,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 )
-
-// scratchDSN is a private in-memory database with foreign keys enforced: each sql.DB
-// opened on it (one connection) is its own database.
-const scratchDSN = "file::memory:?_foreign_keys=1"
 
 // queryLimits bound one query on a variant: a variant has a few dozen rows, so a query
 // that takes longer or returns more is a cross product not worth waiting for.
@@ -33,12 +28,11 @@ type sandbox struct {
 
 // withSandbox creates the spec's tables in a fresh scratch database and calls fn with it.
 func withSandbox(ctx context.Context, s *spec, fn func(*sandbox) error) error {
-	db, err := sql.Open("sqlite3", scratchDSN)
+	db, err := engine.OpenSQLiteMemory()
 	if err != nil {
-		return fmt.Errorf("open scratch database: %w", err)
+		return err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("open scratch database: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // dbInfo is what the search needs from one original database, read once (read-only)
@@ -52,11 +53,10 @@ func openDBInfo(ctx context.Context, path string) (*dbInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	ro, err := sql.Open("sqlite3", engine.ReadOnlyDSN(path))
+	ro, err := engine.OpenSQLiteReadOnly(path, 2)
 	if err != nil {
-		return nil, fmt.Errorf("open database: %w", err)
+		return nil, err
 	}
-	ro.SetMaxOpenConns(2)
 	d := &dbInfo{path: path, schema: s, collate: map[string]string{}, fkOK: map[string]bool{}, samples: map[string][][]any{}, ro: ro}
 	for _, t := range s.Tables {
 		var ddl sql.NullString
@@ -98,11 +98,11 @@ func (d *dbInfo) fkUsable(ctx context.Context, t *dbschema.Table, fk dbschema.Fo
 	}
 	var notNull, match []string
 	for i, c := range fk.Columns {
-		notNull = append(notNull, "c."+quoteIdent(c)+" IS NOT NULL")
-		match = append(match, "p."+quoteIdent(fk.RefColumns[i])+" = c."+quoteIdent(c))
+		notNull = append(notNull, "c."+sqlscan.QuoteIdent(c)+" IS NOT NULL")
+		match = append(match, "p."+sqlscan.QuoteIdent(fk.RefColumns[i])+" = c."+sqlscan.QuoteIdent(c))
 	}
 	q := fmt.Sprintf("SELECT 1 FROM %s AS c WHERE %s AND NOT EXISTS (SELECT 1 FROM %s AS p WHERE %s) LIMIT 1",
-		quoteIdent(t.Name), strings.Join(notNull, " AND "), quoteIdent(p.Name), strings.Join(match, " AND "))
+		sqlscan.QuoteIdent(t.Name), strings.Join(notNull, " AND "), sqlscan.QuoteIdent(p.Name), strings.Join(match, " AND "))
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	rows, err := d.ro.QueryContext(ctx, q)
@@ -123,12 +123,12 @@ func (d *dbInfo) sample(ctx context.Context, t *dbschema.Table) [][]any {
 	}
 	var cols []string
 	for _, c := range t.Columns {
-		cols = append(cols, quoteIdent(c.Name))
+		cols = append(cols, sqlscan.QuoteIdent(c.Name))
 	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var out [][]any
-	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), quoteIdent(t.Name), sampleRows)
+	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(cols, ", "), sqlscan.QuoteIdent(t.Name), sampleRows)
 	if conn, err := d.ro.Conn(ctx); err == nil {
 		_ = conn.Raw(func(dc any) error {
 			if c, ok := dc.(*sqlite3.SQLiteConn); ok {
@@ -166,6 +166,7 @@ func columnCollation(ddl, name string) string {
 	return ""
 }
 
+// firstWord is a column definition's name: a quoted one, or up to the first white space.
 func firstWord(s string) string {
 	if s == "" {
 		return ""
@@ -186,32 +187,28 @@ func firstWord(s string) string {
 	return s
 }
 
-// splitTopLevel splits s at commas outside parentheses and quotes.
+// splitTopLevel splits s at commas outside parentheses, quotes and comments, up to the
+// parenthesis that closes the list.
 func splitTopLevel(s string) []string {
 	var out []string
 	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == '[':
-			quote = ']'
-		case c == '(':
+	for _, t := range sqlscan.All(s) {
+		if t.Kind != sqlscan.Punct {
+			continue
+		}
+		switch s[t.Start] {
+		case '(':
 			depth++
-		case c == ')':
+		case ')':
 			depth--
 			if depth < 0 {
-				return append(out, s[start:i])
+				return append(out, s[start:t.Start])
 			}
-		case c == ',' && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:t.Start])
+				start = t.End
+			}
 		}
 	}
 	return append(out, s[start:])
@@ -228,5 +225,3 @@ func sameCols(a, b []string) bool {
 	}
 	return true
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // script renders a counterexample as a standalone SQLite script: foreign keys on, the
@@ -36,10 +37,10 @@ func script(sp *spec, in instance, golds []string, pred string, sem judge.Semant
 		for _, row := range in[ti] {
 			var names, vals []string
 			for ci, c := range ts.cols {
-				names = append(names, quoteIdent(c.name))
+				names = append(names, sqlscan.QuoteIdent(c.name))
 				vals = append(vals, sqlLiteral(row[ci]))
 			}
-			fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", quoteIdent(ts.t.Name), strings.Join(names, ", "), strings.Join(vals, ", "))
+			fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", sqlscan.QuoteIdent(ts.t.Name), strings.Join(names, ", "), strings.Join(vals, ", "))
 		}
 	}
 	return b.String()
@@ -70,7 +71,7 @@ func sqlLiteral(v any) string {
 		return s
 	case string:
 		if utf8.ValidString(x) && !strings.ContainsRune(x, 0) {
-			return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+			return sqlscan.QuoteString(x)
 		}
 		return "CAST(X'" + hex.EncodeToString([]byte(x)) + "' AS TEXT)"
 	case []byte:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/memo"
 )
 
 // Budget bounds the search for one prediction: at most DBs variants tried (0: no
@@ -65,14 +66,8 @@ type Options struct {
 // systems.
 type Searcher struct {
 	opt    Options
-	dbs    sync.Map // path -> *dbEntry
+	dbs    memo.Map[string, *dbInfo]
 	suites sync.Map // suiteKey -> *suiteEntry
-}
-
-type dbEntry struct {
-	once sync.Once
-	d    *dbInfo
-	err  error
 }
 
 // New returns a Searcher.
@@ -91,12 +86,7 @@ func New(opt Options) *Searcher {
 
 // Close releases the original databases' read-only connections.
 func (s *Searcher) Close() error {
-	s.dbs.Range(func(_, v any) bool {
-		if e := v.(*dbEntry); e.d != nil {
-			e.d.Close()
-		}
-		return true
-	})
+	s.dbs.Range(func(_ string, d *dbInfo) { d.Close() })
 	return nil
 }
 
@@ -260,10 +250,7 @@ func candidates(suite *suiteEntry, sp *spec, realistic, declared *generator, r *
 }
 
 func (s *Searcher) db(ctx context.Context, path string) (*dbInfo, error) {
-	v, _ := s.dbs.LoadOrStore(path, &dbEntry{})
-	e := v.(*dbEntry)
-	e.once.Do(func() { e.d, e.err = openDBInfo(context.WithoutCancel(ctx), path) })
-	return e.d, e.err
+	return s.dbs.Get(path, func() (*dbInfo, error) { return openDBInfo(context.WithoutCancel(ctx), path) })
 }
 
 // seedOf mixes the run's seed, the question and the prediction's text into one seed,

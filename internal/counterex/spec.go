@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // ErrUnsupported marks a pair the search cannot build variants for (a query that does
@@ -126,7 +127,7 @@ func newTableSpec(d *dbInfo, t *dbschema.Table, placed map[string]int, done []*t
 		cs := colSpec{name: c.Name, typ: c.Type, collate: d.collate[key(t.Name, c.Name)], notNull: c.NotNull || c.PrimaryKey, aff: affinityOf(c.Type)}
 		ts.cols = append(ts.cols, cs)
 		idx[strings.ToLower(c.Name)] = i
-		def := quoteIdent(c.Name)
+		def := sqlscan.QuoteIdent(c.Name)
 		if c.Type != "" {
 			def += " " + c.Type
 		}
@@ -184,22 +185,22 @@ func newTableSpec(d *dbInfo, t *dbschema.Table, placed map[string]int, done []*t
 			continue
 		}
 		ts.fks = append(ts.fks, fkSpec{cols: c, parent: pi, pcols: pc})
-		defs = append(defs, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", quoteList(fk.Columns), quoteIdent(fk.RefTable), quoteList(fk.RefColumns)))
+		defs = append(defs, fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s (%s)", quoteList(fk.Columns), sqlscan.QuoteIdent(fk.RefTable), quoteList(fk.RefColumns)))
 	}
-	ts.ddl = fmt.Sprintf("CREATE TABLE %s (\n  %s\n)", quoteIdent(t.Name), strings.Join(defs, ",\n  "))
+	ts.ddl = fmt.Sprintf("CREATE TABLE %s (\n  %s\n)", sqlscan.QuoteIdent(t.Name), strings.Join(defs, ",\n  "))
 	var names, marks []string
 	for _, c := range t.Columns {
-		names = append(names, quoteIdent(c.Name))
+		names = append(names, sqlscan.QuoteIdent(c.Name))
 		marks = append(marks, "?")
 	}
-	ts.insert = fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", quoteIdent(t.Name), strings.Join(names, ", "), strings.Join(marks, ", "))
+	ts.insert = fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", sqlscan.QuoteIdent(t.Name), strings.Join(names, ", "), strings.Join(marks, ", "))
 	return ts
 }
 
 func quoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quoteIdent(n)
+		q[i] = sqlscan.QuoteIdent(n)
 	}
 	return strings.Join(q, ", ")
 }

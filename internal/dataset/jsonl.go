@@ -36,11 +36,7 @@ func loadJSONL(path string, opt Options) (*Dataset, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("read questions: %s is a directory; jsonl wants the .jsonl file itself: %w", path, ErrBadSpec)
 	}
-	data, err := readText(path)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := lineObjects(path, data)
+	objs, err := readLineObjects(path)
 	if err != nil {
 		return nil, err
 	}

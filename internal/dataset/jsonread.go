@@ -91,7 +91,7 @@ func arrayObjectsSlow(path string, data []byte) ([]object, error) {
 	// loading Spider's dev.json (3.6 MB) quadratic.
 	line, counted := 1, 0
 	for dec.More() {
-		start := skipSpace(data, int(dec.InputOffset()))
+		start := jsonscan.SkipSeparators(data, int(dec.InputOffset()))
 		line += bytes.Count(data[counted:start], []byte{'\n'})
 		counted = start
 		var raw json.RawMessage
@@ -107,10 +107,19 @@ func arrayObjectsSlow(path string, data []byte) ([]object, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, syntaxError(path, data, err)
 	}
-	if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
+	if rest := jsonscan.SkipSeparators(data, int(dec.InputOffset())); rest < len(data) {
 		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON array: %w", path, lineAt(data, rest), ErrMalformed)
 	}
 	return objs, nil
+}
+
+// readLineObjects reads the JSONL file at path: one object per line, blank lines skipped.
+func readLineObjects(path string) ([]object, error) {
+	data, err := readText(path)
+	if err != nil {
+		return nil, err
+	}
+	return lineObjects(path, data)
 }
 
 // lineObjects reads JSONL: one object per line, blank lines skipped.
@@ -195,18 +204,6 @@ func syntaxError(path string, data []byte, err error) error {
 		return fmt.Errorf("%s:%d: unexpected end of file: %w", path, lineAt(data, end), ErrMalformed)
 	}
 	return fmt.Errorf("%s: %v: %w", path, err, ErrMalformed)
-}
-
-func skipSpace(data []byte, off int) int {
-	for off < len(data) {
-		switch data[off] {
-		case ' ', '\t', '\r', '\n', ',':
-			off++
-		default:
-			return off
-		}
-	}
-	return off
 }
 
 // str returns the string field key ("" when absent or null). Any other JSON type is

@@ -96,11 +96,7 @@ func loadSpider2(path string, opt Options) (*Dataset, error) {
 	if suite == "" {
 		return nil, fmt.Errorf("read suite: %s holds neither spider2-lite.jsonl nor spider2-snow.jsonl: %w", dir, os.ErrNotExist)
 	}
-	data, err := readText(taskFile)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := lineObjects(taskFile, data)
+	objs, err := readLineObjects(taskFile)
 	if err != nil {
 		return nil, err
 	}
@@ -199,11 +195,7 @@ type spider2Eval struct {
 
 // readSpider2Eval reads the eval config, keeping condition_cols exactly as JSON gives it.
 func readSpider2Eval(path string) (map[string]spider2Eval, error) {
-	data, err := readText(path)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := lineObjects(path, data)
+	objs, err := readLineObjects(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
 
 // Introspect reads the schema of the SQLite database file at path. The file is opened
@@ -24,12 +22,11 @@ func Introspect(ctx context.Context, path string) (*Schema, error) {
 	if err != nil || st.IsDir() {
 		return nil, fmt.Errorf("introspect: %w: %s", ErrNoDatabase, path)
 	}
-	db, err := sql.Open("sqlite3", engine.ReadOnlyDSN(path))
+	db, err := engine.OpenSQLiteReadOnly(path, 1)
 	if err != nil {
-		return nil, fmt.Errorf("introspect %s: %w", path, err)
+		return nil, fmt.Errorf("introspect: %w", err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("introspect %s: %w", path, err)

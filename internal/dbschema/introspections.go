@@ -2,7 +2,8 @@ package dbschema
 
 import (
 	"context"
-	"sync"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/memo"
 )
 
 // Introspections remembers Introspect's schema of each file for one run, whose database
@@ -12,30 +13,10 @@ import (
 // caller's cancelled context never becomes another's error. The zero value is ready;
 // safe for concurrent use. The schemas are shared: read only.
 type Introspections struct {
-	m sync.Map // path -> *introspection
-}
-
-type introspection struct {
-	once sync.Once
-	s    *Schema
-	err  error
+	m memo.Map[string, *Schema]
 }
 
 // Introspect is Introspect(ctx, path), once per file.
 func (c *Introspections) Introspect(ctx context.Context, path string) (*Schema, error) {
-	v, _ := c.m.LoadOrStore(path, &introspection{})
-	e := v.(*introspection)
-	ran := false
-	e.once.Do(func() {
-		ran = true
-		e.s, e.err = Introspect(ctx, path)
-	})
-	if e.err == nil {
-		return e.s, nil
-	}
-	c.m.CompareAndDelete(path, e)
-	if ran {
-		return nil, e.err
-	}
-	return Introspect(ctx, path)
+	return c.m.GetRetry(path, func() (*Schema, error) { return Introspect(ctx, path) })
 }

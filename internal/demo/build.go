@@ -2,14 +2,11 @@ package demo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
 
 // ensureDatabase builds the SQLite database dst from script unless dst already exists. A
@@ -50,16 +47,15 @@ func ensureDatabase(ctx context.Context, dst, script string) error {
 // runScript executes script against a new database file at path, in one transaction and
 // with foreign keys enforced, so a script whose rows break its own constraints fails.
 func runScript(ctx context.Context, path, script string) (err error) {
-	db, err := sql.Open("sqlite3", fileURI(path))
+	db, err := engine.OpenSQLiteFile(path, "")
 	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
+		return err
 	}
 	defer func() {
 		if cerr := db.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close %s: %w", path, cerr)
 		}
 	}()
-	db.SetMaxOpenConns(1) // the PRAGMA below must apply to the connection the script runs on
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", path, err)
@@ -83,12 +79,6 @@ func runScript(ctx context.Context, path, script string) (err error) {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
-}
-
-// fileURI names path as an SQLite URI, escaping the characters URIs reserve so that any
-// directory name works.
-func fileURI(path string) string {
-	return engine.SQLiteURI(path, "mode=rwc")
 }
 
 // removeDatabaseFiles deletes a failed build and any journal SQLite left beside it.

@@ -67,6 +67,19 @@ var pgFaultCodes = map[string]bool{
 	"53300": true, // too_many_connections
 }
 
+// commonServerError is how every server dialect's dbError starts: the end of ctx stays
+// itself and a fault (as fault judges it) becomes serverFault's error; ok is false for a
+// database's own error, which the dialect maps by its codes.
+func commonServerError(err error, name string, fault func(error) bool) (_ error, ok bool) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		return err, true
+	case fault(err):
+		return serverFault(name, err), true
+	}
+	return nil, false
+}
+
 // serverFault is the *FaultError of a server engine for err.
 func serverFault(name string, err error) error {
 	var ce *pgconn.ConnectError

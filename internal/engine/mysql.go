@@ -132,11 +132,8 @@ var mysqlCategories = map[uint16]ErrorClass{
 }
 
 func (*mysqlDialect) dbError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return err
-	}
-	if mysqlFault(err) {
-		return serverFault("mysql", err)
+	if e, ok := commonServerError(err, "mysql", mysqlFault); ok {
+		return e
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // DBPlaceholder in a server DSN is replaced by the question's db_id, so one DSN serves a
@@ -113,7 +115,7 @@ func firstKeyword(q string) string {
 				i++
 			}
 		case c == '/' && i+1 < len(q) && q[i+1] == '*':
-			i = skipBlockComment(q, i)
+			i = sqlscan.Next(q, i).End
 		case c == '(':
 			return "("
 		default:
@@ -136,13 +138,13 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 	if err := checkText(query); err != nil {
 		return nil, err
 	}
-	first, more := firstStatement(query)
+	first, more := sqlscan.FirstStatement(query)
 	if !more {
 		// Send the statement without its trailing semicolon; when the SQLite splitter
 		// sees more (maybe wrongly, e.g. MySQL's backslash escapes) the server decides.
 		query = first
 	}
-	if onlyTrivia(query) {
+	if sqlscan.OnlyTrivia(query) {
 		return nil, ErrEmptyQuery
 	}
 	if !readOnlyStart[firstKeyword(query)] {

@@ -81,11 +81,8 @@ var pgCategories = map[string]ErrorClass{
 }
 
 func (pgDialect) dbError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return err
-	}
-	if pgFault(err) {
-		return serverFault("postgres", err)
+	if e, ok := commonServerError(err, "postgres", pgFault); ok {
+		return e
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // A scratch database is a private in-memory SQLite database loaded from a script that
@@ -198,8 +200,8 @@ func execScript(ctx context.Context, c *sqlite3.SQLiteConn, st string) error {
 func scriptStatements(script string) []string {
 	var out []string
 	for {
-		first, _ := firstStatement(script)
-		if !onlyTrivia(first) {
+		first, _ := sqlscan.FirstStatement(script)
+		if !sqlscan.OnlyTrivia(first) {
 			out = append(out, first)
 		}
 		if len(first) >= len(script) {
@@ -209,28 +211,19 @@ func scriptStatements(script string) []string {
 	}
 }
 
-// leadingKeyword is the first word of st after white space and comments, upper-cased.
+// leadingKeyword is the letters that start st's first token after white space and
+// comments, upper-cased ("" when that token does not start with a letter).
 func leadingKeyword(st string) string {
-	i := 0
-	for i < len(st) {
-		switch c := st[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '-' && i+1 < len(st) && st[i+1] == '-':
-			for i < len(st) && st[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(st) && st[i+1] == '*':
-			i = skipBlockComment(st, i)
-		default:
-			j := i
-			for j < len(st) && (st[j] >= 'a' && st[j] <= 'z' || st[j] >= 'A' && st[j] <= 'Z') {
-				j++
-			}
-			return strings.ToUpper(st[i:j])
-		}
+	code := sqlscan.Code(st)
+	if len(code) == 0 {
+		return ""
 	}
-	return ""
+	w := code[0].Text(st)
+	j := 0
+	for j < len(w) && (w[j] >= 'a' && w[j] <= 'z' || w[j] >= 'A' && w[j] <= 'Z') {
+		j++
+	}
+	return strings.ToUpper(w[:j])
 }
 
 // abbrev is a statement's start, for an error message.

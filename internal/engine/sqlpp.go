@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // SQLPP runs SQL++ statements through the Couchbase Query Service REST API: POST
@@ -51,7 +53,7 @@ func (s *SQLPP) QueryArgs(ctx context.Context, db, stmt string, positional []any
 	if err := checkText(stmt); err != nil {
 		return nil, err
 	}
-	if onlyTrivia(stmt) {
+	if sqlscan.OnlyTrivia(stmt) {
 		return nil, ErrEmptyQuery
 	}
 	body := map[string]any{"statement": stmt, "readonly": true}

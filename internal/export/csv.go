@@ -5,11 +5,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/pyrepr"
 )
 
 // WriteCSV writes a query result as CSV with a header row of column names, as the
@@ -41,34 +40,11 @@ func csvField(v any) string {
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float64:
-		return pyFloat(x)
+		return pyrepr.Float(x)
 	case string:
 		return x
 	case []byte:
 		return base64.StdEncoding.EncodeToString(x)
 	}
 	return fmt.Sprint(v)
-}
-
-// pyFloat formats f as Python's repr does: shortest round-trip digits, positional
-// between 1e-4 and 1e16 (with ".0" when integral), scientific outside.
-func pyFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	a := math.Abs(f)
-	if f != 0 && (a < 1e-4 || a >= 1e16) {
-		s := strconv.FormatFloat(f, 'e', -1, 64) // 1e-05 -> "1e-05", 1.5e+16
-		return s
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
 }

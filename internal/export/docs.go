@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // KeyField is the field of every exported document that holds its document key. cbimport
@@ -70,7 +71,7 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 	}
 	off := len(sel)
 	for i, c := range t.Columns {
-		sel = append(sel, quoteSQLite(c.Name))
+		sel = append(sel, sqlscan.QuoteIdent(c.Name))
 		for _, p := range pk {
 			if p.Name == c.Name {
 				keyCols = append(keyCols, off+i)
@@ -92,7 +93,7 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 		order = " ORDER BY _rowid_"
 	}
 	// A whole table to export: no byte cap (the default is for predictions' results).
-	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name)+order, engine.Limits{MaxBytes: -1})
+	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+sqlscan.QuoteIdent(t.Name)+order, engine.Limits{MaxBytes: -1})
 	if err != nil {
 		return 0, fmt.Errorf("read: %w", err)
 	}

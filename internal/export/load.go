@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // Dialect is a server that LoadSQLite writes to.
@@ -29,7 +30,7 @@ func (d Dialect) quote(name string) string {
 	if d == MySQL {
 		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return sqlscan.QuoteIdent(name)
 }
 
 // columnType is the column's type on d. keyText is the VARCHAR length a text column of
@@ -162,11 +163,11 @@ func loadTable(ctx context.Context, e *engine.SQLite, src string, d Dialect, dst
 	}
 	var sel []string
 	for _, c := range t.Columns {
-		sel = append(sel, quoteSQLite(c.Name))
+		sel = append(sel, sqlscan.QuoteIdent(c.Name))
 	}
 	// A whole table of a database we were asked to copy: no byte cap (the default is for
 	// predictions' results), whatever its size.
-	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteSQLite(t.Name), engine.Limits{MaxBytes: -1})
+	res, err := e.Query(ctx, src, "SELECT "+strings.Join(sel, ", ")+" FROM "+sqlscan.QuoteIdent(t.Name), engine.Limits{MaxBytes: -1})
 	if err != nil {
 		return 0, 0, fmt.Errorf("read: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // Kind is the type a column gets on another engine, decided from the values it holds.
@@ -54,9 +55,6 @@ func (t Table) PK() []Column {
 	}
 }
 
-// quoteSQLite quotes an identifier for SQLite.
-func quoteSQLite(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
-
 // ReadTables lists the tables of the SQLite database at path (sqlite_* internal tables
 // left out), in name order, with each column's kind sampled from its stored values.
 func ReadTables(ctx context.Context, e *engine.SQLite, path string) ([]Table, error) {
@@ -73,7 +71,7 @@ func ReadTables(ctx context.Context, e *engine.SQLite, path string) ([]Table, er
 			continue // virtual tables (FTS, ...) have no rows of their own to copy
 		}
 		t := Table{Name: name, RowID: !strings.Contains(strings.ToUpper(ddl), "WITHOUT ROWID")}
-		info, err := e.Query(ctx, path, "SELECT name, type, pk FROM pragma_table_info("+sqlString(name)+")", engine.Limits{})
+		info, err := e.Query(ctx, path, "SELECT name, type, pk FROM pragma_table_info("+sqlscan.QuoteString(name)+")", engine.Limits{})
 		if err != nil {
 			return nil, fmt.Errorf("columns of %s.%s: %w", path, name, err)
 		}
@@ -93,12 +91,10 @@ func ReadTables(ctx context.Context, e *engine.SQLite, path string) ([]Table, er
 	return tables, nil
 }
 
-func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
 // sampleKind reads which storage classes a column holds. With no value at all, the
 // declared type's affinity decides, as SQLite's rules give it.
 func sampleKind(ctx context.Context, e *engine.SQLite, path, table string, c Column) (Kind, error) {
-	q := fmt.Sprintf("SELECT DISTINCT typeof(%s) FROM %s", quoteSQLite(c.Name), quoteSQLite(table))
+	q := fmt.Sprintf("SELECT DISTINCT typeof(%s) FROM %s", sqlscan.QuoteIdent(c.Name), sqlscan.QuoteIdent(table))
 	res, err := e.Query(ctx, path, q, engine.Limits{})
 	if err != nil {
 		return 0, fmt.Errorf("sample %s.%s: %w", table, c.Name, err)

@@ -104,3 +104,18 @@ func FirstTooLong(data []byte, limit int, json bool) (start int, ok bool) {
 	}
 	return 0, true
 }
+
+// SkipSeparators returns the offset of the first byte at or after off that is neither
+// JSON white space nor a comma (the separator between array elements): where a reader
+// decoding one element after another finds the next one.
+func SkipSeparators[T int | int64](data []byte, off T) T {
+	for off < T(len(data)) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}

@@ -74,3 +74,26 @@ func TestFirstTooLong(t *testing.T) {
 		}
 	}
 }
+
+func TestSkipSeparators(t *testing.T) {
+	tests := []struct {
+		data string
+		off  int
+		want int
+	}{
+		{"", 0, 0},
+		{" \t\r\n, {}", 0, 6},
+		{"[1, 2]", 2, 4},
+		{"x", 0, 0},
+		{" , ", 0, 3},
+		{"\v1", 0, 0}, // vertical tab is no JSON white space
+	}
+	for _, tc := range tests {
+		if got := SkipSeparators([]byte(tc.data), tc.off); got != tc.want {
+			t.Errorf("SkipSeparators(%q, %d) = %d, want %d", tc.data, tc.off, got, tc.want)
+		}
+		if got := SkipSeparators([]byte(tc.data), int64(tc.off)); got != int64(tc.want) {
+			t.Errorf("SkipSeparators(%q, int64 %d) = %d, want %d", tc.data, tc.off, got, tc.want)
+		}
+	}
+}

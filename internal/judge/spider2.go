@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/pandascsv"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/pyrepr"
 )
 
 // Spider 2.0's comparison of result tables. Official mode reproduces the suite's
@@ -338,7 +339,7 @@ func pdStr(x pandascsv.Value) string {
 	case pandascsv.Uint:
 		return strconv.FormatUint(x.U, 10)
 	case pandascsv.Float:
-		return string(appendPyFloatRepr(nil, x.F))
+		return string(pyrepr.AppendFloat(nil, x.F))
 	case pandascsv.Bool:
 		if x.I == 1 {
 			return "True"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/pyrepr"
 )
 
 // ResultCSV writes a query result as evaluate.py's SQL mode does before judging it:
@@ -58,12 +59,12 @@ func ResultCSV(res *engine.Result) []byte {
 			case nil:
 			case int64:
 				if asFloat[c] {
-					b.Write(appendPyFloatRepr(scratch[:0], float64(x)))
+					b.Write(pyrepr.AppendFloat(scratch[:0], float64(x)))
 				} else {
 					b.WriteString(strconv.FormatInt(x, 10))
 				}
 			case float64:
-				b.Write(appendPyFloatRepr(scratch[:0], x))
+				b.Write(pyrepr.AppendFloat(scratch[:0], x))
 			case string:
 				writeCSVField(&b, x)
 			case []byte:

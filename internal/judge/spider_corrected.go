@@ -141,24 +141,7 @@ func outsideLiterals(s string, f func(string) string) string {
 // SELECT outside parentheses: the one that makes an answer list each row once, which
 // Spider's leniency is about. Inside an aggregate or a subquery it changes the answer.
 func removeTopDistinct(s string) string {
-	toks := sqlparseTokens(s)
-	n := firstStatementTokens(s, toks)
-	if n == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	depth, prev := 0, ""
-	for _, t := range toks[:n] {
-		v := s[t.start:t.end]
-		if asciiEqualFold(v, "distinct") && depth == 0 && asciiEqualFold(prev, "select") {
-			prev = v
-			continue
-		}
-		b.WriteString(v)
-		depth, prev = step(s, t, depth, prev)
-	}
-	return b.String()
+	return dropDistinct(s, func(depth int, prev string) bool { return depth == 0 && asciiEqualFold(prev, "select") })
 }
 
 // step advances the parenthesis depth and the last significant token (not white space,

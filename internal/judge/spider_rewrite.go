@@ -77,6 +77,13 @@ func oneStatement(s string) bool {
 
 // removeDistinctTokens is removeDistinct without its fast path.
 func removeDistinctTokens(s string) string {
+	return dropDistinct(s, func(int, string) bool { return true })
+}
+
+// dropDistinct is the first statement of s (as sqlparse splits it) without the DISTINCT
+// tokens drop chooses, given the parenthesis depth and the last significant token before
+// each (see step).
+func dropDistinct(s string, drop func(depth int, prev string) bool) string {
 	toks := sqlparseTokens(s)
 	n := firstStatementTokens(s, toks)
 	if n == 0 {
@@ -84,12 +91,15 @@ func removeDistinctTokens(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	depth, prev := 0, ""
 	for _, t := range toks[:n] {
 		v := s[t.start:t.end]
-		if asciiEqualFold(v, "distinct") {
+		if asciiEqualFold(v, "distinct") && drop(depth, prev) {
+			prev = v
 			continue
 		}
 		b.WriteString(v)
+		depth, prev = step(s, t, depth, prev)
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // The timing phase measures how fast correct predictions run relative to their gold SQL,
@@ -160,24 +161,19 @@ func CheckTimingBudget(items []TimingItem, opt TimingOptions) error {
 	return nil
 }
 
-func minSample(opt TimingOptions) time.Duration {
-	switch {
-	case opt.MinSample < 0:
-		return 0
-	case opt.MinSample == 0:
-		return DefaultMinSample
-	}
-	return opt.MinSample
-}
+func minSample(opt TimingOptions) time.Duration { return orDefault(opt.MinSample, DefaultMinSample) }
 
-func warmup(opt TimingOptions) int {
+func warmup(opt TimingOptions) int { return orDefault(opt.Warmup, DefaultTimingWarmup) }
+
+// orDefault reads a timing option: 0 means the default, a negative value none.
+func orDefault[T int | time.Duration](v, def T) T {
 	switch {
-	case opt.Warmup < 0:
+	case v < 0:
 		return 0
-	case opt.Warmup == 0:
-		return DefaultTimingWarmup
+	case v == 0:
+		return def
 	}
-	return opt.Warmup
+	return v
 }
 
 // TimeItems runs the timing phase over items, one at a time. It checks the budget first
@@ -373,42 +369,32 @@ func snapToOne(median, iqr float64, n int) float64 {
 // ratio exactly 1 instead of measuring noise.
 func SameSQL(a, b string) bool { return normalizeSQL(a) == normalizeSQL(b) }
 
-// normalizeSQL lower-cases outside quoted strings and identifiers, collapses runs of
-// white space to one space (dropping it next to punctuation), and trims semicolons.
+// normalizeSQL lower-cases (ASCII) outside quoted strings and identifiers, collapses runs
+// of white space to one space (dropping it next to punctuation), and trims semicolons.
 func normalizeSQL(s string) string {
 	s = strings.TrimRight(strings.TrimSpace(s), "; \t\r\n")
 	var b strings.Builder
 	b.Grow(len(s))
-	var quote byte
 	space := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if quote != 0 {
-			b.WriteByte(c)
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
+	for i := 0; i < len(s); {
+		t := sqlscan.Next(s, i)
+		i = t.End
+		text := t.Text(s)
+		switch t.Kind {
+		case sqlscan.Space:
 			space = true
 			continue
-		case '\'', '"', '`':
-			quote = c
-		case '[':
-			quote = ']'
+		case sqlscan.String, sqlscan.Ident:
+		default:
+			text = asciiLower(text)
 		}
 		if space {
-			if b.Len() > 0 && !isSQLPunct(c) && !isSQLPunct(lastByte(&b)) {
+			if b.Len() > 0 && !isSQLPunct(text[0]) && !isSQLPunct(lastByte(&b)) {
 				b.WriteByte(' ')
 			}
 			space = false
 		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
+		b.WriteString(text)
 	}
 	return b.String()
 }

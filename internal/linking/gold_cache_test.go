@@ -35,7 +35,7 @@ func TestGoldUseSharedAcrossSystems(t *testing.T) {
 		t.Errorf("other gold's schema (-want +got):\n%s", d)
 	}
 	n := 0
-	a.golds.Range(func(_, _ any) bool { n++; return true })
+	a.golds.Range(func(goldKey, *goldEntry) { n++ })
 	if n != 2 {
 		t.Errorf("%d gold uses cached, want 2 (one per gold text)", n)
 	}

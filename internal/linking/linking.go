@@ -32,6 +32,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/memo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
@@ -71,7 +72,7 @@ type Annotator struct {
 	schemas map[string]*schemaEntry // by database file, or "tables:" + db_id
 	exists  map[string]bool         // database file -> whether it existed when first asked
 
-	golds sync.Map // goldKey -> *goldEntry: a gold query's use, shared by every system
+	golds memo.Map[goldKey, *goldEntry] // a gold query's use, shared by every system
 }
 
 type goldKey struct {
@@ -80,9 +81,8 @@ type goldKey struct {
 }
 
 type goldEntry struct {
-	once sync.Once
-	use  *sqlast.Use
-	err  error
+	use *sqlast.Use
+	err error
 	// schema is SchemaOf(use), copied into each record (a record owns its gold schema);
 	// sets is metrics.SetsOf(schema), only read.
 	schema map[string][]string
@@ -169,14 +169,14 @@ func extractShared(sql string, s *dbschema.Schema) (*sqlast.Use, error) {
 // sets, computed once per schema and text: every system of a run is scored against the
 // same gold. The entry is only read.
 func (a *Annotator) goldUse(gold string, s *dbschema.Schema) *goldEntry {
-	v, _ := a.golds.LoadOrStore(goldKey{s, gold}, &goldEntry{})
-	e := v.(*goldEntry)
-	e.once.Do(func() {
+	e, _ := a.golds.Get(goldKey{s, gold}, func() (*goldEntry, error) {
+		e := &goldEntry{}
 		e.use, e.err = sqlast.ExtractSchema(gold, s)
 		if e.err == nil {
 			e.schema = SchemaOf(e.use)
 			e.sets = metrics.SetsOf(e.schema)
 		}
+		return e, nil // a gold that does not parse is remembered too: it is the same for every system
 	})
 	return e
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/memo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
 )
@@ -20,11 +21,10 @@ import (
 // queries, matching any one is a match. Schemas, the foreign-key maps and each rebuilt
 // gold query are computed once and shared by all systems.
 //
-// Spider's parser (internal/spidersql) does not take a context, so the comparison runs
-// in another goroutine (a reused worker, esm_workers.go): when ctx's deadline passes
-// first, esm is left absent (not computed), the record is counted in OverBudget, and the
-// goroutine's late result is dropped (its work is linear in the query's length, so it
-// ends soon after).
+// The comparison runs in another goroutine (a reused worker, esm_workers.go), so that a
+// deadline stops the waiting at once: when ctx's deadline passes first, esm is left absent
+// (not computed) and the record is counted in OverBudget; the worker's parse, which takes
+// the same ctx, stops soon after.
 type Annotator struct {
 	opt        Options
 	overBudget atomic.Int64
@@ -34,32 +34,21 @@ type Annotator struct {
 	fks    map[string]FKMap
 	fkErr  error
 
-	schemas sync.Map // db path -> *schemaEntry
-	golds   sync.Map // goldKey -> *goldEntry
+	schemas memo.Map[string, *spidersql.Schema] // by db path
+	golds   memo.Map[goldKey, *Gold]
 
-	jobs chan esmJob // unbuffered: a send succeeds only when a worker is idle (esm_workers.go)
-}
-
-type schemaEntry struct {
-	once sync.Once
-	s    *spidersql.Schema
-	err  error
+	jobs    chan esmJob   // unbuffered: a send succeeds only when a worker is idle (esm_workers.go)
+	workers chan struct{} // a token per running worker, at most maxESMWorkers
 }
 
 type goldKey struct {
 	question, gold int
 }
 
-type goldEntry struct {
-	once sync.Once
-	g    *Gold
-	err  error
-}
-
 // NewAnnotator returns an annotator computing ESM with opt. tables is the dataset's
 // tables.json, read on first use for the foreign-key map ("" for none).
 func NewAnnotator(tables string, opt Options) *Annotator {
-	return &Annotator{opt: opt, tables: tables, jobs: make(chan esmJob)}
+	return &Annotator{opt: opt, tables: tables, jobs: make(chan esmJob), workers: make(chan struct{}, maxESMWorkers())}
 }
 
 // Options returns the ESM variant this annotator computes.
@@ -86,25 +75,26 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 		return nil // an unreadable database: the judge has already reported it
 	}
 	done := make(chan esmResult, 1)
-	a.startESM(esmJob{ctx: ctx, q: q, pred: rec.PredSQL, s: s, fk: fk, done: done})
-	select {
-	case res := <-done:
-		rec.ESM, rec.ESMPartial = res.verdict, res.partial
-		return nil
-	case <-ctx.Done():
+	if a.startESM(esmJob{ctx: ctx, q: q, pred: rec.PredSQL, s: s, fk: fk, done: done}) {
 		select {
-		case res := <-done: // finished as the deadline passed
+		case res := <-done:
 			rec.ESM, rec.ESMPartial = res.verdict, res.partial
 			return nil
-		default:
+		case <-ctx.Done():
+			select {
+			case res := <-done: // finished as the deadline passed
+				rec.ESM, rec.ESMPartial = res.verdict, res.partial
+				return nil
+			default:
+			}
 		}
-		if err := budgetErr(ctx); !errors.Is(err, ErrOverBudget) {
-			return err
-		}
-		rec.ESM, rec.ESMPartial = nil, nil
-		a.overBudget.Add(1)
-		return nil
 	}
+	if err := budgetErr(ctx); !errors.Is(err, ErrOverBudget) {
+		return err
+	}
+	rec.ESM, rec.ESMPartial = nil, nil
+	a.overBudget.Add(1)
+	return nil
 }
 
 // esmResult is one record's ESM verdict and its partial-match breakdown.
@@ -128,7 +118,10 @@ func (a *Annotator) esm(ctx context.Context, q *dataset.Question, predSQL string
 		if err != nil {
 			continue
 		}
-		ok, part := g.MatchPartial(pred, s, fk, a.opt)
+		ok, part, err := g.matchPartial(ctx, pred, s, fk, a.opt)
+		if err != nil {
+			return esmResult{} // ctx ended the parse: its caller has stopped waiting
+		}
 		if res.verdict == nil || ok {
 			v := boolInt(ok)
 			res = esmResult{verdict: &v, partial: part}
@@ -150,15 +143,9 @@ func (a *Annotator) fkMap(db string) (FKMap, error) {
 }
 
 func (a *Annotator) schema(ctx context.Context, path string) (*spidersql.Schema, error) {
-	v, _ := a.schemas.LoadOrStore(path, &schemaEntry{})
-	e := v.(*schemaEntry)
-	e.once.Do(func() { e.s, e.err = SchemaFromSQLite(ctx, path) })
-	return e.s, e.err
+	return a.schemas.Get(path, func() (*spidersql.Schema, error) { return SchemaFromSQLite(ctx, path) })
 }
 
 func (a *Annotator) gold(k goldKey, sql string, s *spidersql.Schema, fk FKMap) (*Gold, error) {
-	v, _ := a.golds.LoadOrStore(k, &goldEntry{})
-	e := v.(*goldEntry)
-	e.once.Do(func() { e.g, e.err = PrepareGold(sql, s, fk, a.opt) })
-	return e.g, e.err
+	return a.golds.Get(k, func() (*Gold, error) { return PrepareGold(sql, s, fk, a.opt) })
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 	"github.com/sqlc-dev/meyer/ast"
 )
 
@@ -82,12 +83,10 @@ func openETMDB(ctx context.Context, path string, introspect func(context.Context
 	if err != nil {
 		return nil, fmt.Errorf("etm: %w", err)
 	}
-	dsn := engine.ReadOnlyDSN(path)
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := engine.OpenSQLiteReadOnly(path, 2)
 	if err != nil {
-		return nil, fmt.Errorf("etm: open %s: %w", path, err)
+		return nil, fmt.Errorf("etm: %w", err)
 	}
-	db.SetMaxOpenConns(2)
 	return &ETMDB{path: path, schema: s, db: db, nonEmpty: map[string]bool{}}, nil
 }
 
@@ -133,7 +132,7 @@ func (d *ETMDB) tableNonEmpty(ctx context.Context, table string) bool {
 	v := false
 	if t != nil {
 		var one int
-		err := d.db.QueryRowContext(ctx, `SELECT 1 FROM "`+strings.ReplaceAll(t.Name, `"`, `""`)+`" LIMIT 1`).Scan(&one)
+		err := d.db.QueryRowContext(ctx, "SELECT 1 FROM "+sqlscan.QuoteIdent(t.Name)+" LIMIT 1").Scan(&one)
 		v = err == nil
 		if ctx.Err() != nil {
 			return false // not known: not cached, and Normalize gives no verdict

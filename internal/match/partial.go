@@ -1,6 +1,7 @@
 package match
 
 import (
+	"context"
 	"math/bits"
 	"slices"
 	"strings"
@@ -119,10 +120,20 @@ func boolInt(b bool) int {
 
 // MatchPartial is Match with the partial-match breakdown of the same comparison.
 func (g *Gold) MatchPartial(pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore) {
-	q, err := spidersql.Parse(pred, s)
+	ok, part, _ := g.matchPartial(context.Background(), pred, s, fk, opt)
+	return ok, part
+}
+
+// matchPartial is MatchPartial parsing the prediction under ctx; its error is ctx's when
+// ctx ended first (the caller has stopped waiting: there is no verdict).
+func (g *Gold) matchPartial(ctx context.Context, pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore, error) {
+	q, err := spidersql.ParseContext(ctx, pred, s)
+	if cerr := ctx.Err(); cerr != nil {
+		return false, nil, cerr
+	}
 	if err != nil {
 		q = &spidersql.SQL{}
 	}
 	p := rebuild(q, fk, opt)
-	return exactMatch(p, g.n), partial(p, g.n)
+	return exactMatch(p, g.n), partial(p, g.n), nil
 }

@@ -7,8 +7,6 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
-
 	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
 )
 
@@ -19,13 +17,11 @@ import (
 // This, not tables.json, is the schema evaluation.py uses for ESM; the two differ in case
 // and sometimes in names, which changes which queries parse.
 func SchemaFromSQLite(ctx context.Context, path string) (*spidersql.Schema, error) {
-	dsn := engine.ReadOnlyDSN(path)
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := engine.OpenSQLiteReadOnly(path, 1)
 	if err != nil {
-		return nil, fmt.Errorf("read schema %s: %w", path, err)
+		return nil, fmt.Errorf("read schema: %w", err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	names, err := tableNames(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("read schema %s: %w", path, err)

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Confidence intervals and paired tests (docs/statistics.md). Every function here is
@@ -290,14 +292,11 @@ func (bb *bootstrapBatch) run(sec *Section) {
 		byN[n] = append(byN[n], ji)
 	}
 	// Lengths are drawn concurrently (each has its own draws, and fills its own values).
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, n := range ns {
 		ids := byN[n]
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			cols := make([][]float64, len(ids))
 			for k, ji := range ids {
 				cols[k] = bb.jobs[ji].xs
@@ -311,9 +310,10 @@ func (bb *bootstrapBatch) run(sec *Section) {
 				lo, hi := interval95(ms)
 				setCI(j.m, v, MethodBootstrap, lo, hi)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the draws return no error
 }
 
 // NewcombePaired is the 95% interval of the difference of two paired rates, p_A - p_B,

@@ -63,12 +63,8 @@ func readBIRD(path string, data []byte) (*Set, error) {
 		}
 		set.Items = append(set.Items, p)
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, jsonError(path, data, 0, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON object: %w",
-			path, lc.at(skipSpace(data, dec.InputOffset())), ErrMalformed)
+	if err := closeJSON(path, data, dec, lc, "object"); err != nil {
+		return nil, err
 	}
 	return set, nil
 }
@@ -96,4 +92,17 @@ func openJSON(path string, data []byte, delim json.Delim, want string) (*json.De
 		return nil, nil, fmt.Errorf("%s:%d: %s: %w", path, lc.at(dec.InputOffset()), want, ErrMalformed)
 	}
 	return dec, lc, nil
+}
+
+// closeJSON reads the closing bracket or brace of the document openJSON opened (what is
+// "array" or "object") and makes sure nothing follows it.
+func closeJSON(path string, data []byte, dec *json.Decoder, lc *lineCounter, what string) error {
+	if _, err := dec.Token(); err != nil {
+		return jsonError(path, data, 0, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s:%d: unexpected data after the JSON %s: %w",
+			path, lc.at(skipSpace(data, dec.InputOffset())), what, ErrMalformed)
+	}
+	return nil
 }

@@ -3,9 +3,7 @@ package predict
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 )
 
@@ -39,12 +37,8 @@ func readList(path string, data []byte) (*Set, error) {
 		}
 		set.Items = append(set.Items, p)
 	}
-	if _, err := dec.Token(); err != nil { // the closing bracket
-		return nil, jsonError(path, data, 0, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON array: %w",
-			path, lc.at(skipSpace(data, dec.InputOffset())), ErrMalformed)
+	if err := closeJSON(path, data, dec, lc, "array"); err != nil {
+		return nil, err
 	}
 	return set, nil
 }

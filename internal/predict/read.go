@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
 // Read reads a prediction file, detecting its format (see Detect).
@@ -90,16 +91,5 @@ func jsonError(path string, data []byte, base int64, err error) error {
 	return fmt.Errorf("%s:%d: %v: %w", path, newLineCounter(data).at(base+off), err, ErrMalformed)
 }
 
-// skipSpace returns the offset of the first byte at or after off that is not JSON white
-// space or a comma (the separator between array elements).
-func skipSpace(data []byte, off int64) int64 {
-	for off < int64(len(data)) {
-		switch data[off] {
-		case ' ', '\t', '\r', '\n', ',':
-			off++
-		default:
-			return off
-		}
-	}
-	return off
-}
+// skipSpace is jsonscan.SkipSeparators at this package's int64 offsets.
+func skipSpace(data []byte, off int64) int64 { return jsonscan.SkipSeparators(data, off) }

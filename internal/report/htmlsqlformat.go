@@ -2,7 +2,8 @@ package report
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // clauseWords start a new line when FormatSQL lays out a query. Longest first, so
@@ -13,45 +14,36 @@ var clauseWords = []string{
 }
 
 // FormatSQL lays a query out one clause per line, for reading. It only inserts line
-// breaks before clause keywords outside quotes and at parenthesis depth 0 or 1 and
-// collapses runs of whitespace outside quotes; it never changes the query's tokens.
+// breaks before clause keywords outside quotes and comments and at parenthesis depth 0 or
+// 1, and collapses runs of white space outside quotes (keeping the line break that ends a
+// -- comment); it never changes the query's tokens.
 func FormatSQL(sql string) string {
+	sql = strings.TrimSpace(sql)
+	toks := sqlscan.All(sql)
 	var b strings.Builder
 	depth := 0
-	var quote rune
-	rs := []rune(strings.TrimSpace(sql))
-	lastSpace := false
-	skip := 0 // inside a keyword just matched: no break before its second word
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		if quote != 0 {
-			b.WriteRune(c)
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case '\'', '"', '`':
-			quote = c
-		case '[':
-			quote = ']'
-		case '(':
-			depth++
-		case ')':
-			depth--
-		}
-		if unicode.IsSpace(c) {
-			if !lastSpace {
+	skip := 0 // inside a keyword just matched: no break before its later words
+	for i, t := range toks {
+		text := t.Text(sql)
+		switch t.Kind {
+		case sqlscan.Space:
+			if i > 0 && toks[i-1].Kind == sqlscan.Comment && sql[toks[i-1].Start+1] == '-' {
+				b.WriteByte('\n')
+			} else {
 				b.WriteByte(' ')
 			}
-			lastSpace = true
 			continue
-		}
-		if i >= skip && depth <= 1 && b.Len() > 0 && (i == 0 || !isIdent(rs[i-1])) {
-			for _, w := range clauseWords {
-				if end := wordEnd(rs, i, w); end > 0 {
-					skip = end
+		case sqlscan.Punct:
+			switch text {
+			case "(":
+				depth++
+			case ")":
+				depth--
+			}
+		case sqlscan.Word:
+			if i >= skip && depth <= 1 && b.Len() > 0 && !(i > 0 && toks[i-1].Kind == sqlscan.Punct && sql[toks[i-1].Start] == '.') {
+				if n := clauseAt(sql, toks, i); n > 0 {
+					skip = n
 					s := strings.TrimRight(b.String(), " ")
 					b.Reset()
 					b.WriteString(s)
@@ -59,40 +51,36 @@ func FormatSQL(sql string) string {
 					if depth == 1 {
 						b.WriteString("  ")
 					}
-					break
 				}
 			}
 		}
-		lastSpace = false
-		b.WriteRune(c)
+		b.WriteString(text)
 	}
 	return b.String()
 }
 
-func isIdent(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' }
-
-// wordEnd returns where the keyword w (spaces matching any whitespace run) ends if it starts
-// at rs[i] and ends at a word boundary, else 0.
-func wordEnd(rs []rune, i int, w string) int {
-	j := i
-	for _, part := range strings.Fields(w) {
-		if j > i {
-			if j >= len(rs) || !unicode.IsSpace(rs[j]) {
-				return 0
-			}
-			for j < len(rs) && unicode.IsSpace(rs[j]) {
+// clauseAt returns the index of the token after the clause keyword that starts at
+// toks[i] (its words separated by white space, and not followed by a dot), else 0.
+func clauseAt(sql string, toks []sqlscan.Token, i int) int {
+	for _, w := range clauseWords {
+		j := i
+		for k, part := range strings.Fields(w) {
+			if k > 0 {
+				if j >= len(toks) || toks[j].Kind != sqlscan.Space {
+					j = -1
+					break
+				}
 				j++
 			}
-		}
-		for _, pc := range part {
-			if j >= len(rs) || unicode.ToUpper(rs[j]) != pc {
-				return 0
+			if j >= len(toks) || toks[j].Kind != sqlscan.Word || !strings.EqualFold(toks[j].Text(sql), part) {
+				j = -1
+				break
 			}
 			j++
 		}
+		if j > 0 && (j >= len(toks) || sql[toks[j].Start] != '.') {
+			return j
+		}
 	}
-	if j < len(rs) && isIdent(rs[j]) {
-		return 0
-	}
-	return j
+	return 0
 }

@@ -1,6 +1,7 @@
 package spidersql
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -13,6 +14,12 @@ const maxDepth = 250
 // ignores tokens after the first complete statement (a trailing ")" or garbage). Every
 // input process_sql rejects returns an error wrapping ErrParse; none panics.
 func Parse(sql string, s *Schema) (*SQL, error) {
+	return ParseContext(context.Background(), sql, s)
+}
+
+// ParseContext is Parse that stops when ctx is done (a long prediction parsed past its
+// record's deadline frees its CPU), returning an error that wraps ctx.Err().
+func ParseContext(ctx context.Context, sql string, s *Schema) (*SQL, error) {
 	if s == nil {
 		s = NewSchema(nil)
 	}
@@ -23,11 +30,14 @@ func Parse(sql string, s *Schema) (*SQL, error) {
 	if len(toks) == 0 {
 		return nil, fmt.Errorf("parse: %w", ErrEmpty)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
 	aliases, err := tablesWithAlias(s, toks)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
-	p := &parser{schema: s, aliases: aliases}
+	p := &parser{ctx: ctx, schema: s, aliases: aliases}
 	_, q, err := p.parseSQL(toks, 0)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
@@ -46,9 +56,21 @@ func HardnessOf(sql string, s *Schema) (string, error) {
 
 // parser holds what process_sql passes to every function: the schema and the alias map.
 type parser struct {
+	ctx     context.Context
 	schema  *Schema
 	aliases map[string]string // alias -> what it stands for (schema tables: see alias)
 	depth   int
+	steps   int // value units parsed, to look at ctx every so often (alive)
+}
+
+// alive returns ctx's error every 256th call, so a parse stops soon after its deadline
+// without paying for a check per token.
+func (p *parser) alive() error {
+	p.steps++
+	if p.steps&255 == 0 {
+		return p.ctx.Err()
+	}
+	return nil
 }
 
 // tablesWithAlias maps every "X as Y" to Y -> X (column aliases included, as process_sql
@@ -127,6 +149,9 @@ func (p *parser) parseSQL(toks []string, start int) (int, *SQL, error) {
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
 		return start, nil, ErrTooDeep
+	}
+	if err := p.ctx.Err(); err != nil {
+		return start, nil, err
 	}
 	i := start
 	t, err := tok(toks, i)

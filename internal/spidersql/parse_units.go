@@ -93,6 +93,9 @@ func (p *parser) parseColUnit(toks []string, i int, defaults []string) (int, Col
 // parseValUnit is parse_val_unit: [ "(" ] col_unit [ unit_op col_unit ] [ ")" ].
 func (p *parser) parseValUnit(toks []string, i int, defaults []string) (int, ValUnit, error) {
 	var vu ValUnit
+	if err := p.alive(); err != nil {
+		return i, vu, err
+	}
 	t, err := tok(toks, i)
 	if err != nil {
 		return i, vu, err

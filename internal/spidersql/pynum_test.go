@@ -3,6 +3,8 @@ package spidersql
 import (
 	"math"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/pyrepr"
 )
 
 func TestPyFloat(t *testing.T) {
@@ -58,7 +60,7 @@ func TestPyReprs(t *testing.T) {
 		{math.Inf(-1), "-inf"}, {math.NaN(), "nan"}, {123.456, "123.456"},
 	}
 	for _, tt := range floats {
-		if got := pyFloatRepr(tt.in); got != tt.want {
+		if got := pyrepr.Float(tt.in); got != tt.want {
 			t.Errorf("pyFloatRepr(%v) = %s, want %s", tt.in, got, tt.want)
 		}
 	}

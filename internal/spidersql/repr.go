@@ -2,10 +2,11 @@ package spidersql
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/pyrepr"
 )
 
 // String prints the parse as Python prints process_sql's dict (same keys, key order,
@@ -103,7 +104,7 @@ func writeValue(b *strings.Builder, v *Value) {
 	case v == nil:
 		b.WriteString("None")
 	case v.Kind == ValueNumber:
-		b.WriteString(pyFloatRepr(v.Number))
+		b.WriteString(pyrepr.Float(v.Number))
 	case v.Kind == ValueString:
 		b.WriteString(pyStr(v.Str))
 	case v.Kind == ValueSQL:
@@ -173,27 +174,4 @@ func pyStr(s string) string {
 	}
 	b.WriteByte(quote)
 	return b.String()
-}
-
-// pyFloatRepr is Python's repr of a float: shortest round-trip digits, scientific notation
-// below 1e-4 and from 1e16, and ".0" on integral values.
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	sci := strconv.FormatFloat(f, 'e', -1, 64)
-	exp, _ := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
-	if f != 0 && (exp < -4 || exp >= 16) {
-		return sci
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package cli
+package browsertest
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/cli"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -34,24 +35,6 @@ func findChromium() string {
 	return ""
 }
 
-// syncBuffer is a bytes.Buffer safe for the server goroutine writing and the test reading.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // startServe runs `nl2sqlbench serve DIR --addr 127.0.0.1:0` in the background and returns
 // its base URL; the server stops when the test ends.
 func startServe(t *testing.T, dir string) string {
@@ -66,10 +49,10 @@ func startServe(t *testing.T, dir string) string {
 func startServeStop(t *testing.T, dir string) (string, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
+	var out, errb testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", dir, "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errb)
+		done <- cli.Run(ctx, []string{"serve", dir, "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errb)
 	}()
 	var once sync.Once
 	stop := func() {
@@ -496,4 +479,14 @@ func jsonString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// runCLI runs the command line in-process and fails the test on a non-zero exit.
+func runCLI(tb testing.TB, args ...string) (stdout, stderr string) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	if code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != 0 {
+		tb.Fatalf("nl2sqlbench %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String(), errb.String()
 }

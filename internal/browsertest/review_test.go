@@ -1,4 +1,4 @@
-package cli
+package browsertest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -93,4 +94,25 @@ func baselineScores(t *testing.T, ctx context.Context) (raw, reviewed float64) {
 		return f
 	}
 	return num(cells[1]), num(cells[2])
+}
+
+// incorrectQuestion returns the index of a question the run's system gets wrong.
+func incorrectQuestion(t *testing.T, runDir, system string) int {
+	t.Helper()
+	run, err := rundir.Load(context.Background(), runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range run.Systems {
+		if s.Name != system {
+			continue
+		}
+		for _, r := range s.Records {
+			if r.Verdict == record.Incorrect {
+				return r.Index
+			}
+		}
+	}
+	t.Fatalf("the demo's %s gets every question right", system)
+	return -1
 }

@@ -1,4 +1,4 @@
-package engine
+package sqlscan
 
 import "testing"
 
@@ -40,9 +40,9 @@ func TestFirstStatement(t *testing.T) {
 		{"SELECT 'é;ü'; x", "SELECT 'é;ü'", true},
 	}
 	for _, tc := range tests {
-		first, more := firstStatement(tc.query)
+		first, more := FirstStatement(tc.query)
 		if first != tc.wantFirst || more != tc.wantMore {
-			t.Errorf("firstStatement(%q) = (%q, %v), want (%q, %v)", tc.query, first, more, tc.wantFirst, tc.wantMore)
+			t.Errorf("FirstStatement(%q) = (%q, %v), want (%q, %v)", tc.query, first, more, tc.wantFirst, tc.wantMore)
 		}
 	}
 }
@@ -65,8 +65,8 @@ func TestOnlyTrivia(t *testing.T) {
 		{"/", false},
 	}
 	for _, tc := range tests {
-		if got := onlyTrivia(tc.s); got != tc.want {
-			t.Errorf("onlyTrivia(%q) = %v, want %v", tc.s, got, tc.want)
+		if got := OnlyTrivia(tc.s); got != tc.want {
+			t.Errorf("OnlyTrivia(%q) = %v, want %v", tc.s, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,43 @@
+package spidersql
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// longQuery is a valid query with n conditions: long enough that parsing it takes a while.
+func longQuery(n int) string {
+	return "SELECT name FROM singer WHERE " + strings.Repeat("age > 1 AND ", n) + "age > 1"
+}
+
+// TestParseContext: a done context stops a parse with ctx's error, both before it starts
+// and part way through a long query, well before the whole parse would have finished.
+func TestParseContext(t *testing.T) {
+	s := concertSchema()
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ParseContext(done, "SELECT name FROM singer", s); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ParseContext with a cancelled context: %v, want context.Canceled", err)
+	}
+	q := longQuery(50000)
+	start := time.Now()
+	if _, err := Parse(q, s); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(start)
+	ctx, cancel := context.WithTimeout(context.Background(), full/20)
+	defer cancel()
+	start = time.Now()
+	_, err := ParseContext(ctx, q, s)
+	took := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ParseContext past its deadline: %v, want context.DeadlineExceeded (the whole parse took %v)", err, full)
+	}
+	if took > full/2 {
+		t.Errorf("ParseContext with a deadline of %v ran %v, the whole parse %v: it did not stop at the deadline", full/20, took, full)
+	}
+	t.Logf("whole parse %v, stopped after %v", full, took)
+}
