@@ -74,7 +74,8 @@ func Declared(opt Options) []Metric {
 	for _, k := range ks {
 		ms = append(ms, passAtMetric(k))
 	}
-	return append(ms, usageMetrics(opt.Pricing)...)
+	ms = append(ms, usageMetrics(opt.Pricing)...)
+	return append(ms, llmJudgeMetrics()...)
 }
 
 func verdictMetric(id, label, applies string, v record.Verdict, higher bool) Metric {
