@@ -64,7 +64,10 @@ func (j *Judge) input(ctx context.Context, q *dataset.Question, dbPath string, r
 	if in.GoldResult, err = j.sample(ctx, dbPath, rec.GoldSQL); err != nil {
 		return nil, err
 	}
-	if in.PredResult, err = j.sample(ctx, dbPath, rec.PredSQL); err != nil {
+	if rec.Verdict == record.Error {
+		// It failed in the judge already (a timeout, say): not run again, its error shown.
+		in.PredResult = Sample{Error: clip(rec.ErrorMessage, 300)}
+	} else if in.PredResult, err = j.sample(ctx, dbPath, rec.PredSQL); err != nil {
 		return nil, err
 	}
 	if in.Tables, err = j.tables(ctx, dbPath, rec); err != nil {
