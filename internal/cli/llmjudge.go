@@ -12,14 +12,11 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // eval --llm-judge (docs/llm-judge.md): the judge's flags, and the judge built from them
 // once the run directory is known (its answers are cached there).
-
-// llmJudgeCacheFile is the judge's answer cache in the run directory: collect's cache
-// format, keyed by a hash of the whole request (so of the rendered prompt).
-const llmJudgeCacheFile = "llm_judge_cache.jsonl"
 
 // judgeFlags are the --llm-judge flags; Config "" means no judge.
 type judgeFlags struct {
@@ -72,7 +69,7 @@ func (j *judgeFlags) build(dir string, cfg benchrun.Config) (*llmjudge.Judge, er
 	}
 	lim := engine.Limits{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes}
 	jd, err := llmjudge.New(c, client, prompt, nil, llmjudge.Options{On: j.On, MaxCost: j.MaxCost, Limits: lim,
-		CachePath: filepath.Join(dir, llmJudgeCacheFile)})
+		CachePath: filepath.Join(dir, rundir.LLMJudgeCacheFile)})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

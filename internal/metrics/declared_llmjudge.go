@@ -8,7 +8,7 @@ import "github.com/nl2sqlbench/nl2sqlbench/internal/record"
 func llmJudgeMetrics() []Metric {
 	asked := func(r *record.Record) bool { return r.LLMJudgeVerdict != nil || r.LLMJudgeError != "" }
 	return []Metric{
-		{ID: "llm_judge", Label: "LLM judge", Group: "headline", Fields: []string{"llm_judge", "llm_judge_category", "llm_judge_rationale"},
+		{ID: "llm_judge", Label: "LLM judge (asked)", Group: "headline", Fields: []string{"llm_judge", "llm_judge_category", "llm_judge_rationale"},
 			Unit: Percent, HigherIsBetter: true, Binary: true, Over: JudgedWithValue,
 			Applies: "eval --llm-judge: the records the judge gave a verdict (--llm-judge-on disputed: only the disputed ones); an answer that did not parse gives none",
 			Value: func(_ string, r *record.Record) (float64, bool) {
