@@ -34,7 +34,7 @@ func judgeScript(malformed string) func(fakellm.Request) fakellm.Reply {
 }
 
 // judgeDemo materialises the demo and a judge config on a fake endpoint.
-func judgeDemo(t *testing.T, malformed string) (files *demo.Files, pred, cfg string, srv *fakellm.Server) {
+func judgeDemo(t testing.TB, malformed string) (files *demo.Files, pred, cfg string, srv *fakellm.Server) {
 	t.Helper()
 	files, err := demo.Materialize(context.Background(), filepath.Join(os.TempDir(), "nl2sqlbench-cli-judge-demo"))
 	if err != nil {
@@ -50,7 +50,7 @@ func judgeDemo(t *testing.T, malformed string) (files *demo.Files, pred, cfg str
 	return files, name + "=" + files.Systems[name], cfg, srv
 }
 
-func judgeRecords(t *testing.T, dir string) []record.Record {
+func judgeRecords(t testing.TB, dir string) []record.Record {
 	t.Helper()
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -193,7 +193,7 @@ func TestEvalLLMJudgeCapResume(t *testing.T) {
 	}
 }
 
-func readManifest(t *testing.T, dir string) *rundir.Manifest {
+func readManifest(t testing.TB, dir string) *rundir.Manifest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, rundir.ManifestFile))
 	if err != nil {
