@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -39,8 +40,8 @@ func (j *judgeFlags) check(fs *pflag.FlagSet) error {
 		if j.On != llmjudge.OnDisputed && j.On != llmjudge.OnAll {
 			return usagef("--llm-judge-on %q: want disputed or all", j.On)
 		}
-		if j.MaxCost < 0 {
-			return usagef("--llm-judge-max-cost must not be negative (got %v)", j.MaxCost)
+		if j.MaxCost < 0 || math.IsNaN(j.MaxCost) || math.IsInf(j.MaxCost, 0) {
+			return usagef("--llm-judge-max-cost must be a dollar amount, 0 or more (got %v)", j.MaxCost)
 		}
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
@@ -83,7 +84,7 @@ func New(cfg *collect.Config, llm collect.LLM, prompt *Prompt, db Querier, opt O
 	default:
 		return nil, fmt.Errorf("--llm-judge-on %q: want disputed or all", opt.On)
 	}
-	if opt.MaxCost < 0 {
+	if opt.MaxCost < 0 || math.IsNaN(opt.MaxCost) || math.IsInf(opt.MaxCost, 0) {
 		return nil, fmt.Errorf("--llm-judge-max-cost %v is negative", opt.MaxCost)
 	}
 	if opt.MaxCost > 0 && cfg.Pricing == nil {
