@@ -205,3 +205,42 @@ func readManifest(t testing.TB, dir string) *rundir.Manifest {
 	}
 	return &m
 }
+
+// TestEvalLLMJudgeUsage: judge flags that cannot work are refused before anything runs.
+func TestEvalLLMJudgeUsage(t *testing.T) {
+	files, pred, cfg, srv := judgeDemo(t, "")
+	noPrice := filepath.Join(t.TempDir(), "noprice.yaml")
+	os.WriteFile(noPrice, []byte("llm: {base_url: "+srv.BaseURL+", model: m, api_key_env: CLI_JUDGE_KEY}\n"), 0o644)
+	badTmpl := filepath.Join(t.TempDir(), "bad.tmpl")
+	os.WriteFile(badTmpl, []byte("{{.Nope}}"), 0o644)
+	base := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", pred}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"on without judge", []string{"--llm-judge-on", "all"}, "--llm-judge-on needs --llm-judge CONFIG"},
+		{"cap without judge", []string{"--llm-judge-max-cost", "1"}, "--llm-judge-max-cost needs --llm-judge CONFIG"},
+		{"bad on", []string{"--llm-judge", cfg, "--llm-judge-on", "some"}, "want disputed or all"},
+		{"NaN cap", []string{"--llm-judge", cfg, "--llm-judge-max-cost", "NaN"}, "must be a dollar amount"},
+		{"missing config", []string{"--llm-judge", filepath.Join(t.TempDir(), "none.yaml")}, "read config"},
+		{"cap without prices", []string{"--llm-judge", noPrice, "--llm-judge-max-cost", "1"}, "needs prices"},
+		{"bad template", []string{"--llm-judge", cfg, "--llm-judge-prompt", badTmpl}, "bad judge prompt template"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			var stdout, stderr strings.Builder
+			code := Run(context.Background(), append(append(append([]string{}, base...), "--out", out), tt.args...), strings.NewReader(""), &stdout, &stderr)
+			if code == 0 || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want an error containing %q", code, stderr.String(), tt.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a refused run left %s", out)
+			}
+		})
+	}
+	if len(srv.Requests()) != 0 {
+		t.Errorf("refused runs sent %d requests", len(srv.Requests()))
+	}
+}
