@@ -247,3 +247,14 @@ func sampleRows(rows [][]any) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Gold audits one question's gold alone (its own result and order dependence, no
+// consensus): the evidence the LLM judge is shown while eval runs, before any audit of
+// the finished run. A fault stops it with an error, as in Run.
+func Gold(ctx context.Context, q querier, path string, qu *dataset.Question, lim engine.Limits) ([]Finding, error) {
+	if len(qu.Gold) == 0 {
+		return nil, nil
+	}
+	fs, _, err := question(ctx, q, path, qu, nil, Options{Limits: lim})
+	return fs, err
+}

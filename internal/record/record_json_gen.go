@@ -552,6 +552,46 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = strconv.AppendInt(b, int64((*p59)), 10)
 		}
 	}
+	if v.LLMJudge.LLMJudgeVerdict != nil {
+		b = append(b, ",\"llm_judge\":"...)
+		if p60 := v.LLMJudge.LLMJudgeVerdict; p60 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64((*p60)), 10)
+		}
+	}
+	if len(v.LLMJudge.LLMJudgeCategory) != 0 {
+		b = append(b, ",\"llm_judge_category\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeCategory))
+	}
+	if len(v.LLMJudge.LLMJudgeRationale) != 0 {
+		b = append(b, ",\"llm_judge_rationale\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeRationale))
+	}
+	if len(v.LLMJudge.LLMJudgeError) != 0 {
+		b = append(b, ",\"llm_judge_error\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeError))
+	}
+	if v.LLMJudge.LLMJudgePromptTokens != 0 {
+		b = append(b, ",\"llm_judge_prompt_tokens\":"...)
+		b = strconv.AppendInt(b, int64(v.LLMJudge.LLMJudgePromptTokens), 10)
+	}
+	if v.LLMJudge.LLMJudgeCompletionTokens != 0 {
+		b = append(b, ",\"llm_judge_completion_tokens\":"...)
+		b = strconv.AppendInt(b, int64(v.LLMJudge.LLMJudgeCompletionTokens), 10)
+	}
+	if v.LLMJudge.LLMJudgeCost != nil {
+		b = append(b, ",\"llm_judge_cost\":"...)
+		if p61 := v.LLMJudge.LLMJudgeCost; p61 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendFloat(b, float64((*p61)), 64)
+		}
+	}
+	if bool(v.LLMJudge.LLMJudgeCached) {
+		b = append(b, ",\"llm_judge_cached\":"...)
+		b = strconv.AppendBool(b, bool(v.LLMJudge.LLMJudgeCached))
+	}
 	return append(b, '}')
 }
 
@@ -586,15 +626,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s60 := v.Assumes; s60 == nil {
+		if s62 := v.Assumes; s62 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i61 := range s60 {
-				if i61 > 0 {
+			for i63 := range s62 {
+				if i63 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s60[i61]))
+				b = appendJSONString(b, string(s62[i63]))
 			}
 			b = append(b, ']')
 		}
@@ -610,20 +650,7 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s62 := v.Columns; s62 == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i63 := range s62 {
-			if i63 > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, string(s62[i63]))
-		}
-		b = append(b, ']')
-	}
-	b = append(b, ",\"rows\":"...)
-	if s64 := v.Rows; s64 == nil {
+	if s64 := v.Columns; s64 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
@@ -631,15 +658,28 @@ func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 			if i65 > 0 {
 				b = append(b, ',')
 			}
-			if s66 := s64[i65]; s66 == nil {
+			b = appendJSONString(b, string(s64[i65]))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ",\"rows\":"...)
+	if s66 := v.Rows; s66 == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i67 := range s66 {
+			if i67 > 0 {
+				b = append(b, ',')
+			}
+			if s68 := s66[i67]; s68 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i67 := range s66 {
-					if i67 > 0 {
+				for i69 := range s68 {
+					if i69 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s66[i67])
+					b = e.appendAny(b, s68[i69])
 				}
 				b = append(b, ']')
 			}
