@@ -56,6 +56,12 @@ func consensus(ctx context.Context, q querier, path string, gold *engine.Result,
 			continue
 		}
 		rows := res.BoxedRows()
+		if nothing(rows) {
+			// Agreeing on "nothing found" (no rows, a lone 0 or NULL) is how systems fail
+			// together on a value spelled otherwise than in the data: no evidence against
+			// the gold, so such results form no consensus.
+			continue
+		}
 		if same, _ := agree(rows, goldRows); same {
 			nearGold++
 			continue
@@ -98,7 +104,7 @@ func consensus(ctx context.Context, q querier, path string, gold *engine.Result,
 		if len(best) > 0 {
 			largest = len(best)
 		}
-		return []finding{{check: CheckAllDiffer, evidence: fmt.Sprintf("none of the %d judged systems matches the gold, even loosely: %d ran and differ from it (the largest group agreeing with each other: %d), %d failed; the gold's %s (%d rows)",
+		return []finding{{check: CheckAllDiffer, evidence: fmt.Sprintf("none of the %d judged systems matches the gold, even loosely: %d ran and differ from it (the largest group agreeing with each other: %d), %d failed or returned nothing; the gold's %s (%d rows)",
 			judged, len(differ), largest, judged-len(differ), sampleRows(goldRows), len(goldRows))}}, nil
 	}
 	return nil, nil
@@ -242,4 +248,30 @@ func projectedSet(rows [][]any, cols []int, da, db []int, pick []int, narrow boo
 	}
 	sort.Strings(ks)
 	return strings.Join(ks, "\x00")
+}
+
+// nothing: no rows, or one row of zeros and NULLs.
+func nothing(rows [][]any) bool {
+	if len(rows) == 0 {
+		return true
+	}
+	if len(rows) > 1 {
+		return false
+	}
+	for _, v := range rows[0] {
+		switch x := v.(type) {
+		case nil:
+		case int64:
+			if x != 0 {
+				return false
+			}
+		case float64:
+			if x != 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -94,6 +94,11 @@ func TestWidenedConsensus(t *testing.T) {
 	if got == nil || !strings.Contains(got.Evidence, "3 of 4 judged systems (s1, s2, s3) agree (up to extra columns") || got.Confidence != Medium {
 		t.Fatalf("widened consensus: %+v", fs)
 	}
+	// Systems agreeing on nothing (no rows, a lone 0) are no consensus.
+	fs = audit(t, "Average height?", gold, sys("s1", "SELECT 1 WHERE 0", "s2", "SELECT 2 WHERE 0", "s3", "SELECT 0"), stmts...)
+	if checkOf(fs, CheckConsensus) != nil {
+		t.Fatalf("consensus on empty results: %+v", fs)
+	}
 	// No majority: all_differ.
 	fs = audit(t, "Average height?", gold, sys("s1", "SELECT 1", "s2", "SELECT 2", "s3", "SELECT 3"), stmts...)
 	if got := checkOf(fs, CheckAllDiffer); got == nil || got.Confidence != Low || checkOf(fs, CheckConsensus) != nil {
