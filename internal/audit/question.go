@@ -18,8 +18,10 @@ var (
 	// A second request joined by "and": "..., and how many ...", "and list ...".
 	andRequest = regexp.MustCompile(`(?i)\band\s+(how (?:many|much|old|tall|long)|what|which|who|whose|when|where|list|state|give|find|calculate|provide|indicate|name|show|identify|mention|the difference|its|their|his|her)\b`)
 	// "list the name and age of", "what are the height and weight of".
-	twoItems     = regexp.MustCompile(`(?i)\b(?:list|state|give|provide|show|indicate|name|identify|mention|find|what (?:is|are|were|was))\s+(?:the |their |its |his |her |all )?(\w+(?: \w+)?)\s*(?:,\s*\w+(?: \w+)?\s*)*(?:,\s*)?\s+and\s+(?:the |their |its |his |her )?(\w+)\b`)
-	sentenceStop = regexp.MustCompile(`[?.;!]+\s*`)
+	twoItems = regexp.MustCompile(`(?i)\b(?:list|state|give|provide|show|indicate|name|identify|mention|find|what (?:is|are|were|was))\s+(?:the |their |its |his |her |all )?(\w+(?: \w+)?)\s*(?:,\s*\w+(?: \w+)?\s*)*(?:,\s*)?\s+and\s+(?:the |their |its |his |her )?(\w+)\b`)
+	// A request for the names or ids of what was asked already.
+	restatesNames = regexp.MustCompile(`(?i)^\W*(?:and\s+)?(?:please\s+)?(?:list|give|find|show|return|state|provide|identify|name)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?:\w+\s+){0,2}?(?:names?|ids?|titles?)\b`)
+	sentenceStop  = regexp.MustCompile(`[?.;!]+\s*`)
 )
 
 // partialAnswer (heuristic): the question asks for more things than the gold returns
@@ -29,20 +31,40 @@ func partialAnswer(question string, res *engine.Result) []finding {
 	if res.NumRows() == 0 {
 		return nil
 	}
-	var asked []string
+	// Requests: each sentence that asks for something counts once, a sentence naming
+	// several items ("list the A and B", "..., and how many") counts them; the larger
+	// of the two readings is what the question asks for. A later sentence that only
+	// asks for names or ids restates an earlier request ("Which dogs ...? List the dog
+	// names."), as does "..., and list their names".
+	var sentences, most []string
 	for _, s := range sentenceStop.Split(question, -1) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
 		}
 		var items []string
-		if m := twoItems.FindStringSubmatch(s); m != nil && !sameThing(m[1], m[2]) {
+		if m := twoItems.FindStringSubmatch(s); m != nil && !sameThing(m[1], m[2]) && !andRequest.MatchString("and "+m[2]) {
 			items = []string{m[1], m[2]}
-		} else if requestStart.MatchString(s) {
-			items = []string{clipWords(s, 8)}
+		} else {
+			for _, loc := range andRequest.FindAllStringIndex(s, -1) {
+				if !restatesNames.MatchString(s[loc[0]:]) {
+					items = append(items, s[loc[0]:loc[1]])
+				}
+			}
+			if len(items) > 0 {
+				items = append([]string{clipWords(s, 8)}, items...)
+			}
 		}
-		items = append(items, andRequest.FindAllString(s, -1)...)
-		asked = append(asked, items...)
+		if len(items) > len(most) {
+			most = items
+		}
+		if requestStart.MatchString(s) && !(len(sentences) > 0 && restatesNames.MatchString(s)) {
+			sentences = append(sentences, clipWords(s, 8))
+		}
+	}
+	asked := sentences
+	if len(most) > len(asked) {
+		asked = most
 	}
 	if len(asked) < 2 || len(res.Columns) >= len(asked) {
 		return nil
