@@ -16,11 +16,11 @@ var (
 	// A request: a sentence or clause that opens with a question word or an imperative.
 	requestStart = regexp.MustCompile(`(?i)^\W*(?:(?:among|between|of|for|in|from|with|based on|considering)\b[^,]*,\s*)?(what|which|who|whom|whose|how|when|where|list|state|give|find|calculate|compute|provide|indicate|name|show|identify|tell|mention|count|determine|describe|specify|return)\b`)
 	// A second request joined by "and": "..., and how many ...", "and list ...".
-	andRequest = regexp.MustCompile(`(?i)\band\s+(how (?:many|much|old|tall|long)|what|which|who|whose|when|where|list|state|give|find|calculate|provide|indicate|name|show|identify|mention|the difference|its|their|his|her)\b`)
+	andRequest = regexp.MustCompile(`(?i)\band\s+(how (?:many|much|old|tall|long)|what|which|who|when|where|list|state|give|find|calculate|provide|indicate|name|show|identify|mention|the difference|its|their|his|her)\b`)
 	// "list the name and age of", "what are the height and weight of".
 	twoItems = regexp.MustCompile(`(?i)\b(?:list|state|give|provide|show|indicate|name|identify|mention|find|what (?:is|are|were|was))\s+(?:the |their |its |his |her |all )?(\w+(?: \w+)?)\s*(?:,\s*\w+(?: \w+)?\s*)*(?:,\s*)?\s+and\s+(?:the |their |its |his |her )?(\w+)\b`)
 	// A request for the names or ids of what was asked already.
-	restatesNames = regexp.MustCompile(`(?i)^\W*(?:and\s+)?(?:please\s+)?(?:list|give|find|show|return|state|provide|identify|name)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?:\w+\s+){0,2}?(?:names?|ids?|titles?)\b`)
+	restatesNames = regexp.MustCompile(`(?i)^\W*(?:and\s+)?(?:please\s+)?(?:list|give|find|show|return|state|provide|identify|name)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?:[\w']+\s+){0,4}?(?:names?|ids?|titles?)\b`)
 	sentenceStop  = regexp.MustCompile(`[?.;!]+\s*`)
 )
 
