@@ -24,7 +24,13 @@ func TestGoldProblemChecks(t *testing.T) {
 		evidence             string
 	}{
 		{"sentinel zero in an average", "Average height of all heroes?", "SELECT CAST(SUM(height) AS REAL) / COUNT(id) FROM hero",
-			[]string{heroes, heroRows}, "sentinel_value", "hero.height holds 0 in 2 of 6 rows (33.3%), a placeholder for a missing value; the gold uses it in SUM; without those rows the result is (172.5) instead of (115)"},
+			[]string{heroes, heroRows}, "sentinel_value", "hero.height holds 0 in 2 of 6 rows (33.3%), a placeholder for a missing value; the gold uses it in SUM; without them the result is (172.5) instead of (115)"},
+		{"sentinel zero under MAX beside another aggregate", "Total id and tallest height?", "SELECT SUM(id), MAX(height) FROM hero",
+			[]string{heroes, heroRows}, "", ""},
+		{"sentinel zero under MIN", "Shortest height?", "SELECT SUM(id), MIN(height) FROM hero",
+			[]string{heroes, heroRows}, "sentinel_value", "the gold uses it in MIN; without them the result is (21, 150) instead of (21, 0)"},
+		{"a filter moving only another SUM", "Total id and total height?", "SELECT SUM(height), SUM(id) FROM hero",
+			[]string{heroes, heroRows}, "", ""},
 		{"sentinel already excluded", "Average height of heroes with a known height?", "SELECT AVG(height) FROM hero WHERE height > 0",
 			[]string{heroes, heroRows}, "", ""},
 		{"zero is a real value among negatives", "Average score?", "SELECT AVG(height) FROM hero",

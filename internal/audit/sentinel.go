@@ -53,7 +53,7 @@ func sentinelValues(ctx context.Context, q querier, path, gold string, lim engin
 		}
 		for _, s := range ss {
 			cond := strings.ReplaceAll(s.cond, "{c}", r.text)
-			probe, ok := withFilter(gold, "coalesce(NOT ("+cond+"), 1)")
+			probe, ok := withoutSentinel(gold, r, cond)
 			if !ok {
 				continue
 			}
@@ -65,10 +65,10 @@ func sentinelValues(ctx context.Context, q querier, path, gold string, lim engin
 				continue // the rewrite fails where the gold does not: no evidence
 			}
 			rows := res.BoxedRows()
-			if setKey(rows) == goldKey {
+			if setKey(rows) == goldKey || !changesRef(gold, r, gres.BoxedRows(), rows) {
 				continue
 			}
-			out = append(out, finding{check: CheckSentinel, evidence: fmt.Sprintf("%s.%s holds %s in %d of %d rows (%.1f%%), a placeholder for a missing value; the gold uses it in %s; without those rows %s",
+			out = append(out, finding{check: CheckSentinel, evidence: fmt.Sprintf("%s.%s holds %s in %d of %d rows (%.1f%%), a placeholder for a missing value; the gold uses it in %s; without them %s",
 				table, r.col, s.what, s.rows, total, 100*float64(s.rows)/float64(total), r.how, resultChange(gres.BoxedRows(), rows))})
 		}
 	}
@@ -172,6 +172,41 @@ func columnSentinels(ctx context.Context, q querier, path, table, col string, li
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 func quoteText(s string) string  { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// withoutSentinel rewrites the gold to leave the placeholder out: inside AVG, MIN, MAX
+// and TOTAL the value becomes NULL (the aggregate skips it, nothing else changes); for
+// SUM, comparisons and ORDER BY the rows holding it are filtered out (a SUM's placeholder
+// matters through the rows a COUNT beside it divides by, #791's SUM(height_cm) / COUNT(id)).
+func withoutSentinel(gold string, r colRef, cond string) (string, bool) {
+	switch r.how {
+	case "AVG", "MIN", "MAX", "TOTAL":
+		if r.end <= r.start || r.end > len(gold) {
+			return "", false
+		}
+		return gold[:r.start] + "(CASE WHEN " + cond + " THEN NULL ELSE " + r.text + " END)" + gold[r.end:], true
+	}
+	return withFilter(gold, "coalesce(NOT ("+cond+"), 1)")
+}
+
+// changesRef: for a SUM in a one-row result, a column that changed must be one
+// whose expression names the column: a filter that only moves another aggregate
+// beside it (SUM(population), MAX(gnp) under a filter on gnp) is no evidence.
+func changesRef(gold string, r colRef, before, after [][]any) bool {
+	if r.how != "SUM" || len(before) != 1 || len(after) != 1 || len(before[0]) != len(after[0]) {
+		return true
+	}
+	items := selectItems(gold)
+	if len(items) != len(before[0]) {
+		return true
+	}
+	ref := strings.ToLower(r.col)
+	for i := range items {
+		if rowText(before[0][i:i+1]) != rowText(after[0][i:i+1]) && strings.Contains(items[i], ref) {
+			return true
+		}
+	}
+	return false
+}
 
 // resultChange says how a result changes: both whole when short, else what differs.
 func resultChange(before, after [][]any) string {

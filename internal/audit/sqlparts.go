@@ -110,6 +110,7 @@ func clauseWord(t token) bool {
 // colRef is a column reference as written ("T1.height_cm" or "height_cm").
 type colRef struct {
 	text, qual, col string
+	start, end      int    // where it is written in the query
 	how             string // what the query does with it: "AVG", "comparison", "ORDER BY", ...
 }
 
@@ -119,12 +120,12 @@ func refAt(sql string, toks []token, i int) (colRef, int, bool) {
 		return colRef{}, i, false
 	}
 	if i+2 < len(toks) && toks[i+1].text == "." && (toks[i+2].kind == 'w' || toks[i+2].kind == 'q') {
-		return colRef{text: sql[toks[i].start:toks[i+2].end], qual: unquote(toks[i].text), col: unquote(toks[i+2].text)}, i + 3, true
+		return colRef{text: sql[toks[i].start:toks[i+2].end], qual: unquote(toks[i].text), col: unquote(toks[i+2].text), start: toks[i].start, end: toks[i+2].end}, i + 3, true
 	}
 	if i+1 < len(toks) && toks[i+1].text == "(" {
 		return colRef{}, i, false // a function call
 	}
-	return colRef{text: toks[i].text, col: unquote(toks[i].text)}, i + 1, true
+	return colRef{text: toks[i].text, col: unquote(toks[i].text), start: toks[i].start, end: toks[i].end}, i + 1, true
 }
 
 // valueRefs finds the columns a query aggregates (AVG, SUM, MIN, MAX, TOTAL of a bare
@@ -200,4 +201,24 @@ func isAggregate(w string) bool {
 		return true
 	}
 	return false
+}
+
+// selectItems are the expressions of the final SELECT's result list, lower case.
+func selectItems(sql string) []string {
+	c, ok := topClauses(sql)
+	if !ok {
+		return nil
+	}
+	start := c.sel + 1
+	if start < c.from && (c.toks[start].is("DISTINCT") || c.toks[start].is("ALL")) {
+		start++
+	}
+	if start >= c.from {
+		return nil
+	}
+	var out []string
+	for _, it := range splitItems(sql, c.toks[start:c.from]) {
+		out = append(out, strings.ToLower(it.expr))
+	}
+	return out
 }
