@@ -213,3 +213,50 @@ func sampleRows(rows [][]any) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Coverage is how an audit's gold findings meet a set of corrected golds (rescore
+// --corrections' file, or an expert-corrected release): which corrected questions it
+// flags, which it misses, and how many flagged questions were not corrected.
+type Coverage struct {
+	Corrected int              // corrected questions the audit checked
+	Flagged   map[int][]string // corrected question index -> the checks that flagged it
+	Missed    []int            // corrected question indexes without a gold finding
+	Elsewhere int              // questions with gold findings that were not corrected
+	Skipped   int              // corrected questions the audit did not check (no database)
+}
+
+// CoverageOf compares res's gold findings with the corrected question indexes; audited
+// says which questions the audit checked.
+func CoverageOf(res *Result, corrected []int, audited func(int) bool) Coverage {
+	c := Coverage{Flagged: map[int][]string{}}
+	byQ := map[int][]string{}
+	for _, f := range res.Findings {
+		if f.Target == TargetGold {
+			byQ[f.Index] = append(byQ[f.Index], f.Check)
+		}
+	}
+	isCorrected := map[int]bool{}
+	for _, i := range corrected {
+		if isCorrected[i] {
+			continue
+		}
+		isCorrected[i] = true
+		switch {
+		case !audited(i):
+			c.Skipped++
+		case len(byQ[i]) > 0:
+			c.Corrected++
+			c.Flagged[i] = byQ[i]
+		default:
+			c.Corrected++
+			c.Missed = append(c.Missed, i)
+		}
+	}
+	for i := range byQ {
+		if !isCorrected[i] {
+			c.Elsewhere++
+		}
+	}
+	sort.Ints(c.Missed)
+	return c
+}

@@ -34,8 +34,21 @@ func TestAuditMiniDevSuperhero(t *testing.T) {
 	if code, _, stderr := run(args...); code != exitOK {
 		t.Fatalf("eval: %s", stderr)
 	}
-	if code, _, stderr := run("audit", "--run", dir); code != exitOK {
+	corr := filepath.Join(testutil.RepoRoot(t), "docs", "examples", "superhero-minidev-corrections.jsonl")
+	code, out, stderr := run("audit", "--run", dir, "--corrections", corr)
+	if code != exitOK {
 		t.Fatalf("audit: %s", stderr)
+	}
+	// Every gold judged wrong there was found by the audit (that is how the file was made).
+	if !strings.Contains(out, "6 corrected golds audited (0 without a database); the audit flags 6, misses 0") {
+		t.Errorf("audit --corrections: no coverage line:\n%s", out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(`{"question_id": 791, "sql": "SELECT 1"}`+"\n"+`{"question_id": 791}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run("audit", "--run", dir, "--corrections", bad); code == exitOK || !strings.Contains(stderr, bad+" line 2 (question_id 791): bad correction: the corrected SQL is missing or empty") {
+		t.Errorf("a bad corrections file: exit %d, stderr %q", code, stderr)
 	}
 	got := map[string][]string{} // question id -> gold checks
 	for _, f := range readFindings(t, filepath.Join(dir, "audit.jsonl")) {
@@ -59,8 +72,7 @@ func TestAuditMiniDevSuperhero(t *testing.T) {
 		}
 	}
 	// Rescore with the corrections of the golds judged wrong.
-	corr := filepath.Join(testutil.RepoRoot(t), "docs", "examples", "superhero-minidev-corrections.jsonl")
-	code, out, stderr := run("rescore", dir, "--corrections", corr)
+	code, out, stderr = run("rescore", dir, "--corrections", corr)
 	if code != exitOK {
 		t.Fatalf("rescore --corrections: exit %d: %s", code, stderr)
 	}
