@@ -18,7 +18,9 @@ var (
 	// A second request joined by "and": "..., and how many ...", "and list ...".
 	andRequest = regexp.MustCompile(`(?i)\band\s+(how (?:many|much|old|tall|long)|what|which|who|when|where|list|state|give|find|calculate|provide|indicate|name|show|identify|mention|the difference|its|their|his|her)\b`)
 	// "list the name and age of", "what are the height and weight of".
-	twoItems = regexp.MustCompile(`(?i)\b(?:list|state|give|provide|show|indicate|name|identify|mention|find|what (?:is|are|were|was))\s+(?:the |their |its |his |her |all )?(\w+(?: \w+)?)\s*(?:,\s*\w+(?: \w+)?\s*)*(?:,\s*)?\s+and\s+(?:the |their |its |his |her )?(\w+)\b`)
+	// An imperative only opening the sentence (or after "please"): "name" and "state"
+	// inside a sentence are nouns ("the first name Timmothy and the last name Ward").
+	twoItems = regexp.MustCompile(`(?i)(?:^\W*(?:please\s+)?(?:list|state|give|provide|show|indicate|name|identify|mention|find)|\bwhat (?:is|are|were|was))\s+(?:the |their |its |his |her |all )?(\w+(?: \w+)?)\s*(?:,\s*\w+(?: \w+)?\s*)*(?:,\s*)?\s+and\s+(?:the |their |its |his |her )?(\w+)\b`)
 	// A request for the names or ids of what was asked already.
 	restatesNames = regexp.MustCompile(`(?i)^\W*(?:and\s+)?(?:please\s+)?(?:list|give|find|show|return|state|provide|identify|name)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|their\s+|its\s+|his\s+|her\s+)?(?:[\w']+\s+){0,4}?(?:names?|ids?|titles?)\b`)
 	sentenceStop  = regexp.MustCompile(`[?.;!]+\s*`)
