@@ -116,7 +116,7 @@ type colRef struct {
 
 // refAt reads a column reference starting at token i: word or word.word.
 func refAt(sql string, toks []token, i int) (colRef, int, bool) {
-	if i >= len(toks) || (toks[i].kind != 'w' && toks[i].kind != 'q') || isKeyword(toks[i]) {
+	if i < 0 || i >= len(toks) || (toks[i].kind != 'w' && toks[i].kind != 'q') || isKeyword(toks[i]) {
 		return colRef{}, i, false
 	}
 	if i+2 < len(toks) && toks[i+1].text == "." && (toks[i+2].kind == 'w' || toks[i+2].kind == 'q') {
