@@ -104,4 +104,11 @@ func TestAuditMiniDevSuperhero(t *testing.T) {
 	if !strings.Contains(md, "rank reviewed") || !strings.Contains(md, "questions whose verdicts moved") || !strings.Contains(md, "gold by confidence") {
 		t.Errorf("the report lacks the ranks, the moved questions or the confidences")
 	}
+	page := filepath.Join(t.TempDir(), "r.html")
+	if code, _, stderr := run("report", dir, "--html", page, "--no-exec"); code != exitOK {
+		t.Fatalf("report --html: %s", stderr)
+	}
+	if html, _ := os.ReadFile(page); !strings.Contains(string(html), "<b>audit sentinel_value:</b>") || !strings.Contains(string(html), "(confidence medium)") {
+		t.Errorf("the html drill-down lacks a finding's confidence")
+	}
 }

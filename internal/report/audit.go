@@ -77,13 +77,14 @@ func attachAudit(run *rundir.Run, qs []QuestionView) {
 	by := map[int][]KV{}
 	for _, f := range run.Audit {
 		k := f.Check
-		if f.Confidence != "" {
-			k += " [" + f.Confidence + "]"
-		}
 		if f.Target == audit.TargetPrediction {
 			k += " (prediction " + f.System + ")"
 		}
-		by[f.Index] = append(by[f.Index], KV{Key: k, Value: f.Evidence})
+		v := f.Evidence
+		if f.Confidence != "" {
+			v += " (confidence " + f.Confidence + ")"
+		}
+		by[f.Index] = append(by[f.Index], KV{Key: k, Value: v})
 	}
 	for i := range qs {
 		qs[i].Audit = by[qs[i].Index]
