@@ -176,13 +176,13 @@ func printRescored(e *env, s reviewedSummary, dir string) error {
 	}
 	fmt.Fprintf(w, "%d reviews from %s\n", s.Count, strings.Join(from, " and "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX raw\trank\tEX reviewed\trank\tchanged\tpaired test (raw - reviewed)\t\n")
+	fmt.Fprintf(tw, "system\tEX raw\tEX reviewed\trank raw\trank reviewed\tchanged\tpaired test (raw - reviewed)\t\n")
 	for _, r := range s.Systems {
 		paired := ""
 		if r.Paired != nil {
 			paired = r.Paired.Text
 		}
-		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s %s\t%s\t%d\t%s\t\n", r.System, r.Raw.Text, r.Raw.CIText, rankText(r.RankRaw), r.Reviewed.Text, r.Reviewed.CIText, rankText(r.RankReviewed), len(r.Changed), paired)
+		fmt.Fprintf(tw, "%s\t%s %s\t%s %s\t%s\t%s\t%d\t%s\t\n", r.System, r.Raw.Text, r.Raw.CIText, r.Reviewed.Text, r.Reviewed.CIText, rankText(r.RankRaw), rankText(r.RankReviewed), len(r.Changed), paired)
 	}
 	tw.Flush()
 	if len(s.Moved) > 0 {

@@ -19,15 +19,17 @@ func ReviewedTable(run *rundir.Run) []TextTable {
 		}
 		from += c + " (corrected golds)"
 	}
+	// EX raw and reviewed stay the first two score columns (the dashboard's browser test
+	// and readers of the page find them there).
 	t := TextTable{Title: "Reviewed scores: EX raw and after human review (%)",
 		Caption: fmt.Sprintf("%d reviews from %s applied by nl2sqlbench rescore (docs/review.md); 95%% Wilson intervals; rank 1 is best, ties share a place; paired: exact McNemar test of the system's raw against its reviewed verdicts.", run.Reviewed.Count, from),
-		Head:    []string{"system (reviewed)", "EX raw", "rank raw", "EX reviewed", "rank reviewed", "verdicts changed", "paired (raw - reviewed)"}}
+		Head:    []string{"system (reviewed)", "EX raw", "EX reviewed", "rank raw", "rank reviewed", "verdicts changed", "paired (raw - reviewed)"}}
 	for _, s := range run.Reviewed.Systems {
 		paired := ""
 		if s.Paired != nil {
 			paired = s.Paired.Text
 		}
-		t.Rows = append(t.Rows, []string{s.System, withCI(&s.Raw), place(s.RankRaw), withCI(&s.Reviewed), place(s.RankReviewed), strconv.Itoa(len(s.Changed)), paired})
+		t.Rows = append(t.Rows, []string{s.System, withCI(&s.Raw), withCI(&s.Reviewed), place(s.RankRaw), place(s.RankReviewed), strconv.Itoa(len(s.Changed)), paired})
 	}
 	out := []TextTable{t}
 	if len(run.Reviewed.Moved) > 0 {
