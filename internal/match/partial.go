@@ -119,10 +119,40 @@ func boolInt(b bool) int {
 
 // MatchPartial is Match with the partial-match breakdown of the same comparison.
 func (g *Gold) MatchPartial(pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore) {
+	ok, part, _ := g.matchDetail(pred, s, fk, opt)
+	return ok, part
+}
+
+// matchDetail is MatchPartial with the clauses that differ (clauseDiff), nil when the
+// prediction does not parse.
+func (g *Gold) matchDetail(pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore, []string) {
 	q, err := spidersql.Parse(pred, s)
 	if err != nil {
 		q = &spidersql.SQL{}
 	}
 	p := rebuild(q, fk, opt)
-	return exactMatch(p, g.n), partial(p, g.n)
+	var clauses []string
+	if err == nil {
+		clauses = clauseDiff(p, g.n)
+	}
+	return exactMatch(p, g.n), partial(p, g.n), clauses
+}
+
+// clauseDiff names the clauses (record.DiffClauses) where p and g differ under exact
+// set match's rules (values compared only under --esm-values, as ESM compares them).
+func clauseDiff(p, g *normSQL) []string {
+	var out []string
+	add := func(differ bool, name string) {
+		if differ {
+			out = append(out, name)
+		}
+	}
+	add(!sameBag(p.sel, g.sel), "select")
+	add(len(g.tables) > 0 && !slices.Equal(p.tables, g.tables), "from/join")
+	add(!sameBag(p.where, g.where) || p.conjs != g.conjs, "where")
+	add(!groupNoHaving(p, g), "group")
+	add(p.having != g.having, "having")
+	add(!orderMatch(p, g), "order/limit")
+	add(!setOpsMatch(p, g), "set_op")
+	return out
 }
