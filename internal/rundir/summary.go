@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/slicing"
 )
 
 // Summary is summary.json: what was judged, how, and every system's scores.
@@ -35,6 +36,11 @@ type Summary struct {
 	// Paired compares every two systems on the same questions (McNemar, paired
 	// bootstrap: metrics/paired.go, docs/statistics.md); rendered by table_paired.go.
 	Paired *metrics.PairedSection `json:"paired,omitempty"`
+	// Slices scores every system's headline metric on the questions of each slice (gold
+	// SQL characteristics, evidence, difficulty, database: internal/slicing).
+	Slices *slicing.Section `json:"slices,omitempty"`
+	// ResultDiffs counts, per system, how incorrect answers are wrong (record.Diff).
+	ResultDiffs *slicing.DiffSection `json:"result_diffs,omitempty"`
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`
