@@ -46,5 +46,5 @@ func writeDetails(w io.Writer, sum *rundir.Summary) error {
 	if err := report.WriteTable(w, sum); err != nil {
 		return err
 	}
-	return report.WriteTextTables(w, report.StatsTables(sum))
+	return report.WriteTextTables(w, append(report.StatsTables(sum), report.SliceTables(sum)...))
 }

@@ -60,6 +60,8 @@ type Page struct {
 	ModuleTables []ScoreTable
 	Stats        []TextTable // intervals and paired comparisons (table_stats.go)
 	Audit        []TextTable // the gold audit (audit.go)
+	Slices       []TextTable // slices and result_diff kinds (table_slices.go)
+	SliceFilter  []SliceOption
 	Charts       []Chart
 	Systems      []string
 	SystemFilter int // the system filter's initial choice (index into Systems); -1: any
@@ -91,6 +93,7 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
+	p.Slices, p.SliceFilter = SliceTables(&run.Summary), sliceFilter(&run.Summary, p.Questions)
 	attachAudit(run, p.Questions)
 	p.Audit = AuditTables(run)
 	p.Stats = append(p.Stats, ReviewedTable(run)...)
