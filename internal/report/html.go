@@ -25,6 +25,11 @@ var templateFS embed.FS
 var pageTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
 	"css": func() template.CSS { return template.CSS(mustAsset("templates/style.css")) },
 	"js":  func() template.JS { return template.JS(mustAsset("templates/filter.js")) },
+	// Cell labels for the phone layout, where a table's rows become cards (layout.go).
+	"colLabel":  colLabel,
+	"diffLabel": diffLabel,
+	"headLabel": headLabel,
+	"splitCI":   splitCI,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 func mustAsset(name string) string {

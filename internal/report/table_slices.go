@@ -161,7 +161,11 @@ func sliceDiffs(s *rundir.Summary) *TextTable {
 	for _, sv := range sec.Slices[0].Groups[0].Systems {
 		names = append(names, sv.System)
 	}
-	t := &TextTable{Title: "Incorrect answers by kind and slice", Head: append([]string{"slice", "group"}, kinds...),
+	head := []string{"slice", "group"}
+	for _, k := range kinds {
+		head = append(head, strings.ReplaceAll(k, "_", " ")) // a header that can wrap
+	}
+	t := &TextTable{Title: "Incorrect answers by kind and slice", Head: head,
 		Caption: "Each cell counts incorrect answers of that kind in the group, per system: " + strings.Join(names, " / ") + "."}
 	for _, sl := range sec.Slices {
 		for _, g := range sl.Groups {
