@@ -58,6 +58,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	// they run side by side (the bootstrap intervals and paired tests, the longest,
 	// alongside all the rest), which takes a seven-system summary from ~0.28 s to the
 	// time of its longest branch.
+	var facts map[int]slicing.Facts // each question's gold SQL parsed, for the slices
 	together(func() {
 		declared := sel.Filter(metrics.Declared(cfg.metricOptions()))
 		sum.Metrics = metrics.Aggregate(declared, srs)
@@ -96,12 +97,14 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		if sel.Has("etm") {
 			sum.ETM = match.SummarizeETM(srs)
 		}
+	}, func() {
+		facts = slicing.FactsOf(ds)
 	})
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
 	if m := headline(sum.Metrics, metrics.Declared(cfg.metricOptions())); m != nil {
-		sum.Slices = slicing.Summarize(m, slicing.FactsOf(ds), srs)
+		sum.Slices = slicing.Summarize(m, facts, srs)
 	}
 	sum.ResultDiffs = slicing.SummarizeDiffs(srs)
 	// Only where Spider's EX is shown: as the verdict, or as the ex_spider metric.

@@ -83,6 +83,13 @@ func Summarize(m *metrics.Metric, facts map[int]Facts, systems []metrics.SystemR
 			idx = append(idx, r.Index)
 		}
 	}
+	pos := make([]map[int]int, len(systems))
+	for k, s := range systems {
+		pos[k] = make(map[int]int, len(s.Records))
+		for p := range s.Records {
+			pos[k][s.Records[p].Index] = p
+		}
+	}
 	for _, d := range Declared() {
 		members := map[string][]int{}
 		var values []string
@@ -103,9 +110,9 @@ func Summarize(m *metrics.Metric, facts map[int]Facts, systems []metrics.SystemR
 		if len(values) < 2 {
 			continue // one group says nothing the overall score does not
 		}
-		s := SliceResult{ID: d.ID, Label: d.Label, From: d.From}
+		s := SliceResult{ID: d.ID, Label: d.Label, From: d.From, Groups: make([]Group, 0, len(values))}
 		for _, v := range groupOrder(values) {
-			s.Groups = append(s.Groups, group(m, v, members[v], systems))
+			s.Groups = append(s.Groups, group(m, v, members[v], systems, pos))
 		}
 		sec.Slices = append(sec.Slices, s)
 	}
@@ -120,41 +127,34 @@ func groupOrder(values []string) []string {
 	return metrics.DifficultyOrder(values)
 }
 
-func group(m *metrics.Metric, value string, questions []int, systems []metrics.SystemRecords) Group {
+// group scores every system on the questions of one group. Records are read in place,
+// by position (metrics.AggregateAt), never copied: pos maps a question index to its
+// record's position, per system.
+func group(m *metrics.Metric, value string, questions []int, systems []metrics.SystemRecords, pos []map[int]int) Group {
 	slices.Sort(questions)
-	in := make(map[int]bool, len(questions))
-	for _, i := range questions {
-		in[i] = true
-	}
-	sub := make([]metrics.SystemRecords, len(systems))
-	for k, s := range systems {
-		sub[k] = metrics.SystemRecords{Name: s.Name, Difficulties: []metrics.DifficultyGroup{}}
-		for _, r := range s.Records {
-			if in[r.Index] {
-				sub[k].Records = append(sub[k].Records, r)
+	at := make([][]int, len(systems))
+	for k := range systems {
+		at[k] = make([]int, 0, len(questions))
+		for _, i := range questions {
+			if p, ok := pos[k][i]; ok {
+				at[k] = append(at[k], p)
 			}
 		}
 	}
-	g := Group{Value: value, Questions: questions}
-	sec := metrics.Aggregate([]metrics.Metric{*m}, sub)
-	for k, s := range sub {
-		sv := SystemValue{System: s.Name}
-		if _, v, ok := sec.Lookup(s.Name, m.ID); ok {
-			sv.Value = *v
-			sv.Value.ByDifficulty = nil
-		} else {
-			sv.Value = metrics.Value{ID: m.ID, Text: "n/a"}
-		}
-		sv.ResultDiffs = diffKinds(sub[k].Records)
-		g.Systems = append(g.Systems, sv)
+	n := len(systems)
+	g := Group{Value: value, Questions: questions, Systems: make([]SystemValue, 0, n), Paired: make([]PairVerdict, 0, n*(n-1)/2)}
+	for k, s := range systems {
+		g.Systems = append(g.Systems, SystemValue{System: s.Name, Value: metrics.AggregateAt(m, s.Name, s.Records, at[k]),
+			ResultDiffs: diffKinds(s.Records, at[k])})
 	}
-	for a := 0; a < len(sub); a++ {
-		for b := a + 1; b < len(sub); b++ {
-			t, ok := metrics.ComparePaired(m, sub[a].Name, sub[a].Records, sub[b].Name, sub[b].Records)
+	for a := 0; a < len(systems); a++ {
+		for b := a + 1; b < len(systems); b++ {
+			sa, sb := &systems[a], &systems[b]
+			t, ok := metrics.ComparePairedAt(m, sa.Name, sa.Records, sb.Name, sb.Records, at[a])
 			if !ok {
 				continue
 			}
-			g.Paired = append(g.Paired, PairVerdict{A: sub[a].Name, B: sub[b].Name, PairedTest: t, Verdict: verdict(m, &t)})
+			g.Paired = append(g.Paired, PairVerdict{A: sa.Name, B: sb.Name, PairedTest: t, Verdict: verdict(m, &t)})
 		}
 	}
 	return g
@@ -171,10 +171,11 @@ func verdict(m *metrics.Metric, t *metrics.PairedTest) string {
 	return VerdictBBetter
 }
 
-// diffKinds counts the result_diff kinds of the incorrect records; nil when none.
-func diffKinds(recs []record.Record) map[string]int {
+// diffKinds counts the result_diff kinds of the incorrect records at positions at; nil
+// when none.
+func diffKinds(recs []record.Record, at []int) map[string]int {
 	var out map[string]int
-	for i := range recs {
+	for _, i := range at {
 		if d := recs[i].Diff; d != nil && recs[i].Verdict == record.Incorrect {
 			if out == nil {
 				out = map[string]int{}
