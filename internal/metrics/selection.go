@@ -28,6 +28,7 @@ const (
 	NeedTiming         // the VES timing phase (needs --ves)
 	NeedTestSuite      // the counterexample search (needs --test-suite)
 	NeedModules        // summary.json's modules section (revision, usage, cross-system tables)
+	NeedSlices         // summary.json's slices section (every gold query parsed for its characteristics)
 )
 
 // Has reports whether n includes every need of o.
@@ -63,6 +64,7 @@ func needsOf(m *Metric) Need {
 var Extras = []Extra{
 	{ID: "by_difficulty", Needs: NeedHardness, Says: "EX and every chosen metric broken down by difficulty (Spider: hardness, parsed from the gold SQL)"},
 	{ID: "esm_partial", Needs: NeedESM, Says: "Spider's partial-match breakdown of exact set match (evaluation.py --etype match)"},
+	{ID: "slices", Needs: NeedSlices, Says: "the headline metric per slice of questions: gold SQL characteristics (joins, nesting, aggregation, ...), evidence, difficulty, database (docs/slices.md)"},
 }
 
 // Extra is one selectable item that is not a registry metric.

@@ -98,12 +98,14 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 			sum.ETM = match.SummarizeETM(srs)
 		}
 	}, func() {
-		facts = slicing.FactsOf(ds)
+		if sel.Has("slices") {
+			facts = slicing.FactsOf(ds)
+		}
 	})
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
-	if m := headline(sum.Metrics, metrics.Declared(cfg.metricOptions())); m != nil {
+	if m := headline(sum.Metrics, metrics.Declared(cfg.metricOptions())); m != nil && facts != nil {
 		sum.Slices = slicing.Summarize(m, facts, srs)
 	}
 	sum.ResultDiffs = slicing.SummarizeDiffs(srs)
