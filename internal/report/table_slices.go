@@ -20,6 +20,9 @@ func SliceTables(s *rundir.Summary) []TextTable {
 	if t := sliceScores(s); t != nil {
 		out = append(out, *t)
 	}
+	if t := sliceDifferences(s); t != nil {
+		out = append(out, *t)
+	}
 	if s.ResultDiffs == nil {
 		return out
 	}
@@ -35,41 +38,54 @@ func sliceScores(s *rundir.Summary) *TextTable {
 	if sec == nil || len(sec.Slices) == 0 {
 		return nil
 	}
-	t := &TextTable{Title: fmt.Sprintf("%s by slice (%%, 95%% CI)", sec.Label), Head: []string{"slice", "group", "n"},
-		Caption: fmt.Sprintf("Slices read the first gold query's SQL (gold_sql) or the dataset; a question whose gold does not parse (%d here) is in no gold_sql slice. "+
-			"The last column lists the pairs whose exact McNemar test on the group's questions gives p < %.2f (not corrected for the many groups: a place to look, not a finding).", sec.GoldUnparsed, sec.Alpha)}
+	t := &TextTable{Title: fmt.Sprintf("Slices: %s per group of questions (%%, 95%% CI)", sec.Label), Head: []string{"slice", "group", "n"},
+		Caption: fmt.Sprintf("Slices read the first gold query's SQL or the dataset (docs/slices.md); a question whose gold does not parse (%d here) is in no SQL slice.", sec.GoldUnparsed)}
 	for _, sv := range sec.Slices[0].Groups[0].Systems {
 		t.Head = append(t.Head, sv.System)
 	}
-	t.Head = append(t.Head, "differences (p < 0.05)")
 	for _, sl := range sec.Slices {
 		for _, g := range sl.Groups {
 			row := []string{sl.Label, g.Value, fmt.Sprint(len(g.Questions))}
 			for i := range g.Systems {
 				row = append(row, withCI(&g.Systems[i].Value))
 			}
-			row = append(row, pairVerdicts(g.Paired))
 			t.Rows = append(t.Rows, row)
 		}
 	}
 	return t
 }
 
-// pairVerdicts names the pairs a group's tests tell apart: "C3 < DIN (p = 0.0074)".
-func pairVerdicts(ps []slicing.PairVerdict) string {
-	var out []string
-	for _, p := range ps {
-		switch p.Verdict {
-		case slicing.VerdictABetter:
-			out = append(out, fmt.Sprintf("%s > %s (p = %.2g)", p.A, p.B, p.P))
-		case slicing.VerdictBBetter:
-			out = append(out, fmt.Sprintf("%s < %s (p = %.2g)", p.A, p.B, p.P))
+// sliceDifferences lists the slice groups where a pair's paired test tells the two
+// systems apart; nil with one system.
+func sliceDifferences(s *rundir.Summary) *TextTable {
+	sec := s.Slices
+	if sec == nil || len(sec.Slices) == 0 || len(sec.Slices[0].Groups[0].Systems) < 2 {
+		return nil
+	}
+	t := &TextTable{Title: fmt.Sprintf("Slices where two systems differ on %s (p < %.2f)", sec.Label, sec.Alpha),
+		Head: []string{"slice", "group", "n", "pair", "verdict", "A - B, test"},
+		Caption: "Exact McNemar test on the group's questions, as the paired comparisons above. Not corrected for the many groups and pairs " +
+			"(about one test in twenty gives p < 0.05 by chance): a place to look, not a finding."}
+	for _, sl := range sec.Slices {
+		for _, g := range sl.Groups {
+			for _, p := range g.Paired {
+				var v string
+				switch p.Verdict {
+				case slicing.VerdictABetter:
+					v = p.A + " better"
+				case slicing.VerdictBBetter:
+					v = p.B + " better"
+				default:
+					continue
+				}
+				t.Rows = append(t.Rows, []string{sl.Label, g.Value, fmt.Sprint(p.N), p.A + " vs " + p.B, v, p.Text})
+			}
 		}
 	}
-	if len(out) == 0 {
-		return "none"
+	if len(t.Rows) == 0 {
+		t.Rows = append(t.Rows, []string{"none", "", "", "", "", ""})
 	}
-	return strings.Join(out, "; ")
+	return t
 }
 
 func diffKindTable(d *slicing.DiffSection) TextTable {
