@@ -29,6 +29,7 @@ const (
 	NeedTestSuite      // the counterexample search (needs --test-suite)
 	NeedModules        // summary.json's modules section (revision, usage, cross-system tables)
 	NeedLLMJudge       // the LLM judge annotator (needs --llm-judge)
+	NeedSlices         // summary.json's slices section (every gold query parsed for its characteristics)
 )
 
 // Has reports whether n includes every need of o.
@@ -39,6 +40,7 @@ func (n Need) Has(o Need) bool { return n&o == o }
 var Extras = []Extra{
 	{ID: "by_difficulty", Needs: NeedHardness, Says: "EX and every chosen metric broken down by difficulty (Spider: hardness, parsed from the gold SQL)"},
 	{ID: "esm_partial", Needs: NeedESM, Says: "Spider's partial-match breakdown of exact set match (evaluation.py --etype match)"},
+	{ID: "slices", Needs: NeedSlices, Says: "the headline metric per slice of questions: gold SQL characteristics (joins, nesting, aggregation, ...), evidence, difficulty, database (docs/slices.md)"},
 }
 
 // Extra is one selectable item that is not a registry metric.
