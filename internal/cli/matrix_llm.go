@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"sort"
-	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -15,19 +13,13 @@ import (
 // together: at most Concurrency requests in flight and RequestsPerMinute spaced evenly.
 // Each cell's collect still applies its own model's llm.concurrency inside that.
 type endpointGate struct {
-	slots    chan struct{}
-	mu       sync.Mutex
-	interval time.Duration
-	next     time.Time
-	calls    atomic.Int64 // requests sent through the gate (cache hits never reach it)
+	slots chan struct{}
+	rate  *collect.Limiter // the same spacing collect applies to one model's requests
+	calls atomic.Int64     // requests sent through the gate (cache hits never reach it)
 }
 
 func newEndpointGate(lim benchrun.EndpointLimit) *endpointGate {
-	g := &endpointGate{slots: make(chan struct{}, max(lim.Concurrency, 1))}
-	if lim.RequestsPerMinute > 0 {
-		g.interval = time.Duration(float64(time.Minute) / lim.RequestsPerMinute)
-	}
-	return g
+	return &endpointGate{slots: make(chan struct{}, max(lim.Concurrency, 1)), rate: collect.NewLimiter(lim.RequestsPerMinute)}
 }
 
 func (g *endpointGate) acquire(ctx context.Context) error {
@@ -36,26 +28,9 @@ func (g *endpointGate) acquire(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if g.interval == 0 {
-		return nil
-	}
-	g.mu.Lock()
-	now := time.Now()
-	at := g.next
-	if at.Before(now) {
-		at = now
-	}
-	g.next = at.Add(g.interval)
-	g.mu.Unlock()
-	if d := time.Until(at); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			<-g.slots
-			return ctx.Err()
-		}
+	if err := g.rate.Wait(ctx); err != nil {
+		<-g.slots
+		return err
 	}
 	return nil
 }

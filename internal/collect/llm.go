@@ -72,7 +72,7 @@ type OpenAIClient struct {
 	key    string
 	client openai.Client
 	sem    chan struct{}
-	rate   *limiter
+	rate   *Limiter
 	Stats  ClientStats
 	// sleep waits d or until ctx ends; tests replace it to record waits.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -100,7 +100,7 @@ func NewOpenAIClient(cfg LLMConfig, getenv func(string) string, httpClient *http
 		key:    key,
 		client: openai.NewClient(opts...),
 		sem:    make(chan struct{}, conc),
-		rate:   newLimiter(cfg.RequestsPerMinute),
+		rate:   NewLimiter(cfg.RequestsPerMinute),
 		sleep:  sleepCtx,
 	}, nil
 }
@@ -170,7 +170,7 @@ func (c *OpenAIClient) once(ctx context.Context, params openai.ChatCompletionNew
 		return nil, -1, ctx.Err()
 	}
 	defer func() { <-c.sem }()
-	if err := c.rate.wait(ctx); err != nil {
+	if err := c.rate.Wait(ctx); err != nil {
 		return nil, -1, err
 	}
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout.Duration)
@@ -280,21 +280,22 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// limiter spaces requests evenly to stay under a requests-per-minute limit.
-type limiter struct {
+// Limiter spaces requests evenly to stay under a requests-per-minute limit.
+type Limiter struct {
 	mu       sync.Mutex
 	interval time.Duration
 	next     time.Time
 }
 
-func newLimiter(rpm float64) *limiter {
+// NewLimiter allows rpm requests a minute (no limit when rpm <= 0).
+func NewLimiter(rpm float64) *Limiter {
 	if rpm <= 0 {
-		return &limiter{}
+		return &Limiter{}
 	}
-	return &limiter{interval: time.Duration(float64(time.Minute) / rpm)}
+	return &Limiter{interval: time.Duration(float64(time.Minute) / rpm)}
 }
 
-func (l *limiter) wait(ctx context.Context) error {
+func (l *Limiter) Wait(ctx context.Context) error {
 	if l.interval == 0 {
 		return nil
 	}

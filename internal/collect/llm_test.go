@@ -155,10 +155,10 @@ func TestNoAPIKey(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	l := newLimiter(600) // one per 100ms
+	l := NewLimiter(600) // one per 100ms
 	start := time.Now()
 	for range 4 {
-		if err := l.wait(context.Background()); err != nil {
+		if err := l.Wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
