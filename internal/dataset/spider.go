@@ -18,11 +18,7 @@ import (
 // holds the question file. Spider files carry no difficulty: it is Spider's hardness,
 // derived from the gold SQL (hardness.go).
 func loadSpider(ctx context.Context, path string, opt Options) (*Dataset, error) {
-	file, err := questionFile(path, "dev.json", "dev_gold.sql")
-	if err != nil {
-		return nil, err
-	}
-	data, err := readText(file)
+	file, data, err := readQuestionFile(path, "dev.json", "dev_gold.sql")
 	if err != nil {
 		return nil, err
 	}
