@@ -24,6 +24,9 @@ type Finding struct {
 	System    string `json:"system,omitempty"`
 	Heuristic bool   `json:"heuristic,omitempty"`
 	Evidence  string `json:"evidence"`
+	// Confidence is how likely the finding is a real gold problem: high, medium or low
+	// (docs/audit.md states each check's false-positive risk).
+	Confidence string `json:"confidence,omitempty"`
 }
 
 // Targets.
@@ -120,7 +123,11 @@ func question(ctx context.Context, q querier, path string, qu *dataset.Question,
 	var out []Finding
 	add := func(fs []finding, target, system string) {
 		for _, f := range fs {
-			out = append(out, Finding{Index: qu.Index, QuestionID: qu.ID, DBID: qu.DBID, Check: f.check, Target: target, System: system, Heuristic: f.heuristic, Evidence: f.evidence})
+			conf := f.confidence
+			if conf == "" {
+				conf = checkConfidence[f.check]
+			}
+			out = append(out, Finding{Index: qu.Index, QuestionID: qu.ID, DBID: qu.DBID, Check: f.check, Target: target, System: system, Heuristic: f.heuristic, Evidence: f.evidence, Confidence: conf})
 		}
 	}
 	gold := qu.Gold[0]
@@ -134,6 +141,17 @@ func question(ctx context.Context, q querier, path string, qu *dataset.Question,
 	}
 	add(resultChecks(gres), TargetGold, "")
 	add(idForName(qu.Text, gres), TargetGold, "")
+	add(partialAnswer(qu.Text, gres), TargetGold, "")
+	sf, err := sentinelValues(ctx, q, path, gold, opt.Limits, gres)
+	if err != nil {
+		return nil, 0, err
+	}
+	add(sf, TargetGold, "")
+	rf, err := ratioScope(ctx, q, path, qu.Text, gold, opt.Limits)
+	if err != nil {
+		return nil, 0, err
+	}
+	add(rf, TargetGold, "")
 	fs, err := orderChecks(ctx, q, path, gold, opt.Limits, gres)
 	if err != nil && fault(ctx, err) {
 		return nil, 0, err
@@ -166,58 +184,6 @@ func question(ctx context.Context, q querier, path string, qu *dataset.Question,
 	return out, npred, nil
 }
 
-// consensus: most judged systems agree with each other (rows compared as sets, as BIRD's
-// EX does) on a result that differs from the gold's.
-func consensus(ctx context.Context, q querier, path string, gold *engine.Result, recs []*record.Record, opt Options) ([]finding, error) {
-	judged := 0
-	for _, r := range recs {
-		if r != nil && r.Judged() {
-			judged++
-		}
-	}
-	if judged < 2 {
-		return nil, nil
-	}
-	// The audit's checks key every row by its text (rowText), which costs more than the
-	// boxed rows, so boxing the (row-capped) results here is no extra order of memory.
-	goldRows := gold.BoxedRows()
-	goldKey := setKey(goldRows)
-	groups := map[string][]string{}
-	rows := map[string][][]any{}
-	for si, r := range recs {
-		if r == nil || r.Verdict != record.Incorrect {
-			continue
-		}
-		res, err := q.Query(ctx, path, r.PredSQL, opt.Limits)
-		if err != nil {
-			if fault(ctx, err) {
-				return nil, err
-			}
-			continue
-		}
-		resRows := res.BoxedRows()
-		k := setKey(resRows)
-		if k == goldKey {
-			continue
-		}
-		groups[k] = append(groups[k], opt.Systems[si].Name)
-		rows[k] = resRows
-	}
-	best := ""
-	for k, names := range groups {
-		if len(names) > len(groups[best]) || (len(names) == len(groups[best]) && k < best) {
-			best = k
-		}
-	}
-	names := groups[best]
-	if len(names) < 2 || 2*len(names) <= judged {
-		return nil, nil
-	}
-	sort.Strings(names)
-	return []finding{{check: CheckConsensus, evidence: fmt.Sprintf("%d of %d judged systems (%s) agree on a result different from the gold's: theirs %s (%d rows), the gold's %s (%d rows)",
-		len(names), judged, strings.Join(names, ", "), sampleRows(rows[best]), len(rows[best]), sampleRows(goldRows), len(goldRows))}}, nil
-}
-
 // setKey is a result as a set of rows.
 func setKey(rows [][]any) string {
 	seen := map[string]bool{}
@@ -246,4 +212,62 @@ func sampleRows(rows [][]any) string {
 		return "no rows"
 	}
 	return strings.Join(parts, " ")
+}
+
+// Gold audits one question's gold alone (its own result and order dependence, no
+// consensus): the evidence the LLM judge is shown while eval runs, before any audit of
+// the finished run. A fault stops it with an error, as in Run.
+func Gold(ctx context.Context, q querier, path string, qu *dataset.Question, lim engine.Limits) ([]Finding, error) {
+	if len(qu.Gold) == 0 {
+		return nil, nil
+	}
+	fs, _, err := question(ctx, q, path, qu, nil, Options{Limits: lim})
+	return fs, err
+}
+
+// Coverage is how an audit's gold findings meet a set of corrected golds (rescore
+// --corrections' file, or an expert-corrected release): which corrected questions it
+// flags, which it misses, and how many flagged questions were not corrected.
+type Coverage struct {
+	Corrected int              // corrected questions the audit checked
+	Flagged   map[int][]string // corrected question index -> the checks that flagged it
+	Missed    []int            // corrected question indexes without a gold finding
+	Elsewhere int              // questions with gold findings that were not corrected
+	Skipped   int              // corrected questions the audit did not check (no database)
+}
+
+// CoverageOf compares res's gold findings with the corrected question indexes; audited
+// says which questions the audit checked.
+func CoverageOf(res *Result, corrected []int, audited func(int) bool) Coverage {
+	c := Coverage{Flagged: map[int][]string{}}
+	byQ := map[int][]string{}
+	for _, f := range res.Findings {
+		if f.Target == TargetGold {
+			byQ[f.Index] = append(byQ[f.Index], f.Check)
+		}
+	}
+	isCorrected := map[int]bool{}
+	for _, i := range corrected {
+		if isCorrected[i] {
+			continue
+		}
+		isCorrected[i] = true
+		switch {
+		case !audited(i):
+			c.Skipped++
+		case len(byQ[i]) > 0:
+			c.Corrected++
+			c.Flagged[i] = byQ[i]
+		default:
+			c.Corrected++
+			c.Missed = append(c.Missed, i)
+		}
+	}
+	for i := range byQ {
+		if !isCorrected[i] {
+			c.Elsewhere++
+		}
+	}
+	sort.Ints(c.Missed)
+	return c
 }

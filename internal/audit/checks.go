@@ -23,11 +23,31 @@ const (
 	CheckGoldAllNull = "gold_all_null"
 	CheckIDForName   = "id_for_name"
 	CheckConsensus   = "consensus"
+	CheckAllDiffer   = "all_differ"
+	CheckSentinel    = "sentinel_value"
+	CheckPartial     = "partial_answer"
+	CheckRatioScope  = "ratio_scope"
 )
+
+// Confidences: how likely a finding is a real gold problem (docs/audit.md gives each
+// check's false-positive risk).
+const (
+	High   = "high"
+	Medium = "medium"
+	Low    = "low"
+)
+
+// checkConfidence is each check's confidence unless its finding sets its own.
+var checkConfidence = map[string]string{
+	CheckLimitTie: High, CheckNullsFirst: High, CheckTextNumber: Medium, CheckReverseScan: High,
+	CheckGoldError: High, CheckGoldEmpty: Medium, CheckGoldAllNull: Medium, CheckIDForName: Low,
+	CheckConsensus: High, CheckAllDiffer: Low, CheckSentinel: Medium, CheckPartial: Low, CheckRatioScope: Medium,
+}
 
 // AllChecks lists the checks in report order.
 var AllChecks = []string{CheckLimitTie, CheckNullsFirst, CheckTextNumber, CheckReverseScan,
-	CheckGoldError, CheckGoldEmpty, CheckGoldAllNull, CheckIDForName, CheckConsensus}
+	CheckGoldError, CheckGoldEmpty, CheckGoldAllNull, CheckIDForName, CheckSentinel, CheckPartial,
+	CheckRatioScope, CheckConsensus, CheckAllDiffer}
 
 // probeRows caps the rows a key probe reads when the query has no LIMIT.
 const probeRows = 100_000
@@ -46,6 +66,7 @@ var _ querier = (*engine.SQLite)(nil)
 type finding struct {
 	check, evidence string
 	heuristic       bool
+	confidence      string // "": the check's (checkConfidence)
 }
 
 // orderChecks runs the order-dependence checks on one query: the key probe (ties at

@@ -10,10 +10,16 @@
 //   - a gold that fails (gold_error), returns no rows (gold_empty) or only NULLs
 //     (gold_all_null); a question asking for names whose gold returns only id-like columns
 //     (id_for_name, a heuristic, flagged as one);
-//   - consensus: most judged systems agree with each other on a result that differs from
-//     the gold's.
+//   - golds that look wrong from their data or question: a placeholder for missing (0,
+//     -1, 'N/A', far-off dates) aggregated, compared or ordered by (sentinel_value,
+//     sentinel.go), fewer result columns than the question asks for things
+//     (partial_answer, a heuristic), a share whose numerator is filtered by the population
+//     the question names or is not inside its denominator (ratio_scope; question.go);
+//   - consensus: most judged systems agree with each other, up to extra columns, column
+//     order, rounding and duplicates, on a result that differs from the gold's; failing
+//     that, every judged system differs from it (all_differ, weaker; consensus.go).
 //
-// Each Finding carries its evidence. The package reads SQL text with a small scanner
+// Each Finding carries its evidence and a confidence (high, medium, low). The package reads SQL text with a small scanner
 // (sqltext.go: top-level clauses only, no full parse) and runs probes through the
 // engine's read-only SQLite path. To add a check: a function in checks.go appending
 // Findings, and a hand-made database in the tests that triggers it and one that does not.

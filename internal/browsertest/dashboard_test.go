@@ -355,6 +355,7 @@ func checkLayouts(t *testing.T, ctx context.Context, base, reportFile string) {
 				eval[bool](t, ctx, openFirst)
 			}
 			checkFits(t, ctx, p.name, w)
+			checkReadable(t, ctx, p.name, w)
 			screenshot(t, ctx, shots, fmt.Sprintf("%s-%d.png", p.name, w))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -23,6 +26,7 @@ const auditFile = rundir.AuditFile
 
 type auditFlags struct {
 	dataset, dbRoot, tables, run, out string
+	corrections                       string
 	timeout                           time.Duration
 	maxRows                           int
 }
@@ -44,8 +48,11 @@ agree on a result that differs from the gold's) and the order checks of every pr
 judged correct. The dataset defaults to the run's.
 
 Writes DIR/audit.jsonl (--run DIR, else --out DIR), one finding per line: index,
-question_id, db_id, check, target (gold or prediction), system, heuristic, evidence.
-See docs/audit.md.`,
+question_id, db_id, check, target (gold or prediction), system, heuristic, evidence,
+confidence.
+
+--corrections FILE (corrected golds by question id, as rescore reads them) also prints
+which corrected questions the audit flags and which it misses. See docs/audit.md.`,
 		Example: `  nl2sqlbench audit --dataset bird:dev.json --db-root dev_databases --out runs/audit
   nl2sqlbench audit --run runs/bird-dev`,
 		Args: cobra.NoArgs,
@@ -84,7 +91,7 @@ See docs/audit.md.`,
 			if f.timeout <= 0 || f.maxRows <= 0 {
 				return usagef("--timeout and --max-rows must be positive")
 			}
-			return runAudit(cmd.Context(), e, cfg, out)
+			return runAuditWith(cmd.Context(), e, cfg, out, f.corrections)
 		},
 	}
 	fl := cmd.Flags()
@@ -93,14 +100,72 @@ See docs/audit.md.`,
 	fl.StringVar(&f.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
+	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-query timeout")
 	fl.IntVar(&f.maxRows, "max-rows", 1_000_000, "largest result read per query")
 	return cmd
 }
 
-// runAudit audits, writes out/audit.jsonl and prints the counts per check.
-func runAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string) error {
-	return writeAudit(ctx, e, cfg, out, true)
+// runAuditWith audits, writes out/audit.jsonl and prints the counts per check, and with
+// a corrections file how the findings meet the corrected golds.
+func runAuditWith(ctx context.Context, e *env, cfg benchrun.AuditConfig, out, corrections string) error {
+	if corrections != "" {
+		// The file's form first: a bad line is reported before the audit's work.
+		if _, err := review.ReadCorrections(corrections, func(string) (int, bool) { return 0, true }); err != nil {
+			return fmt.Errorf("corrections: %w", err)
+		}
+	}
+	res, ds, err := writeAudit(ctx, e, cfg, out, true)
+	if err != nil || corrections == "" {
+		return err
+	}
+	byID := map[string]int{}
+	for _, q := range ds.Questions {
+		byID[q.ID] = q.Index
+	}
+	cs, err := review.ReadCorrections(corrections, func(id string) (int, bool) { i, ok := byID[id]; return i, ok })
+	if err != nil {
+		return fmt.Errorf("corrections: %w", err)
+	}
+	var idx []int
+	for _, c := range cs {
+		idx = append(idx, c.Index)
+	}
+	checked := map[int]bool{}
+	for _, q := range ds.Questions {
+		if _, ok := ds.DBPath(q.DBID); ok && len(q.Gold) > 0 {
+			checked[q.Index] = true
+		}
+	}
+	return printCoverage(e, audit.CoverageOf(res, idx, func(i int) bool { return checked[i] }), ds, corrections)
+}
+
+func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) error {
+	w := e.stdout
+	id := func(i int) string {
+		if i >= 0 && i < len(ds.Questions) {
+			return ds.Questions[i].ID
+		}
+		return "?"
+	}
+	fmt.Fprintf(w, "corrections %s: %d corrected golds audited (%d without a database); the audit flags %d, misses %d; %d other questions have gold findings\n",
+		absPath(path), c.Corrected, c.Skipped, len(c.Flagged), len(c.Missed), c.Elsewhere)
+	var flagged []int
+	for i := range c.Flagged {
+		flagged = append(flagged, i)
+	}
+	sort.Ints(flagged)
+	for _, i := range flagged {
+		fmt.Fprintf(w, "  flagged #%d %s: %s\n", i, id(i), strings.Join(c.Flagged[i], ", "))
+	}
+	var missed []string
+	for _, i := range c.Missed {
+		missed = append(missed, fmt.Sprintf("#%d %s", i, id(i)))
+	}
+	if len(missed) > 0 {
+		fmt.Fprintf(w, "  missed: %s\n", strings.Join(missed, ", "))
+	}
+	return nil
 }
 
 // evalAudit is eval --audit: the run's systems and settings, audit.jsonl in the run
@@ -110,18 +175,19 @@ func evalAudit(ctx context.Context, e *env, cfg benchrun.Config, res *benchrun.R
 	for _, s := range res.Systems {
 		ac.Systems = append(ac.Systems, audit.System{Name: s.Name, Records: s.Records})
 	}
-	return writeAudit(ctx, e, ac, out, print)
+	_, _, err := writeAudit(ctx, e, ac, out, print)
+	return err
 }
 
-func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string, print bool) error {
+func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string, print bool) (*audit.Result, *dataset.Dataset, error) {
 	start := time.Now()
-	res, _, err := benchrun.Audit(ctx, cfg)
+	res, ds, err := benchrun.Audit(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	path := filepath.Join(out, auditFile)
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("audit output: %w", err)
+		return nil, nil, fmt.Errorf("audit output: %w", err)
 	}
 	if err := writeFileWith(path, func(w *bufio.Writer) error {
 		enc := json.NewEncoder(w)
@@ -133,17 +199,17 @@ func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out strin
 		}
 		return nil
 	}); err != nil {
-		return err
+		return nil, nil, err
 	}
 	// Into a finished run directory: its manifest records the new file's hash, so the
 	// run still reads as written (rundir.Check); elsewhere this does nothing.
 	if err := rundir.Reseal(out, rundir.AuditFile); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if !print {
-		return nil
+		return res, ds, nil
 	}
-	return printAudit(e, res, path, time.Since(start))
+	return res, ds, printAudit(e, res, path, time.Since(start))
 }
 
 func printAudit(e *env, res *audit.Result, path string, took time.Duration) error {

@@ -78,7 +78,14 @@ func TestConformanceSpider(t *testing.T) {
 				t.Fatalf("got %d records, want 1034", len(recs))
 			}
 			agreeBird, agreeSpider, agreeHard, skipped := 0, 0, 0, 0
+			kinds := map[string]int{}
 			for _, r := range recs {
+				// result_diff is on every incorrect record and on no other.
+				if (r.Diff != nil) != (r.Verdict == record.Incorrect) {
+					t.Errorf("index %d: verdict %s with result_diff %+v", r.Index, r.Verdict, r.Diff)
+				} else if r.Diff != nil {
+					kinds[r.Diff.Kind]++
+				}
 				row, ok := ref[r.Index]
 				if !ok {
 					if r.DBID != "wta_1" || r.Verdict != record.Skipped {
@@ -107,6 +114,10 @@ func TestConformanceSpider(t *testing.T) {
 				sys, agreeBird, len(ref), agreeSpider, len(ref), agreeHard, len(ref), skipped)
 			if skipped != 62 {
 				t.Errorf("skipped %d questions, want the 62 wta_1 ones", skipped)
+			}
+			t.Logf("%s: result_diff kinds %v", sys, kinds)
+			if len(kinds) < 4 {
+				t.Errorf("incorrect answers of only %d kinds (%v): the kinds do not tell answers apart", len(kinds), kinds)
 			}
 		})
 	}

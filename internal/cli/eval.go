@@ -26,6 +26,7 @@ type evalConfig struct {
 	Engines     engineOpts  // where predictions and gold SQL run (engines.go); zero: SQLite files
 	PricingFile pricingFlag // module metrics: --pricing FILE (adapt.go)
 	ShardArg    string      // --shard INDEX/COUNT or auto (shard.go)
+	JudgeFlags  judgeFlags  // --llm-judge and its options (llmjudge.go)
 }
 
 // runOutput says where an evaluation's run directory goes and what is printed.
@@ -51,6 +52,8 @@ type runOutput struct {
 	Args []string
 	// Rerun is the command that continues an interrupted run (default: eval --resume).
 	Rerun string
+	// Judge, when set, is eval --llm-judge's flags (llmjudge.go).
+	Judge *judgeFlags
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -134,6 +137,12 @@ queries (docs/spider2.md).`,
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
+			if err := cfg.JudgeFlags.check(cmd.Flags()); err != nil {
+				return err
+			}
+			if cfg.JudgeFlags.Config != "" {
+				cfg.runOutput.Judge = &cfg.JudgeFlags
+			}
 			var err error
 			if cfg.Shard, err = parseShardFlag(cfg.ShardArg); err != nil {
 				return err
@@ -182,6 +191,7 @@ queries (docs/spider2.md).`,
 	f.StringVar(&cfg.ShardArg, "shard", "", shardUsage)
 	f.StringArrayVar(&cfg.Metrics, "metrics", nil, metricsUsage)
 	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
+	bindLLMJudge(f, &cfg.JudgeFlags)
 	return cmd
 }
 
@@ -210,6 +220,15 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 	od, err := planOutDir(out, o.Resume, o.Force)
 	if err != nil {
 		return nil, err
+	}
+	if o.Judge != nil {
+		j, err := o.Judge.build(od.Work, cfg)
+		if err != nil {
+			return nil, err
+		}
+		defer j.Close()
+		defer printJudgeStats(e.stderr, j)
+		cfg.LLMJudge = j
 	}
 	var resumed *rundir.Manifest
 	if o.Resume {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -28,11 +30,12 @@ const (
 type reviewedSummary = rundir.Reviewed
 
 func newRescoreCmd(e *env) *cobra.Command {
-	var reviews string
+	var reviews, corrections string
 	cmd := &cobra.Command{
-		Use:     "rescore RUN_DIR [--reviews FILE]",
-		Example: `  nl2sqlbench rescore runs/spider-dev --reviews reviews.jsonl`,
-		Short:   "Apply human reviews to a run and print raw and reviewed EX side by side",
+		Use: "rescore RUN_DIR [--reviews FILE] [--corrections FILE]",
+		Example: `  nl2sqlbench rescore runs/spider-dev --reviews reviews.jsonl
+  nl2sqlbench rescore runs/superhero --corrections corrections.jsonl`,
+		Short: "Apply human reviews to a run and print raw and reviewed EX side by side",
 		Long: `Read the reviews of a run (RUN_DIR/reviews.jsonl, or --reviews FILE), one JSON object per line:
 
   {"index": 12, "system": "C3", "decision": "accept"}     the prediction answers the question
@@ -40,9 +43,14 @@ func newRescoreCmd(e *env) *cobra.Command {
   {"index": 12, "decision": "gold_wrong", "sql": "..."}   the gold is wrong: judge every
                                                           system again against this SQL
 
-and print each system's EX raw and reviewed, with 95% intervals and the questions whose
-verdict changed; write RUN_DIR/reviewed.json. The run's records are never changed.
-See docs/review.md.`,
+and print each system's EX raw and reviewed, with 95% intervals, its rank in both, the
+paired test between them and the questions whose verdict changed; write
+RUN_DIR/reviewed.json. The run's records are never changed.
+
+--corrections FILE adds corrected golds by question id, as gold_wrong reviews: JSONL
+({"question_id": 788, "sql": "...", "note": "..."} per line) or a JSON list of objects
+with question_id and SQL (the form of published corrected sets). With it the reviews
+file is optional. See docs/review.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -52,14 +60,19 @@ See docs/review.md.`,
 				return err
 			}
 			path := reviews
-			if path == "" {
+			if path == "" && corrections != "" {
+				// Corrections alone: the run's reviews apply too when it has them.
+				if p, err := rundir.Resolve(dir, reviewsFile); err == nil {
+					path = p
+				}
+			} else if path == "" {
 				path = filepath.Join(dir, reviewsFile)
 				// The run's own reviews file must be in it, not a symlink out of it.
 				if _, err := rundir.Resolve(dir, reviewsFile); err != nil && !errors.Is(err, os.ErrNotExist) {
 					return err
 				}
 			}
-			out, err := rescoreRun(ctx, run, path)
+			out, err := rescoreRunWith(ctx, run, path, corrections)
 			if errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("no reviews: %s does not exist", path)
 			}
@@ -70,12 +83,19 @@ See docs/review.md.`,
 		},
 	}
 	cmd.Flags().StringVar(&reviews, "reviews", "", "reviews file (default RUN_DIR/reviews.jsonl)")
+	cmd.Flags().StringVar(&corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}), applied as gold_wrong reviews")
 	return cmd
 }
 
 // rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
 // the dashboard (serve) calls it after recording a review.
 func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
+	return rescoreRunWith(ctx, run, path, "")
+}
+
+// rescoreRunWith is rescoreRun with a corrections file (""; none); path may be "" when
+// corrections are given.
+func rescoreRunWith(ctx context.Context, run *rundir.Run, path, corrections string) (reviewedSummary, error) {
 	if err := run.Integrity.Err(); err != nil {
 		return reviewedSummary{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
 	}
@@ -84,9 +104,22 @@ func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSumm
 		return reviewedSummary{}, err
 	}
 	defer lock.Release()
-	rs, err := review.Read(path)
-	if err != nil {
-		return reviewedSummary{}, err
+	var rs []review.Review
+	if path != "" {
+		if rs, err = review.Read(path); err != nil {
+			return reviewedSummary{}, err
+		}
+	}
+	if corrections != "" {
+		cs, err := review.ReadCorrections(corrections, questionIndex(run))
+		if errors.Is(err, os.ErrNotExist) {
+			return reviewedSummary{}, fmt.Errorf("corrections: %w", err)
+		}
+		if err != nil {
+			return reviewedSummary{}, err
+		}
+		// The corrections first: a review of the same question, later, wins.
+		rs = append(cs, rs...)
 	}
 	m, err := runManifest(run)
 	if err != nil {
@@ -106,26 +139,71 @@ func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSumm
 	for _, s := range run.Systems {
 		cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
 	}
-	res, err := benchrun.Rescore(ctx, cfg)
+	res, moved, err := benchrun.Rescore(ctx, cfg)
 	if err != nil {
 		return reviewedSummary{}, err
 	}
-	out := reviewedSummary{Reviews: absPath(path), Count: len(rs), Systems: res}
+	out := reviewedSummary{Count: len(rs), Systems: res, Moved: moved}
+	if path != "" {
+		out.Reviews = absPath(path)
+	}
+	if corrections != "" {
+		out.Corrections = absPath(corrections)
+	}
 	if err := writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out); err != nil {
 		return out, err
 	}
 	return out, rundir.Reseal(run.Dir, reviewedFile)
 }
 
+// questionIndex maps the run's question ids to their indexes (from its records).
+func questionIndex(run *rundir.Run) func(string) (int, bool) {
+	by := map[string]int{}
+	for _, s := range run.Systems {
+		for _, r := range s.Records {
+			by[r.QuestionID] = r.Index
+		}
+	}
+	return func(id string) (int, bool) { i, ok := by[id]; return i, ok }
+}
+
 func printRescored(e *env, s reviewedSummary, dir string) error {
 	w := e.stdout
-	fmt.Fprintf(w, "%d reviews from %s\n", s.Count, s.Reviews)
+	from := []string{}
+	if s.Reviews != "" {
+		from = append(from, s.Reviews)
+	}
+	if s.Corrections != "" {
+		from = append(from, s.Corrections+" (corrections)")
+	}
+	fmt.Fprintf(w, "%d reviews from %s\n", s.Count, strings.Join(from, " and "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX raw\tEX reviewed\tchanged\t\n")
+	fmt.Fprintf(tw, "system\tEX raw\tEX reviewed\trank raw\trank reviewed\tchanged\tpaired test (raw - reviewed)\t\n")
 	for _, r := range s.Systems {
-		fmt.Fprintf(tw, "%s\t%s %s\t%s %s\t%d\t\n", r.System, r.Raw.Text, r.Raw.CIText, r.Reviewed.Text, r.Reviewed.CIText, len(r.Changed))
+		paired := ""
+		if r.Paired != nil {
+			paired = r.Paired.Text
+		}
+		fmt.Fprintf(tw, "%s\t%s %s\t%s %s\t%s\t%s\t%d\t%s\t\n", r.System, r.Raw.Text, r.Raw.CIText, r.Reviewed.Text, r.Reviewed.CIText, rankText(r.RankRaw), rankText(r.RankReviewed), len(r.Changed), paired)
 	}
 	tw.Flush()
+	if len(s.Moved) > 0 {
+		fmt.Fprintf(w, "questions whose verdicts moved (systems right before -> after):\n")
+		for _, m := range s.Moved {
+			fixed := ""
+			if m.GoldFixed {
+				fixed = " gold corrected"
+			}
+			fmt.Fprintf(w, "  #%d %s%s: %d -> %d\n", m.Index, m.QuestionID, fixed, m.Before, m.After)
+		}
+	}
 	_, err := fmt.Fprintf(w, "reviewed scores: %s\n", absPath(filepath.Join(dir, reviewedFile)))
 	return err
+}
+
+func rankText(k int) string {
+	if k == 0 {
+		return "-"
+	}
+	return strconv.Itoa(k)
 }

@@ -49,11 +49,13 @@ var pathFlags = map[string]func(string) string{
 		}
 		return name + absPath(path)
 	},
-	"db-root":      absPath,
-	"tables":       absPath,
-	"pricing":      absPath,
-	"diff-json":    absPath,
-	"alternatives": absPath,
+	"db-root":          absPath,
+	"tables":           absPath,
+	"pricing":          absPath,
+	"diff-json":        absPath,
+	"alternatives":     absPath,
+	"llm-judge":        absPath,
+	"llm-judge-prompt": absPath,
 }
 
 // rememberedArgs lists the flags set on fs that shape what is judged, as --name=value.
@@ -102,6 +104,8 @@ var untrustedFlags = map[string]string{
 	"sqlpp-password-env": "reads a secret",
 	"sqlpp-bucket":       "reaches the network",
 	"pricing":            "reads a configuration file",
+	"llm-judge":          "reads a configuration file, reaches the network and reads a secret",
+	"llm-judge-prompt":   "reads a prompt template",
 }
 
 // untrusted reports whether --name=value from args.json must be given again. --engine

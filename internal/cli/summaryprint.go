@@ -73,7 +73,7 @@ func writeDetails(w io.Writer, sum *rundir.Summary) error {
 	if err := report.WriteTable(w, sum); err != nil {
 		return err
 	}
-	ts := report.StatsTables(sum)
+	ts := append(report.StatsTables(sum), report.SliceTables(sum)...)
 	if c := report.ComparisonTable(sum); c != nil {
 		ts = append([]report.TextTable{*c}, ts...)
 	}

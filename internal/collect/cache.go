@@ -208,3 +208,23 @@ func (c *cachedLLM) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, e
 	}
 	return r, nil
 }
+
+// RequestKey is the cache key of req sent to model at baseURL: a sha256 of the whole
+// request, so any change to the prompt or the sampling is a new key.
+func RequestKey(baseURL, model string, req ChatRequest) string {
+	return requestKey(baseURL, model, req)
+}
+
+// Lookup returns the cached answer under key, counting a hit.
+func (c *Cache) Lookup(key string) (*ChatResponse, bool) {
+	r, ok := c.get(key)
+	if ok {
+		c.Hits.Add(1)
+	}
+	return r, ok
+}
+
+// Store appends an answer to the cache, synced. Callers that may find an answer
+// unusable (the LLM judge's parse) store only the ones they used, so a bad answer is
+// asked again rather than replayed.
+func (c *Cache) Store(key string, r *ChatResponse) error { return c.put(key, r) }

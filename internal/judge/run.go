@@ -289,6 +289,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		j := qj.judgeSQL(p.SQL)
 		r.Verdict, r.ErrorCategory, r.ErrorMessage = j.verdict, j.category, j.message
 		r.ExBird, r.ExSpider, r.PredRows = j.exBird, j.exSpider, j.rows
+		r.ResultDiff.Diff = j.diff
 		r.SpiderRewrite = qj.rewriteNote(goldCorners, j)
 		r.ExecMillis = float64(j.dur.Microseconds()) / 1000
 		if qj.softF1 {
@@ -323,6 +324,7 @@ type judgement struct {
 	dur         time.Duration
 	softF1      float64 // BIRD Soft-F1 against the first gold that ran; 0 on error
 	flex        record.FlexMatch
+	diff        *record.Diff // how an incorrect result differs (resultdiff.go)
 }
 
 func (qj *questionJob) judgeSQL(sql string) judgement {
@@ -384,8 +386,27 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 	default:
 		j.verdict = record.Incorrect
 		j.rows = primary.res.NumRows()
+		j.diff = qj.diffAgainstGold(primary)
 	}
 	return j
+}
+
+// diffAgainstGold is how primary (an incorrect prediction's result under the run's
+// semantics) differs from the first gold's result under the same semantics.
+func (qj *questionJob) diffAgainstGold(primary outcome) *record.Diff {
+	g := &qj.golds[0]
+	gold, order := g.bird, false
+	if qj.sem == Spider {
+		gold, order = g.spider, g.orderMatters
+		if qj.spiderMode == SpiderCorrected {
+			gold, order = g.corrected, g.correctedOrder
+		}
+	}
+	if gold.err != nil || gold.res == nil || primary.res == nil {
+		return nil
+	}
+	d := DiffResults(primary.res, gold.res, order)
+	return &d
 }
 
 // flexAgainstGolds is the best flexible comparison of a prediction's result with any

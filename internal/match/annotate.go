@@ -79,11 +79,13 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 		select {
 		case res := <-done:
 			rec.ESM, rec.ESMPartial = res.verdict, res.partial
+			setClauses(rec, res)
 			return nil
 		case <-ctx.Done():
 			select {
 			case res := <-done: // finished as the deadline passed
 				rec.ESM, rec.ESMPartial = res.verdict, res.partial
+				setClauses(rec, res)
 				return nil
 			default:
 			}
@@ -97,10 +99,18 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	return nil
 }
 
+// setClauses puts the clauses that differ on an incorrect record's result_diff.
+func setClauses(rec *record.Record, res esmResult) {
+	if rec.Diff != nil && rec.Verdict == record.Incorrect && res.verdict != nil {
+		rec.Diff.Clauses = res.clauses
+	}
+}
+
 // esmResult is one record's ESM verdict and its partial-match breakdown.
 type esmResult struct {
 	verdict *int
 	partial map[string]record.PartialScore
+	clauses []string // the clauses that differ from that gold's (clauseDiff)
 }
 
 // esm is the verdict of predSQL against any of q's gold queries (nil: not computed), with
@@ -118,13 +128,13 @@ func (a *Annotator) esm(ctx context.Context, q *dataset.Question, predSQL string
 		if err != nil {
 			continue
 		}
-		ok, part, err := g.matchPartial(ctx, pred, s, fk, a.opt)
+		ok, part, clauses, err := g.matchDetail(ctx, pred, s, fk, a.opt)
 		if err != nil {
 			return esmResult{} // ctx ended the parse: its caller has stopped waiting
 		}
 		if res.verdict == nil || ok {
 			v := boolInt(ok)
-			res = esmResult{verdict: &v, partial: part}
+			res = esmResult{verdict: &v, partial: part, clauses: clauses}
 		}
 		if ok {
 			break

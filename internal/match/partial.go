@@ -120,20 +120,44 @@ func boolInt(b bool) int {
 
 // MatchPartial is Match with the partial-match breakdown of the same comparison.
 func (g *Gold) MatchPartial(pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore) {
-	ok, part, _ := g.matchPartial(context.Background(), pred, s, fk, opt)
+	ok, part, _, _ := g.matchDetail(context.Background(), pred, s, fk, opt)
 	return ok, part
 }
 
-// matchPartial is MatchPartial parsing the prediction under ctx; its error is ctx's when
+// matchDetail is MatchPartial parsing the prediction under ctx, with the clauses that
+// differ (clauseDiff; nil when the prediction does not parse); its error is ctx's when
 // ctx ended first (the caller has stopped waiting: there is no verdict).
-func (g *Gold) matchPartial(ctx context.Context, pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore, error) {
+func (g *Gold) matchDetail(ctx context.Context, pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore, []string, error) {
 	q, err := spidersql.ParseContext(ctx, pred, s)
 	if cerr := ctx.Err(); cerr != nil {
-		return false, nil, cerr
+		return false, nil, nil, cerr
 	}
 	if err != nil {
 		q = &spidersql.SQL{}
 	}
 	p := rebuild(q, fk, opt)
-	return exactMatch(p, g.n), partial(p, g.n), nil
+	var clauses []string
+	if err == nil {
+		clauses = clauseDiff(p, g.n)
+	}
+	return exactMatch(p, g.n), partial(p, g.n), clauses, nil
+}
+
+// clauseDiff names the clauses (record.DiffClauses) where p and g differ under exact
+// set match's rules (values compared only under --esm-values, as ESM compares them).
+func clauseDiff(p, g *normSQL) []string {
+	var out []string
+	add := func(differ bool, name string) {
+		if differ {
+			out = append(out, name)
+		}
+	}
+	add(!sameBag(p.sel, g.sel), "select")
+	add(len(g.tables) > 0 && !slices.Equal(p.tables, g.tables), "from/join")
+	add(!sameBag(p.where, g.where) || p.conjs != g.conjs, "where")
+	add(!groupNoHaving(p, g), "group")
+	add(p.having != g.having, "having")
+	add(!orderMatch(p, g), "order/limit")
+	add(!setOpsMatch(p, g), "set_op")
+	return out
 }

@@ -82,10 +82,23 @@ func present(m *Metric, systems []SystemRecords) bool {
 // the value and, when the value is applicable and its interval still to be bootstrapped,
 // the per-question values it averaged (nil otherwise).
 func aggregate(m *Metric, system string, recs []record.Record, reason string) (Value, []float64) {
+	return aggregateAt(m, system, recs, nil, reason)
+}
+
+// aggregateAt is aggregate over the records at positions at (nil: all of them).
+func aggregateAt(m *Metric, system string, recs []record.Record, at []int, reason string) (Value, []float64) {
 	var sum float64
 	var out Value
-	xs := make([]float64, 0, len(recs)) // the per-question values averaged, for the interval
-	for i := range recs {
+	n := len(recs)
+	if at != nil {
+		n = len(at)
+	}
+	xs := make([]float64, 0, n) // the per-question values averaged, for the interval
+	for k := range n {
+		i := k
+		if at != nil {
+			i = at[k]
+		}
 		r := &recs[i]
 		judged := r.Judged()
 		if judged {
@@ -111,7 +124,7 @@ func aggregate(m *Metric, system string, recs []record.Record, reason string) (V
 	case JudgedWithValue:
 		out.Denominator = out.N
 	case AllRecords:
-		out.Denominator = len(recs)
+		out.Denominator = n
 	}
 	if out.Denominator > 0 && m.Over == AllRecords {
 		out.Coverage = 1 // every record counts, a missing value as 0

@@ -93,7 +93,8 @@ func Declared(opt Options) []Metric {
 	for _, k := range ks {
 		ms = append(ms, passAtMetric(k))
 	}
-	return append(ms, usageMetrics(opt.Pricing)...)
+	ms = append(ms, usageMetrics(opt.Pricing)...)
+	return append(ms, llmJudgeMetrics()...)
 }
 
 // with sets the work a metric needs and how it is displayed.

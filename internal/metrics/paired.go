@@ -144,9 +144,22 @@ func ComparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, r
 // whose differences vary, it returns them (d) and leaves the test to finish; otherwise
 // the test is complete and d is nil.
 func comparePaired(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record) (t PairedTest, d []float64, ok bool) {
+	return comparePairedAt(m, sysA, recsA, sysB, recsB, nil)
+}
+
+// comparePairedAt is comparePaired over the records of recsA at positions at (nil: all).
+func comparePairedAt(m *Metric, sysA string, recsA []record.Record, sysB string, recsB []record.Record, at []int) (t PairedTest, d []float64, ok bool) {
 	partner := pairRecords(recsA, recsB)
-	xa, xb := make([]float64, 0, len(recsA)), make([]float64, 0, len(recsA))
-	for i := range recsA {
+	n := len(recsA)
+	if at != nil {
+		n = len(at)
+	}
+	xa, xb := make([]float64, 0, n), make([]float64, 0, n)
+	for k := range n {
+		i := k
+		if at != nil {
+			i = at[k]
+		}
 		ra := &recsA[i]
 		rb := partner(i)
 		if !ra.Judged() || rb == nil {

@@ -28,6 +28,8 @@ const (
 	NeedTiming         // the VES timing phase (needs --ves)
 	NeedTestSuite      // the counterexample search (needs --test-suite)
 	NeedModules        // summary.json's modules section (revision, usage, cross-system tables)
+	NeedLLMJudge       // the LLM judge annotator (needs --llm-judge)
+	NeedSlices         // summary.json's slices section (every gold query parsed for its characteristics)
 )
 
 // Has reports whether n includes every need of o.
@@ -38,6 +40,7 @@ func (n Need) Has(o Need) bool { return n&o == o }
 var Extras = []Extra{
 	{ID: "by_difficulty", Needs: NeedHardness, Says: "EX and every chosen metric broken down by difficulty (Spider: hardness, parsed from the gold SQL)"},
 	{ID: "esm_partial", Needs: NeedESM, Says: "Spider's partial-match breakdown of exact set match (evaluation.py --etype match)"},
+	{ID: "slices", Needs: NeedSlices, Says: "the headline metric per slice of questions: gold SQL characteristics (joins, nesting, aggregation, ...), evidence, difficulty, database (docs/slices.md)"},
 }
 
 // Extra is one selectable item that is not a registry metric.
@@ -130,15 +133,16 @@ var ErrUnknownMetric = errors.New("unknown metric")
 // Switches are the run's flags that make metrics computable; a group leaves out what
 // they do not switch on.
 type Switches struct {
-	VES, TestSuite, Flex bool
+	VES, TestSuite, Flex, LLMJudge bool
 }
 
 // switched lists the metrics that exist only with a flag, and the flag.
-var switched = map[string]string{"ves": "--ves", "rves": "--ves", "ts_ex": "--test-suite", "flex": "--flex"}
+var switched = map[string]string{"ves": "--ves", "rves": "--ves", "ts_ex": "--test-suite", "flex": "--flex",
+	"llm_judge": "--llm-judge", "llm_judge_tokens": "--llm-judge", "llm_judge_cost": "--llm-judge"}
 
 // flagWork are the flags whose whole work is one metric: given, the metric must be chosen.
 // (--flex is left out: --engine sqlpp turns it on by default; unchosen, it is not computed.)
-var flagWork = []struct{ flag, id, or string }{{"--ves", "ves", "rves"}, {"--test-suite", "ts_ex", "ts_ex"}}
+var flagWork = []struct{ flag, id, or string }{{"--ves", "ves", "rves"}, {"--test-suite", "ts_ex", "ts_ex"}, {"--llm-judge", "llm_judge", "llm_judge"}}
 
 func (sw Switches) on(id string) bool {
 	switch switched[id] {
@@ -148,6 +152,8 @@ func (sw Switches) on(id string) bool {
 		return sw.TestSuite
 	case "--flex":
 		return sw.Flex
+	case "--llm-judge":
+		return sw.LLMJudge
 	}
 	return true
 }

@@ -40,6 +40,10 @@ func TestSelectMetrics(t *testing.T) {
 		{name: "--ves with rves", values: []string{"rves"}, sw: Switches{VES: true}, ids: []string{"rves"}, needs: NeedTiming},
 		{name: "--test-suite unchosen", values: []string{"spider"}, sw: Switches{TestSuite: true}, wantErr: "--test-suite computes ts_ex"},
 		{name: "--flex unchosen is fine", values: []string{"ex"}, sw: Switches{Flex: true}, ids: []string{"ex"}, lacks: NeedFlex},
+		{name: "llm_judge without --llm-judge", values: []string{"llm_judge"}, wantErr: "needs --llm-judge"},
+		{name: "llm_judge brings ETM", values: []string{"llm_judge"}, sw: Switches{LLMJudge: true}, ids: []string{"llm_judge"}, needs: NeedLLMJudge | NeedETM, lacks: NeedESM | NeedModules},
+		{name: "judge usage", values: []string{"llm_judge", "llm_judge_cost"}, sw: Switches{LLMJudge: true}, ids: []string{"llm_judge", "llm_judge_cost"}, needs: NeedLLMJudge, lacks: NeedModules},
+		{name: "--llm-judge unchosen", values: []string{"ex"}, sw: Switches{LLMJudge: true}, wantErr: "--llm-judge computes llm_judge"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

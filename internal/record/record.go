@@ -92,6 +92,8 @@ type Record struct {
 	Spider2Match  // spider2.go: Spider 2.0 result tables, official and strict
 	TestSuite     // testsuite.go: counterexample databases (ts_ex)
 	SpiderRewrite // spider_rewrite.go: where Spider's official rewrite changed a query
+	LLMJudge      // llmjudge.go: the LLM judge's verdict, category and rationale
+	ResultDiff    // resultdiff.go: how an incorrect result differs from the gold's
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

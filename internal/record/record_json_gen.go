@@ -552,6 +552,54 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = strconv.AppendInt(b, int64((*p59)), 10)
 		}
 	}
+	if v.LLMJudge.LLMJudgeVerdict != nil {
+		b = append(b, ",\"llm_judge\":"...)
+		if p60 := v.LLMJudge.LLMJudgeVerdict; p60 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64((*p60)), 10)
+		}
+	}
+	if len(v.LLMJudge.LLMJudgeCategory) != 0 {
+		b = append(b, ",\"llm_judge_category\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeCategory))
+	}
+	if len(v.LLMJudge.LLMJudgeRationale) != 0 {
+		b = append(b, ",\"llm_judge_rationale\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeRationale))
+	}
+	if len(v.LLMJudge.LLMJudgeError) != 0 {
+		b = append(b, ",\"llm_judge_error\":"...)
+		b = appendJSONString(b, string(v.LLMJudge.LLMJudgeError))
+	}
+	if v.LLMJudge.LLMJudgePromptTokens != 0 {
+		b = append(b, ",\"llm_judge_prompt_tokens\":"...)
+		b = strconv.AppendInt(b, int64(v.LLMJudge.LLMJudgePromptTokens), 10)
+	}
+	if v.LLMJudge.LLMJudgeCompletionTokens != 0 {
+		b = append(b, ",\"llm_judge_completion_tokens\":"...)
+		b = strconv.AppendInt(b, int64(v.LLMJudge.LLMJudgeCompletionTokens), 10)
+	}
+	if v.LLMJudge.LLMJudgeCost != nil {
+		b = append(b, ",\"llm_judge_cost\":"...)
+		if p61 := v.LLMJudge.LLMJudgeCost; p61 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendFloat(b, float64((*p61)), 64)
+		}
+	}
+	if bool(v.LLMJudge.LLMJudgeCached) {
+		b = append(b, ",\"llm_judge_cached\":"...)
+		b = strconv.AppendBool(b, bool(v.LLMJudge.LLMJudgeCached))
+	}
+	if v.ResultDiff.Diff != nil {
+		b = append(b, ",\"result_diff\":"...)
+		if p62 := v.ResultDiff.Diff; p62 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendJSONDiff(b, p62)
+		}
+	}
 	return append(b, '}')
 }
 
@@ -586,15 +634,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s60 := v.Assumes; s60 == nil {
+		if s63 := v.Assumes; s63 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i61 := range s60 {
-				if i61 > 0 {
+			for i64 := range s63 {
+				if i64 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s60[i61]))
+				b = appendJSONString(b, string(s63[i64]))
 			}
 			b = append(b, ']')
 		}
@@ -606,40 +654,71 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	return append(b, '}')
 }
 
+// appendJSONDiff appends a Diff as encoding/json encodes it.
+func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = appendJSONString(b, string(v.Kind))
+	b = append(b, ",\"pred_cols\":"...)
+	b = strconv.AppendInt(b, int64(v.PredCols), 10)
+	b = append(b, ",\"gold_cols\":"...)
+	b = strconv.AppendInt(b, int64(v.GoldCols), 10)
+	b = append(b, ",\"missing\":"...)
+	b = strconv.AppendInt(b, int64(v.Missing), 10)
+	b = append(b, ",\"extra\":"...)
+	b = strconv.AppendInt(b, int64(v.Extra), 10)
+	if len(v.Clauses) != 0 {
+		b = append(b, ",\"clauses\":"...)
+		if s65 := v.Clauses; s65 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i66 := range s65 {
+				if i66 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s65[i66]))
+			}
+			b = append(b, ']')
+		}
+	}
+	return append(b, '}')
+}
+
 // appendJSONResultTable appends a ResultTable as encoding/json encodes it.
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s62 := v.Columns; s62 == nil {
+	if s67 := v.Columns; s67 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i63 := range s62 {
-			if i63 > 0 {
+		for i68 := range s67 {
+			if i68 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s62[i63]))
+			b = appendJSONString(b, string(s67[i68]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s64 := v.Rows; s64 == nil {
+	if s69 := v.Rows; s69 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i65 := range s64 {
-			if i65 > 0 {
+		for i70 := range s69 {
+			if i70 > 0 {
 				b = append(b, ',')
 			}
-			if s66 := s64[i65]; s66 == nil {
+			if s71 := s69[i70]; s71 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i67 := range s66 {
-					if i67 > 0 {
+				for i72 := range s71 {
+					if i72 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s66[i67])
+					b = e.appendAny(b, s71[i72])
 				}
 				b = append(b, ']')
 			}

@@ -25,6 +25,11 @@ var templateFS embed.FS
 var pageTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
 	"css": func() template.CSS { return template.CSS(mustAsset("templates/style.css")) },
 	"js":  func() template.JS { return template.JS(mustAsset("templates/filter.js")) },
+	// Cell labels for the phone layout, where a table's rows become cards (layout.go).
+	"colLabel":  colLabel,
+	"diffLabel": diffLabel,
+	"headLabel": headLabel,
+	"splitCI":   splitCI,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 func mustAsset(name string) string {
@@ -62,6 +67,8 @@ type Page struct {
 	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
 	Audit        []TextTable    // the gold audit (audit.go)
 	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
+	Slices       []TextTable    // slices and result_diff kinds (table_slices.go)
+	SliceFilter  []SliceOption
 	Charts       []Chart
 	Systems      []string
 	SystemFilter int // the system filter's initial choice (index into Systems); -1: any
@@ -93,6 +100,7 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
+	p.Slices, p.SliceFilter = SliceTables(&run.Summary), sliceFilter(&run.Summary, p.Questions)
 	attachAudit(run, p.Questions)
 	p.Audit = AuditTables(run)
 	p.Agreement = Agreement(run)

@@ -24,6 +24,7 @@ type QuestionView struct {
 	Answers                    []AnswerView
 	Filter                     string // data-v attribute: "0:correct 1:error ..."
 	Disagree                   string // data-dis attribute: system indexes where EX and ETM disagree
+	Slices                     string // data-s attribute: the slice groups it is in, "joins=1 nested=no ..." (sliceFilter)
 	Detailed                   bool   // results were executed for this view
 	Audit                      []KV   // the gold audit's findings on this question (check, evidence)
 }

@@ -79,6 +79,7 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	}
 
 	mdTextTables(&b, StatsTables(s))
+	mdTextTables(&b, SliceTables(s))
 	mdTextTables(&b, ReviewedTable(run))
 	mdTextTables(&b, AuditTables(run))
 	mdTextTables(&b, AgreementTables(run.Agreement))

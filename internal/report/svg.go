@@ -158,7 +158,7 @@ func GroupedBars(title string, rows []string, series []string, values [][]float6
 			y := y0 + j*barH
 			b.f(`<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s: %s</title></rect>`,
 				labelW, y, w, barH-2, palette[j%len(palette)], esc(r), esc(series[j]), esc(format(v)))
-			b.f(`<text x="%.1f" y="%d" font-size="10">%s</text>`, float64(labelW)+w+4, y+barH-3, esc(format(v)))
+			b.f(`<text x="%.1f" y="%d" font-size="11">%s</text>`, float64(labelW)+w+4, y+barH-3, esc(format(v)))
 		}
 	}
 	b.f(`</svg>`)

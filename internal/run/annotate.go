@@ -46,6 +46,10 @@ func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.A
 	if cfg.TestSuite {
 		as = append(as, testSuiteAnnotator(cfg, ds))
 	}
+	// Last: the judge is shown what the annotators above found (ETM, a counterexample).
+	if cfg.LLMJudge != nil && need.Has(metrics.NeedLLMJudge) {
+		as = append(as, cfg.LLMJudge)
+	}
 	return as, st, nil
 }
 

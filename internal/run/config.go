@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
@@ -75,6 +76,11 @@ type Config struct {
 	// before the manifests matched); it compares the library's path, and the caller
 	// checks the version with CheckDuckDB once they match. nil: not resuming.
 	ResumedDuckDB *string
+
+	// LLMJudge, when set (eval --llm-judge), asks an LLM about the chosen records
+	// (internal/llmjudge), after every other annotator; the cli builds it (endpoint,
+	// cache, prompt, cap), and its Setting goes into the manifest.
+	LLMJudge *llmjudge.Judge
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

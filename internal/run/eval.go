@@ -2,12 +2,14 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -163,6 +165,11 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx.Err(), res, len(ds.Questions))
+		}
+		// The judge's cap or a failing endpoint stops the run as an interruption does:
+		// the records so far are complete, and a resume continues (never a verdict).
+		if errors.Is(err, llmjudge.ErrCostCap) || errors.Is(err, llmjudge.ErrEndpoint) {
+			return nil, &StoppedError{Err: err}
 		}
 		return nil, err
 	}

@@ -126,6 +126,9 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 		TestSuite:      testSuiteSetting(cfg),
 		Metrics:        cfg.metricsSetting(),
 	}
+	if cfg.LLMJudge != nil {
+		s.LLMJudge = cfg.LLMJudge.Setting()
+	}
 	if s.Engine == "" {
 		s.Engine = "sqlite"
 	}

@@ -70,6 +70,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 		return nil, err
 	}
 	if ds.Spider2 != nil {
+		if cfg.LLMJudge != nil {
+			return nil, configf("--llm-judge: Spider 2.0 tasks have no gold SQL to show the judge")
+		}
 		return prepareSpider2(ctx, cfg, ds, sem, obs)
 	}
 	systems, err := readSystems(ds, cfg)

@@ -30,14 +30,17 @@ type RescoreConfig struct {
 // Rescored is one system's raw and reviewed EX, as reviewed.json holds it.
 type Rescored = rundir.ReviewedSystem
 
+// Moved is a question whose verdicts the reviews changed.
+type Moved = rundir.MovedQuestion
+
 // Rescore applies the reviews: each corrected gold is judged again (the same judge, the
 // run's semantics, the SQLite files) against every system's prediction of that question,
 // then each system's accept / reject decisions. EX is aggregated by the registry, raw and
 // reviewed, with their intervals.
-func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, error) {
+func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, []Moved, error) {
 	regold, err := regold(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ex []metrics.Metric
 	for _, m := range metrics.Declared(metrics.Options{}) {
@@ -46,8 +49,20 @@ func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, error) {
 		}
 	}
 	var out []Rescored
+	var reviewed [][]record.Record
+	moved := map[int]*Moved{}
 	for _, s := range cfg.Systems {
 		recs, changed := review.Apply(s.Name, s.Records, cfg.Reviews, regold[s.Name])
+		for i := range recs {
+			if recs[i].Verdict == s.Records[i].Verdict {
+				continue
+			}
+			m := moved[recs[i].Index]
+			if m == nil {
+				m = &Moved{Index: recs[i].Index, QuestionID: recs[i].QuestionID}
+				moved[recs[i].Index] = m
+			}
+		}
 		raw := metrics.Aggregate(ex, []metrics.SystemRecords{{Name: s.Name, Records: s.Records}})
 		rev := metrics.Aggregate(ex, []metrics.SystemRecords{{Name: s.Name, Records: recs}})
 		r := Rescored{System: s.Name, Changed: changed}
@@ -60,9 +75,54 @@ func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, error) {
 		if r.Changed == nil {
 			r.Changed = []int{}
 		}
+		if len(ex) > 0 {
+			if t, ok := metrics.ComparePaired(&ex[0], s.Name, s.Records, s.Name, recs); ok {
+				r.Paired = &t
+			}
+		}
 		out = append(out, r)
+		reviewed = append(reviewed, recs)
 	}
-	return out, nil
+	rank(out, func(r *Rescored) *metrics.Value { return &r.Raw }, func(r *Rescored, k int) { r.RankRaw = k })
+	rank(out, func(r *Rescored) *metrics.Value { return &r.Reviewed }, func(r *Rescored, k int) { r.RankReviewed = k })
+	fixes := review.Corrections(cfg.Reviews)
+	var mv []Moved
+	for si, s := range cfg.Systems {
+		for i := range s.Records {
+			if m := moved[s.Records[i].Index]; m != nil {
+				if s.Records[i].Verdict == record.Correct {
+					m.Before++
+				}
+				if reviewed[si][i].Verdict == record.Correct {
+					m.After++
+				}
+			}
+		}
+	}
+	for _, m := range moved {
+		_, m.GoldFixed = fixes[m.Index]
+		mv = append(mv, *m)
+	}
+	sort.Slice(mv, func(i, j int) bool { return mv[i].Index < mv[j].Index })
+	return out, mv, nil
+}
+
+// rank places systems by a value, best first; equal values share the higher place and
+// a system without a value has no place (0).
+func rank(rs []Rescored, val func(*Rescored) *metrics.Value, set func(*Rescored, int)) {
+	for i := range rs {
+		v := val(&rs[i]).Value
+		if v == nil {
+			continue
+		}
+		k := 1
+		for j := range rs {
+			if w := val(&rs[j]).Value; w != nil && *w > *v {
+				k++
+			}
+		}
+		set(&rs[i], k)
+	}
 }
 
 // regold judges every system's prediction of each corrected question again, against the

@@ -11,7 +11,7 @@ import (
 // selection is the metrics cfg chooses; a mistake (an unknown id, a metric whose flag is
 // off) matches ErrConfig.
 func (c *Config) selection() (metrics.Selection, error) {
-	sel, err := metrics.SelectMetrics(c.Metrics, c.metricOptions(), metrics.Switches{VES: c.VES, TestSuite: c.TestSuite, Flex: c.Flex})
+	sel, err := metrics.SelectMetrics(c.Metrics, c.metricOptions(), metrics.Switches{VES: c.VES, TestSuite: c.TestSuite, Flex: c.Flex, LLMJudge: c.LLMJudge != nil})
 	if err != nil {
 		return sel, configf("--metrics: %v", err)
 	}

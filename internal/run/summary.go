@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/slicing"
 )
 
 // SystemRecords is one system's judged records, for the summary.
@@ -57,6 +58,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	// they run side by side (the bootstrap intervals and paired tests, the longest,
 	// alongside all the rest), which takes a seven-system summary from ~0.28 s to the
 	// time of its longest branch.
+	var facts map[int]slicing.Facts // each question's gold SQL parsed, for the slices
 	together(func() {
 		declared := sel.Filter(metrics.Declared(cfg.metricOptions()))
 		sum.Metrics = metrics.Aggregate(declared, srs)
@@ -96,10 +98,18 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		if sel.Has("etm") {
 			sum.ETM = match.SummarizeETM(srs)
 		}
+	}, func() {
+		if sel.Has("slices") {
+			facts = slicing.FactsOf(ds)
+		}
 	})
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
+	if m := headline(sum.Metrics, metrics.Declared(cfg.metricOptions())); m != nil && facts != nil {
+		sum.Slices = slicing.Summarize(m, facts, srs)
+	}
+	sum.ResultDiffs = slicing.SummarizeDiffs(srs)
 	// Only where Spider's EX is shown: as the verdict, or as the ex_spider metric.
 	if sum.Spider2 == nil && (sem == judge.Spider || sel.Has("ex_spider")) {
 		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(cfg.spiderMode()), srs)
@@ -127,6 +137,20 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		sum.Warnings = append(sum.Warnings, w)
 	}
 	return sum
+}
+
+// headline is the run's headline metric: the first of the metrics section (nil when
+// the section is empty).
+func headline(sec *metrics.Section, declared []metrics.Metric) *metrics.Metric {
+	if sec == nil || len(sec.Definitions) == 0 {
+		return nil
+	}
+	for i := range declared {
+		if declared[i].ID == sec.Definitions[0].ID {
+			return &declared[i]
+		}
+	}
+	return nil
 }
 
 func plural(n int) string {

@@ -31,6 +31,8 @@ const (
 	ReviewsFile    = "reviews.jsonl"
 	AuditFile      = "audit.jsonl"
 	ReportFile     = "report.html"
+	// LLMJudgeCacheFile is eval --llm-judge's answer cache (collect's cache format).
+	LLMJudgeCacheFile = "llm_judge_cache.jsonl"
 )
 
 // SchemaVersion is the version of the JSON files this build writes (summary.json's and

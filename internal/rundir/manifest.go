@@ -101,6 +101,10 @@ type ManifestSettings struct {
 	// Metrics are the metrics the run computed (eval --metrics, expanded to ids);
 	// absent: every metric. A resume with another selection is refused.
 	Metrics []string `json:"metrics,omitempty"`
+	// LLMJudge names the LLM judge (eval --llm-judge): endpoint, model, the prompt
+	// template's sha256 and which records it judges ("" when off). A resume with another
+	// judge is refused.
+	LLMJudge string `json:"llm_judge,omitempty"`
 }
 
 // FileDigest fingerprints one input file.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/slicing"
 )
 
 // Summary is summary.json: what was judged, how, and every system's scores.
@@ -38,6 +39,11 @@ type Summary struct {
 	// VsBest compares each system with the best one per metric, from Paired, with
 	// Holm-corrected p-values and a verdict (metrics/vsbest.go): the first screen's answer.
 	VsBest *metrics.VsBestSection `json:"vs_best,omitempty"`
+	// Slices scores every system's headline metric on the questions of each slice (gold
+	// SQL characteristics, evidence, difficulty, database: internal/slicing).
+	Slices *slicing.Section `json:"slices,omitempty"`
+	// ResultDiffs counts, per system, how incorrect answers are wrong (record.Diff).
+	ResultDiffs *slicing.DiffSection `json:"result_diffs,omitempty"`
 	// Manifest is the build, settings and input fingerprints of the run (manifest.go),
 	// as in DIR/manifest.json; absent in runs written before it existed.
 	Manifest *Manifest `json:"manifest,omitempty"`
