@@ -16,7 +16,6 @@ targets=(
   "./internal/sqlast FuzzExtractSchema"
   "./internal/predict FuzzRead"
   "./internal/dataset FuzzLoad"
-  "./internal/dataset FuzzValidJSON"
   "./internal/judge FuzzCompare"
   "./internal/judge FuzzCompareOracle"
   "./internal/judge FuzzLexGuards"

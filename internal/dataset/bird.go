@@ -18,11 +18,7 @@ import (
 // A repeated question_id is a warning, not an error: BIRD's own mini-dev files list two
 // questions twice, verbatim.
 func loadBIRD(path string, opt Options) (*Dataset, error) {
-	file, err := questionFile(path, "dev.json")
-	if err != nil {
-		return nil, err
-	}
-	data, err := readText(file)
+	file, data, err := readQuestionFile(path, "dev.json")
 	if err != nil {
 		return nil, err
 	}

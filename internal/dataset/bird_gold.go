@@ -46,13 +46,9 @@ func birdGold(d *Dataset, data []byte, opt Options) error {
 			continue
 		}
 		i := len(lines)
-		tab := strings.LastIndexByte(line, '\t')
-		if tab < 0 {
-			return fmt.Errorf("%s:%d: question %d: want \"SQL<TAB>db_id\" (BIRD's gold .sql), found no tab: %w", d.Path, n+1, i, ErrMissing)
-		}
-		q := Question{Index: i, ID: strconv.Itoa(i), DBID: strings.TrimSpace(line[tab+1:])}
-		if sql := strings.TrimSpace(line[:tab]); sql != "" {
-			q.Gold = []string{sql}
+		q, err := goldLineQuestion(d.Path, n+1, i, line, `"SQL<TAB>db_id" (BIRD's gold .sql)`)
+		if err != nil {
+			return err
 		}
 		lines = append(lines, goldLine{n + 1, q})
 	}
@@ -118,4 +114,18 @@ func diffQuestions(path string) ([]Question, error) {
 		}
 	}
 	return qs, nil
+}
+
+// goldLineQuestion is question i from line lineNo of a gold .sql file, "SQL<TAB>db_id"
+// (the last tab splits it); form names the expected layout in the error.
+func goldLineQuestion(path string, lineNo, i int, line, form string) (Question, error) {
+	tab := strings.LastIndexByte(line, '\t')
+	if tab < 0 {
+		return Question{}, fmt.Errorf("%s:%d: question %d: want %s, found no tab: %w", path, lineNo, i, form, ErrMissing)
+	}
+	q := Question{Index: i, ID: strconv.Itoa(i), DBID: strings.TrimSpace(line[tab+1:])}
+	if sql := strings.TrimSpace(line[:tab]); sql != "" {
+		q.Gold = []string{sql}
+	}
+	return q, nil
 }

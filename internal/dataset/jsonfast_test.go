@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -119,50 +118,6 @@ func BenchmarkArrayObjects(b *testing.B) {
 			if _, err := arrayObjectsSlow(path, data); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-}
-
-// validJSONCases are valid and invalid JSON texts, each decided as json.Valid decides.
-var validJSONCases = []string{
-	"", " ", "[]", "{}", "[ ]", "{ }", "[1,2]", "[1,]", "[,1]", "{\"a\":1}", "{\"a\":1,}", "{\"a\" 1}", "{1:2}",
-	"{\"a\":{\"b\":[true,false,null]}}", "[tru]", "[nul]", "truex", "true false", "[1] x",
-	"0", "-0", "01", "-", "1.", "1.5", ".5", "1e", "1e+", "1e+5", "1E-5", "-1.5e10", "2.e3",
-	`"\u00e9"`, `"\u00g9"`, `"\x"`, `"\/\b\f\n\r\t\"\\"`, "\"a\tb\"", `"abc`, `"`, `"\`, `"\u12"`,
-	"[[[[]]]]", "[[[[]]]", "[]]", "{\"a\":[}]", "{\"a\":\"b\"}}", " [1 , 2 ] ", "\n{\"k\" : \"v\" }\n",
-}
-
-func TestValidJSON(t *testing.T) {
-	for _, in := range validJSONCases {
-		if got, want := validJSON([]byte(in)), json.Valid([]byte(in)); got != want {
-			t.Errorf("validJSON(%q) = %v, json.Valid says %v", in, got, want)
-		}
-	}
-	for _, rel := range []string{"data/spider/dev.json", "data/spider/tables.json", "data/bird/dev.json"} {
-		if path, ok := testutil.SharedIfPresent(t, rel); ok {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !validJSON(data) || validJSON(data[:len(data)-2]) {
-				t.Errorf("%s: validJSON disagrees with json.Valid on the file or its truncation", rel)
-			}
-		}
-	}
-}
-
-// FuzzValidJSON: validJSON decides every input as json.Valid does (on valid UTF-8, which
-// readText guarantees before it is called).
-func FuzzValidJSON(f *testing.F) {
-	for _, in := range validJSONCases {
-		f.Add(in)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		if !utf8.ValidString(in) {
-			return
-		}
-		if got, want := validJSON([]byte(in)), json.Valid([]byte(in)); got != want {
-			t.Errorf("validJSON(%q) = %v, json.Valid says %v", in, got, want)
 		}
 	})
 }

@@ -88,6 +88,19 @@ func questionFile(path string, names ...string) (string, error) {
 	return "", fmt.Errorf("read questions: directory %s holds none of %s: %w", path, strings.Join(names, ", "), os.ErrNotExist)
 }
 
+// readQuestionFile is questionFile and then readText: the question file's path and bytes.
+func readQuestionFile(path string, names ...string) (string, []byte, error) {
+	file, err := questionFile(path, names...)
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := readText(file)
+	if err != nil {
+		return "", nil, err
+	}
+	return file, data, nil
+}
+
 // tablesFile picks the tables.json: the one opt names (which must exist), else the
 // first of the candidates that exists, else "".
 func tablesFile(opt Options, candidates ...string) (string, error) {

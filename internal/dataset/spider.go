@@ -3,7 +3,6 @@ package dataset
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,11 +17,7 @@ import (
 // holds the question file. Spider files carry no difficulty: it is Spider's hardness,
 // derived from the gold SQL (hardness.go).
 func loadSpider(ctx context.Context, path string, opt Options) (*Dataset, error) {
-	file, err := questionFile(path, "dev.json", "dev_gold.sql")
-	if err != nil {
-		return nil, err
-	}
-	data, err := readText(file)
+	file, data, err := readQuestionFile(path, "dev.json", "dev_gold.sql")
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +95,9 @@ func spiderGold(d *Dataset, data []byte) error {
 			continue
 		}
 		i := len(d.Questions)
-		tab := strings.LastIndexByte(line, '\t')
-		if tab < 0 {
-			return fmt.Errorf("%s:%d: question %d: want \"SQL<TAB>db_id\", found no tab: %w", d.Path, n+1, i, ErrMissing)
-		}
-		q := Question{Index: i, ID: strconv.Itoa(i), DBID: strings.TrimSpace(line[tab+1:])}
-		if sql := strings.TrimSpace(line[:tab]); sql != "" {
-			q.Gold = []string{sql}
+		q, err := goldLineQuestion(d.Path, n+1, i, line, `"SQL<TAB>db_id"`)
+		if err != nil {
+			return err
 		}
 		if err := check(d.Path, n+1, &q); err != nil {
 			return err

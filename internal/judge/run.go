@@ -230,14 +230,18 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		return r
 	}
 	recs := make([]*record.Record, len(systems))
-	if msg, ok := qj.locate(ds, q.DBID); !ok {
+	// every gives every system's record verdict v and msg: the question is not judged.
+	every := func(v record.Verdict, msg string) []*record.Record {
 		for s, sys := range systems {
 			r := base(sys.Preds[i])
-			r.Verdict = record.Skipped
+			r.Verdict = v
 			r.ErrorMessage = msg
 			recs[s] = r
 		}
 		return recs
+	}
+	if msg, ok := qj.locate(ds, q.DBID); !ok {
+		return every(record.Skipped, msg)
 	}
 	var goldErr error
 	var goldCorners []string // of the golds the official rewrite changed
@@ -269,13 +273,7 @@ func (qj *questionJob) judge(ds *dataset.Dataset, i int, systems []System) []*re
 		if goldErr != nil {
 			msg = "gold SQL failed: " + goldErr.Error()
 		}
-		for s, sys := range systems {
-			r := base(sys.Preds[i])
-			r.Verdict = record.GoldError
-			r.ErrorMessage = msg
-			recs[s] = r
-		}
-		return recs
+		return every(record.GoldError, msg)
 	}
 	for s, sys := range systems {
 		p := sys.Preds[i]

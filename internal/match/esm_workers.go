@@ -12,7 +12,7 @@ import (
 // Annotate runs each comparison in another goroutine so that a deadline stops the waiting
 // at once (the parse itself stops soon after: it takes the record's ctx). A fresh goroutine per record starts on the
 // runtime's smallest stack, and Spider's recursive parser then grows it by copying, again
-// and again: in a seven-system Spider run that copying was a fifth of ESM's CPU. So the
+// and again, a large share of ESM's CPU in a seven-system Spider run. So the
 // comparisons run on a few reused workers instead, whose stacks have already grown.
 //
 // A worker is started whenever no idle one takes a job at once, up to maxESMWorkers: ESM

@@ -302,19 +302,25 @@ func walkQuery(q *equery, f func(q *equery)) {
 			walkQuery(fr.sub, f)
 			walkExprQueries(fr.on, f)
 		}
-		for _, e := range c.cols {
-			walkExprQueries(e, f)
-		}
-		walkExprQueries(c.where, f)
-		for _, e := range c.group {
-			walkExprQueries(e, f)
-		}
-		walkExprQueries(c.having, f)
+		coreExprQueries(c, f)
 	}
 	for _, o := range q.order {
 		walkExprQueries(o.x, f)
 	}
 	f(q)
+}
+
+// coreExprQueries calls f for every subquery in c's select list, WHERE, GROUP BY and
+// HAVING, in that order, at any depth (walkExprQueries).
+func coreExprQueries(c *ecore, f func(sub *equery)) {
+	for _, e := range c.cols {
+		walkExprQueries(e, f)
+	}
+	walkExprQueries(c.where, f)
+	for _, e := range c.group {
+		walkExprQueries(e, f)
+	}
+	walkExprQueries(c.having, f)
 }
 
 func walkExprQueries(n *enode, f func(q *equery)) {

@@ -7,14 +7,7 @@ package match
 // subExprs calls f for every subquery core c (and q's ORDER BY, when q has c alone)
 // reads, at any depth.
 func subExprs(q *equery, c *ecore, f func(sub *equery)) {
-	for _, e := range c.cols {
-		walkExprQueries(e, f)
-	}
-	walkExprQueries(c.where, f)
-	for _, e := range c.group {
-		walkExprQueries(e, f)
-	}
-	walkExprQueries(c.having, f)
+	coreExprQueries(c, f)
 	if len(q.cores) == 1 {
 		for _, o := range q.order {
 			walkExprQueries(o.x, f)

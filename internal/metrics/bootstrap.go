@@ -92,8 +92,8 @@ func resampleMeans(n int, plans []columnPlan, flat []float64, from, to int) {
 
 // drawCounts sets counts to one resample of len(counts) questions: how many of
 // len(counts) draws (rng.intn) of the generator at state s fell on each. It steps the
-// generator's state itself, in a register: through rng's pointer it lived in memory,
-// and the draws were a third of the bootstrap's time.
+// generator's state itself, in a register: through rng's pointer the state would live
+// in memory, and the draws are the bootstrap's hottest loop.
 //
 //go:noinline
 func drawCounts(counts []float64, s uint64) {

@@ -143,8 +143,7 @@ type DifficultyGroup struct {
 // per-difficulty breakdown goes through it.
 func ByDifficulty(recs []record.Record) []DifficultyGroup {
 	// Counted first, so each group is allocated once at its size: a summary splits every
-	// system's records several times, and growing the slices record by record was most
-	// of that cost.
+	// system's records several times, and growing slices record by record would dominate.
 	count := map[string]int{}
 	names := []string{}
 	for i := range recs {

@@ -98,26 +98,9 @@ func parseInt(s string) (int64, intResult) {
 		neg = t[0] == '-'
 		t = t[1:]
 	}
-	if t == "" {
-		return 0, intValue
-	}
-	var u uint64
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c < '0' || c > '9' {
-			return 0, intValue
-		}
-		d := uint64(c - '0')
-		if u > (math.MaxUint64-d)/10 {
-			// Keep scanning: a later non-digit makes this a value error, not an overflow.
-			for j := i + 1; j < len(t); j++ {
-				if t[j] < '0' || t[j] > '9' {
-					return 0, intValue
-				}
-			}
-			return 0, intOverflow
-		}
-		u = u*10 + d
+	u, r := parseDigits(t)
+	if r != intOK {
+		return 0, r
 	}
 	if neg {
 		if u > 1<<63 {
@@ -172,7 +155,12 @@ func uintColumn(raw []string) (Column, bool) {
 }
 
 func parseUint(t string) (uint64, intResult) {
-	t = strings.TrimPrefix(t, "+")
+	return parseDigits(strings.TrimPrefix(t, "+"))
+}
+
+// parseDigits reads t, decimal digits only, as a uint64. A non-digit anywhere is a value
+// error even after an overflow, as in pandas.
+func parseDigits(t string) (uint64, intResult) {
 	if t == "" {
 		return 0, intValue
 	}

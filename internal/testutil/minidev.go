@@ -8,7 +8,7 @@ import (
 // MiniDevServerDeviations lists, as "stem/index" -> why, the BIRD mini-dev PostgreSQL /
 // MySQL verdicts on superhero where nl2sqlbench differs from the official scripts on
 // purpose. (NUMERIC / DECIMAL values compare exactly, as Python's Decimal does in the
-// official scripts' drivers, so Decimal == float no longer deviates.) The engine and CLI
+// official scripts' drivers, so Decimal == float is not a deviation.) The engine and CLI
 // conformance tests share it.
 var MiniDevServerDeviations = map[string]string{
 	"gpt-4_mysql/285": "ORDER BY ... LIMIT 1 over tied maxima: the plan picks the row",
