@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,9 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Sentinel errors of the LLM client.
@@ -68,12 +66,13 @@ type ClientStats struct {
 // network errors and malformed bodies are retried with exponential backoff and full
 // jitter, honouring Retry-After; concurrency and requests per minute are bounded.
 type OpenAIClient struct {
-	cfg    LLMConfig
-	key    string
-	client openai.Client
-	sem    chan struct{}
-	rate   *Limiter
-	Stats  ClientStats
+	cfg   LLMConfig
+	key   string
+	url   string // the endpoint's chat/completions URL
+	http  *http.Client
+	sem   chan struct{}
+	rate  *Limiter
+	Stats ClientStats
 	// sleep waits d or until ctx ends; tests replace it to record waits.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -88,50 +87,24 @@ func NewOpenAIClient(cfg LLMConfig, getenv func(string) string, httpClient *http
 	if httpClient == nil {
 		httpClient = &http.Client{}
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),
-		option.WithAPIKey(key),
-		option.WithMaxRetries(0), // retries are ours, to honour Retry-After and count them
-		option.WithHTTPClient(httpClient),
-	}
 	conc := max(cfg.Concurrency, 1)
 	return &OpenAIClient{
-		cfg:    cfg,
-		key:    key,
-		client: openai.NewClient(opts...),
-		sem:    make(chan struct{}, conc),
-		rate:   NewLimiter(cfg.RequestsPerMinute),
-		sleep:  sleepCtx,
+		cfg:   cfg,
+		key:   key,
+		url:   strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions",
+		http:  httpClient,
+		sem:   make(chan struct{}, conc),
+		rate:  NewLimiter(cfg.RequestsPerMinute),
+		sleep: sleepCtx,
 	}, nil
 }
 
 // Chat sends req, retrying transient failures. Errors never carry the API key.
 func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, error) {
-	params := openai.ChatCompletionNewParams{Model: c.cfg.Model}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case "system":
-			params.Messages = append(params.Messages, openai.SystemMessage(m.Content))
-		case "assistant":
-			params.Messages = append(params.Messages, openai.AssistantMessage(m.Content))
-		default:
-			params.Messages = append(params.Messages, openai.UserMessage(m.Content))
-		}
-	}
-	if req.Temperature != nil {
-		params.Temperature = openai.Float(*req.Temperature)
-	}
-	if req.TopP != nil {
-		params.TopP = openai.Float(*req.TopP)
-	}
-	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
-	}
-	if req.N > 1 {
-		params.N = openai.Int(int64(req.N))
-	}
-	if req.Seed != nil {
-		params.Seed = openai.Int(*req.Seed)
+	body, err := json.Marshal(wireRequest{Model: c.cfg.Model, Messages: req.Messages, Temperature: req.Temperature,
+		TopP: req.TopP, MaxTokens: max(req.MaxTokens, 0), N: nIfMany(req.N), Seed: req.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode request: %v", ErrLLM, err)
 	}
 	retries := 0
 	if c.cfg.MaxRetries != nil {
@@ -139,7 +112,7 @@ func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (*ChatResponse
 	}
 	var last error
 	for attempt := 0; ; attempt++ {
-		resp, wait, err := c.once(ctx, params)
+		resp, wait, err := c.once(ctx, body)
 		if err == nil {
 			return resp, nil
 		}
@@ -161,75 +134,14 @@ func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (*ChatResponse
 	return nil, fmt.Errorf("%w: %v", ErrLLM, last)
 }
 
-// once sends one HTTP request. wait is how long to wait before retrying: 0 means "back
-// off", a positive value is the server's Retry-After, and -1 means "do not retry".
-func (c *OpenAIClient) once(ctx context.Context, params openai.ChatCompletionNewParams) (*ChatResponse, time.Duration, error) {
-	select {
-	case c.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, -1, ctx.Err()
-	}
-	defer func() { <-c.sem }()
-	if err := c.rate.Wait(ctx); err != nil {
-		return nil, -1, err
-	}
-	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout.Duration)
-	defer cancel()
-	c.Stats.Requests.Add(1)
-	start := time.Now()
-	var httpResp *http.Response
-	out, err := c.client.Chat.Completions.New(actx, params, option.WithResponseInto(&httpResp))
-	latency := time.Since(start)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, -1, ctx.Err()
-		}
-		var apiErr *openai.Error
-		if errors.As(err, &apiErr) {
-			msg := fmt.Sprintf("HTTP %d", apiErr.StatusCode)
-			if m := strings.TrimSpace(apiErr.Message); m != "" {
-				msg += ": " + truncate(m, 300)
-			}
-			if retryable(apiErr.StatusCode) {
-				return nil, retryAfter(apiErr.Response, c.cfg.RetryMax.Duration), errors.New(msg)
-			}
-			return nil, -1, errors.New(msg)
-		}
-		if actx.Err() != nil {
-			return nil, 0, fmt.Errorf("no response within %v", c.cfg.Timeout.Duration)
-		}
-		// Network errors and bodies that are not JSON: transient as far as we can tell.
-		return nil, 0, err
-	}
-	if len(out.Choices) == 0 {
-		return nil, 0, fmt.Errorf("%w: no choices", ErrBadResponse)
-	}
-	r := &ChatResponse{
-		PromptTokens:     int(out.Usage.PromptTokens),
-		CompletionTokens: int(out.Usage.CompletionTokens),
-		TotalTokens:      int(out.Usage.TotalTokens),
-		LatencyMS:        latency.Milliseconds(),
-	}
-	if r.TotalTokens == 0 {
-		r.TotalTokens = r.PromptTokens + r.CompletionTokens
-	}
-	for _, ch := range out.Choices {
-		r.Choices = append(r.Choices, ch.Message.Content)
-	}
-	return r, 0, nil
-}
-
 func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
 }
 
 // retryAfter reads a Retry-After header (seconds or an HTTP date), capped at limit; 0 when
 // absent or unreadable.
-func retryAfter(resp *http.Response, limit time.Duration) time.Duration {
-	if resp == nil {
-		return 0
-	}
-	h := strings.TrimSpace(resp.Header.Get("Retry-After"))
+func retryAfter(header http.Header, limit time.Duration) time.Duration {
+	h := strings.TrimSpace(header.Get("Retry-After"))
 	if h == "" {
 		return 0
 	}
