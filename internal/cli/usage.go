@@ -131,7 +131,11 @@ type interruptedError struct {
 }
 
 func (e *interruptedError) Error() string {
-	return fmt.Sprintf("interrupted at %d of %d records (those are kept in %s); resume with: %s", e.err.Done, e.err.Total, e.kept, e.hint)
+	what := "interrupted"
+	if !errors.Is(e.err.Err, context.Canceled) && !errors.Is(e.err.Err, context.DeadlineExceeded) {
+		what = e.err.Err.Error() + ": stopped" // the LLM judge's cost cap or endpoint, not a signal
+	}
+	return fmt.Sprintf("%s at %d of %d records (those are kept in %s); resume with: %s", what, e.err.Done, e.err.Total, e.kept, e.hint)
 }
 
 func (e *interruptedError) Unwrap() error { return e.err }

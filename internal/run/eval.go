@@ -169,7 +169,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		// The judge's cap or a failing endpoint stops the run as an interruption does:
 		// the records so far are complete, and a resume continues (never a verdict).
 		if errors.Is(err, llmjudge.ErrCostCap) || errors.Is(err, llmjudge.ErrEndpoint) {
-			return nil, &StoppedError{Err: err}
+			return nil, stopped(err, res, len(ds.Questions))
 		}
 		return nil, err
 	}
