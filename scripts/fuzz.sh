@@ -25,6 +25,7 @@ targets=(
   "./internal/engine FuzzSQLiteQuery"
   "./internal/pandascsv FuzzReadCSV"
   "./internal/audit FuzzAnalyse"
+  "./internal/audit FuzzGoldText"
   "./internal/sqlscan FuzzScan"
   "./internal/record FuzzEncodeRecord"
 )
