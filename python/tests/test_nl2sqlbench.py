@@ -227,7 +227,7 @@ class TestErrors(Demo):
 
     def test_eval_errors_carry_message_and_exit_code(self) -> None:
         preds = {"baseline": self.systems["baseline"]}
-        self.assertToolError(lambda: nl2sqlbench.evaluate("nope:" + self.questions, preds, quiet=True), 1, "unknown dataset kind")
+        self.assertToolError(lambda: nl2sqlbench.evaluate("nope:" + self.questions, preds, quiet=True), 2, "unknown dataset kind")  # a usage error
         self.assertToolError(lambda: self.evaluate({"x": str(self.out_dir("absent.txt"))}), 1, "absent.txt")
         self.assertToolError(lambda: self.evaluate(preds, no_such_flag=1), 2, "no-such-flag")
         self.assertToolError(lambda: self.evaluate(preds, timeout="0s"), 2, "--timeout")
