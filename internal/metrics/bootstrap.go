@@ -134,8 +134,8 @@ func laneDot(l *lanes, counts, col []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// dot2 is dot(c, x) and dot(c, y), to the bit, two lanes per instruction and two
-// columns at once (dot2Lanes), which keeps more additions in flight than dot's four.
+// dot2 is dot(c, x) and dot(c, y), to the bit (each lane is dot's scalar sum), two
+// columns at once, which keeps more additions in flight than dot's four.
 func dot2(c, x, y []float64) (float64, float64) {
 	n := len(c)
 	x, y = x[:n], y[:n]
@@ -143,7 +143,19 @@ func dot2(c, x, y []float64) (float64, float64) {
 	if blocks == 0 {
 		return dot(c, x), dot(c, y)
 	}
-	x0, x1, x2, x3, y0, y1, y2, y3 := dot2Lanes(&c[0], &x[0], &y[0], blocks)
+	var x0, x1, x2, x3, y0, y1, y2, y3 float64
+	cb := c[:4*blocks]
+	xb, yb := x[:len(cb)], y[:len(cb)]
+	for i := 0; i+3 < len(cb); i += 4 {
+		x0 += float64(cb[i] * xb[i])
+		x1 += float64(cb[i+1] * xb[i+1])
+		x2 += float64(cb[i+2] * xb[i+2])
+		x3 += float64(cb[i+3] * xb[i+3])
+		y0 += float64(cb[i] * yb[i])
+		y1 += float64(cb[i+1] * yb[i+1])
+		y2 += float64(cb[i+2] * yb[i+2])
+		y3 += float64(cb[i+3] * yb[i+3])
+	}
 	for i := 4 * blocks; i < n; i++ { // dot's tail, into lane 0
 		x0 += float64(c[i] * x[i])
 		y0 += float64(c[i] * y[i])

@@ -171,7 +171,7 @@ func TestInterval95SameAsSorted(t *testing.T) {
 	}
 }
 
-// TestDot2SameAsDot: the two-column dot (assembly on amd64) gives dot's bits for every
+// TestDot2SameAsDot: the two-column dot gives dot's bits for every
 // length mod 4, signs, zeros, infinities and NaN.
 func TestDot2SameAsDot(t *testing.T) {
 	r := rng{s: 5}
