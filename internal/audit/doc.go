@@ -19,9 +19,16 @@
 //     order, rounding and duplicates, on a result that differs from the gold's; failing
 //     that, every judged system differs from it (all_differ, weaker; consensus.go).
 //
-// Each Finding carries its evidence and a confidence (high, medium, low). The package reads SQL text with a small scanner
-// (sqltext.go: top-level clauses only, no full parse) and runs probes through the
-// engine's read-only SQLite path. To add a check: a function in checks.go appending
-// Findings, and a hand-made database in the tests that triggers it and one that does not.
-// docs/audit.md describes the checks for users.
+// Besides the gold, the order checks run on the predictions judged correct. Each Finding
+// carries its evidence and a confidence (high, medium, low).
+//
+// The package reads SQL text through sqlscan (sqltext.go: top-level clauses only, no full
+// parse) and runs probes through the engine's read-only SQLite path (reverse_scan through
+// engine.Limits.ReverseUnordered). run.Audit loads the dataset and calls Run, the cli
+// writes audit.jsonl, and report reads that file (a sideways import of Finding, like
+// match's types; audit never imports report or rundir). llmjudge runs Gold per question.
+//
+// To add a check: a function in checks.go appending Findings, and a hand-made database in
+// the tests that triggers it and one that does not. docs/audit.md describes the checks
+// for users.
 package audit

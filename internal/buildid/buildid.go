@@ -1,10 +1,13 @@
-// Package buildid says which build of nl2sqlbench is running: the VCS stamp Go put in the
-// binary and, when that stamp does not pin the source (a modified tree, go run, a binary
-// built with -buildvcs=false, a test), the sha256 of the executable itself.
+// Package buildid says which build of nl2sqlbench is running: its version (set at build
+// time with -ldflags -X .../internal/buildid.version=V, else the module's, else
+// "(devel)"; version.go), the VCS stamp Go put in the binary and, when that stamp does
+// not pin the source (a modified tree, go run, a binary built with -buildvcs=false, a
+// test), the sha256 of the executable itself.
 //
-// Why one place: a run's manifest records both, and caches of pure results (Spider's
-// hardness) are keyed by Identity, so a different build never reuses what another built.
-// Hashing the 80 MB executable costs 40-250 ms, so its sum is kept in the user's cache
+// Why one place: the version subcommand prints them, a run's manifest records them, and
+// caches of pure results (Spider's hardness) are keyed by Identity, so a different build
+// never reuses what another built. Hashing the executable, tens of megabytes, costs a
+// noticeable part of a second, so its sum is kept in the user's cache
 // directory, keyed by the file's identity (device, inode, size, modification and change
 // times: a rebuilt or replaced binary has another). NL2SQLBENCH_CACHE_DIR moves the cache
 // directory; "off" turns every nl2sqlbench cache off.

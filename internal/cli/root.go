@@ -1,11 +1,3 @@
-// Package cli is nl2sqlbench's command line: one file per subcommand, each built by a
-// constructor. Run is the whole program minus the process: it takes the arguments and
-// streams and returns an exit code, so tests drive the CLI in-process.
-//
-// Evaluations are orchestrated by internal/run (imported as benchrun: the tests here have
-// a func run); this package keeps the flags, the printing and the run directory.
-//
-// To add a subcommand: write new<Name>Cmd(*env) in <name>.go and add it in newRootCmd.
 package cli
 
 import (

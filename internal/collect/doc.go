@@ -8,7 +8,8 @@
 //     records: the paper's "minimal wrapper code" (TASQL, the `adapt` subcommand);
 //   - Run executes a pipeline itself (the `collect` subcommand): the strategies a Config
 //     picks for each module, against any OpenAI-compatible chat-completions endpoint, with
-//     a response cache, retries, rate limits and crash-safe resumable records.
+//     a response cache, retries, rate limits and crash-safe resumable records
+//     (DIR/modules.jsonl, which eval --pred reads; not eval's judged records.jsonl).
 //
 // To add an adapter: write <system>.go with a function that reads its outputs and returns
 // []predict.ModuleRecord for the dataset's questions (see TASQL), and register it in the `adapt`

@@ -4,6 +4,12 @@
 // run's semantics (BIRD's or Spider's comparison). A found counterexample proves the
 // prediction means something else; none found within the budget leaves ts_ex at 1.
 //
+// It runs with eval --test-suite, as a judge annotator on every EX-correct record, and
+// adds ts_ex, ts_dbs and counterexample (both results, kind, assumes, gold_suspect) to
+// the record; the script itself is written by the run directory's writer to
+// DIR/<system>/counterexamples/q<index>.sql, and nl2sqlbench verify re-runs the scripts
+// (Verify; docs/test-suite.md).
+//
 // It exists because execution accuracy on one database has false positives, and
 // Spider's test-suite databases (Zhong, Yu and Klein, 2020) exist for Spider only. Here
 // the suite is built on the fly for any SQLite database:

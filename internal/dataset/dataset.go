@@ -1,9 +1,3 @@
-// Package dataset loads benchmark questions (BIRD, Spider, nl2sqlbench JSONL) into one
-// shape, Question, and says where each question's database lives.
-//
-// To add a benchmark: write a loader in its own file (e.g. science.go) that fills a
-// Dataset, register its KIND in Load (load.go), and give its database layout in
-// DBCandidates (dbpath.go).
 package dataset
 
 import "errors"

@@ -1,16 +1,3 @@
-// Package engine executes SQL against a database, read-only, with a timeout that really
-// interrupts the database engine and a cap on the rows it will read.
-//
-// Every engine returns results in one shape (Result, result.go) with values normalised to
-// five kinds (NULL, int64, float64, text, blob), so the comparators never care which
-// engine ran a query. A Result holds its cells flat (a kind byte and a uint64 per cell,
-// texts and blobs in one byte arena), not as an interface value per cell, so a
-// million-row result costs tens of megabytes; every engine fills one through a
-// ResultBuilder (Append* per value, EndRow per row) and every reader goes through
-// NumRows/NumCols and the typed accessors (Value and Row box, for small results).
-// SQLite, PostgreSQL, MySQL/MariaDB, Couchbase SQL++ (over its REST API) and DuckDB
-// (libduckdb.so loaded at run time) are here; to add one, implement Engine in a new file
-// and run it through the contract suite (contract_test.go).
 package engine
 
 import (

@@ -1,11 +1,11 @@
 // Package gctune sets how often Go's garbage collector runs so that a run whose heap is
 // small collects less often than GOGC=100 would make it.
 //
-// Why: a Spider run judging seven systems allocates about 300 MB while its live heap stays
-// near 30-50 MB; at GOGC=100 the collector then runs dozens of times and takes about 15%
-// of the CPU. Letting the heap grow to Target before collecting cuts that, and a large
-// live heap (a million-row result) still gets GOGC=100 exactly as before, so peak memory
-// for large results does not grow.
+// Why: a Spider run judging seven systems allocates several times its small live heap, so
+// at GOGC=100 the collector runs dozens of times and takes a large share of the CPU
+// (docs/performance.md). Letting the heap grow to Target (96 MB) before collecting cuts
+// that, and a large live heap (a million-row result) is still collected as at GOGC=100,
+// so peak memory for large results does not grow. cli.Run starts it.
 //
 // How: after every collection (a finalizer re-armed each cycle, no goroutine), the live
 // heap is read from runtime/metrics and GOGC is set to what lets the heap reach Target,

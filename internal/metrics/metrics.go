@@ -1,9 +1,3 @@
-// Package metrics computes scores from judged records. Every function here is pure: it
-// reads records and returns numbers, so any stage (report, serve, a notebook reading
-// records.jsonl) gets the same figures.
-//
-// To add a metric: a new file with a pure function over []record.Record, a field for it in
-// Group (or a new result type), and a table-driven test with hand-computed expectations.
 package metrics
 
 import (

@@ -1,12 +1,3 @@
-// Package predict reads the outputs of NL2SQL systems: BIRD prediction JSON, Spider
-// prediction text and NL2SQLBench module records, and pairs them with dataset questions.
-//
-// Pairing is strict: a count mismatch, a missing or duplicate key, or a db_id that
-// disagrees with the dataset is an error that names the offending line or key. (The
-// official BIRD scripts pair by position and silently mis-score; we refuse instead.)
-//
-// To add a format: write a reader in its own file returning a *Set, and teach Detect
-// to recognise it (detect.go).
 package predict
 
 import (

@@ -1,9 +1,3 @@
-// Package record defines the judged record: one line of records.jsonl, the spine of
-// nl2sqlbench. Every stage after the judge reads these records, and every later metric
-// adds fields to them.
-//
-// To extend: add a field with a new JSON name (omitempty when it is optional). Never
-// rename or retype an existing field: other tools and older run directories depend on it.
 package record
 
 // Verdict is the outcome of judging one prediction against its question's gold SQL.

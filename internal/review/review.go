@@ -1,10 +1,3 @@
-// Package review reads human reviews of a run (reviews.jsonl) and applies them to
-// judged records, so that raw and reviewed scores can be reported side by side
-// (docs/review.md). A review marks a system's prediction acceptable ("accept") or not
-// ("reject"), or the gold wrong ("gold_wrong") with a corrected SQL that every system's
-// prediction of that question is judged again against (internal/run, rescore.go).
-//
-// To add a decision: a constant, its check in validate, and its effect in Apply.
 package review
 
 import (

@@ -1,18 +1,73 @@
-// Package run orchestrates an evaluation and returns what it found as data: the cli
-// decides where anything goes. It exists so that eval, demo and collect's two-pass runs
-// share one run path that can be tested without a command line, and so that the cli is
-// left with flags, printing and the run directory.
+// Package run orchestrates an evaluation and returns what it found as data: the caller
+// (the cli) decides where anything goes, and this package writes nothing itself. It
+// exists so that eval, demo and collect's two-pass runs share one run path that can be
+// tested without a command line, and so that the cli is left with flags, printing and the
+// run directory.
 //
-// An evaluation has two steps. Prepare loads the dataset, reads and pairs every
-// prediction file and narrows the run to Config.DBIDs; the caller then knows the
-// systems (and their directory names) and can read the records of an interrupted run.
-// Eval judges what those records do not cover, streaming every new record to the
-// caller's Sink; with Config.VES it times the correct predictions and hands each
-// system's records back to the Sink once more, timed; it returns the records, each
-// system's statistics and the summary (Summarize, summary.go). Warnings and progress go
-// to an Observer as they happen. TwoPass (twopass.go) chains two collect runs with a
-// judged run between them, for the NL2SQL++ two-pass benchmark; the caller judges
-// through its Passes, which is how the judged run directories get written.
+// # One evaluation
+//
+// An evaluation has two steps. Prepare(ctx, cfg, obs) loads the dataset, reads and pairs
+// every prediction file strictly, narrows the run to Config.DBIDs (--db-id) and refuses a
+// run none of whose database files exists (ErrNoDatabases). It returns a Plan: the
+// dataset, the judge semantics, the systems with their directory names, and the run's
+// Manifest (manifest.go: the build, the settings that shape verdicts, the sha256 of the
+// dataset, tables.json and prediction files, the databases' size and time, or their
+// sha256 with HashDBs). CompareManifests (resume.go) names every difference between a
+// resumed run's manifest and the new one.
+//
+// The caller then knows what an interrupted run already holds and passes those records
+// to Eval(ctx, plan, resumed, sink, obs), which opens the engines (SQLite files, or the
+// caller's Server for PostgreSQL, MySQL, SQL++), judges the rest with the annotators
+// (annotate.go: ESM, schema linking and module fields, ETM, ...), and streams every new
+// record to the caller's Sink in dataset order. Resumed records that are not the run's
+// first questions, by index, question_id and db_id, are refused (ErrResumeMismatch).
+// With Config.VES it times the correct predictions and hands each system's records to
+// Sink.Rewrite. It returns every system's records and statistics.json, and the summary
+// built by Summarize (summary.go, the one place summary.json's sections are computed;
+// each section is a pure function of the records writing its own field, so they run side
+// by side). A spider2 dataset is judged by judge.RunSpider2 (spider2.go).
+//
+// Warnings and progress go to the caller's Observer as they happen, each long step a
+// named Phase (hashing databases, judging, VES timing); dataset warnings about databases
+// --db-id leaves out are dropped. An interrupted judging phase is a StoppedError; a
+// mistake in the configuration matches ErrConfig.
+//
+// # Choosing metrics
+//
+// Config.Metrics (eval --metrics, selection.go) chooses the metrics: the union of what
+// they need decides the dataset options, the annotator list, the judge options
+// (SkipSoftF1, Flex) and which sections Summarize builds. The manifest records the
+// selection (settings.metrics), so a resume with another one is refused.
+//
+// # Two passes, shards, the matrix
+//
+// TwoPass (twopass.go) is the NL2SQL++ two-pass run: pass 1 with collect, pass 1 judged
+// with the flexible comparison, pass 2 on the failures with the previous attempt in the
+// prompt, the merged records judged, and a TwoPassReport. collect writes its own
+// resumable pass directories, and the caller's Passes show the collect runs and write the
+// judged runs.
+//
+// Sharding (shard.go, merge.go; docs/scale.md): Config.Shard narrows the plan, after
+// --db-id and through the same path, to one part of dataset.SplitShards (databases kept
+// whole, placed largest first on the lightest shard, so the split depends only on the
+// questions' db_ids and the count); ParseShard reads --shard I/N or auto (Kubernetes,
+// Slurm variables) for every command that takes it. The manifest names the shard
+// (settings.shard: index, count, db_ids, sha256 of the question indexes) and the host.
+// Merge checks shard runs (the same manifest but for shard and databases, no duplicate,
+// none missing, each holding exactly its split's questions, VES only from one host) and
+// summarises their records through Summarize, like a single run.
+//
+// The experiment matrix (matrix_plan.go, matrix_summary.go; docs/matrix.md):
+// LoadMatrixPlan reads a plan strictly (models and pipelines through collect's own config
+// parse) into cells (datasets x models x pipelines, plus prediction files, minus
+// exclusions) and hashes each cell's inputs; MatrixSummary compares the finished cells
+// once (each cell's value and interval from its summary.json, cost and latency per
+// correct answer, marginal means with exact McNemar tests, best cell against the
+// runner-up) into rundir.MatrixSummary, which matrix.json holds and the terminal and HTML
+// render.
+//
+// Audit, Rescore and Agreement (audit.go, rescore.go, agreement.go) are the run paths of
+// the audit, rescore and agreement subcommands.
 //
 // To extend a run: a per-question metric is an entry in the registry (metrics.Declared),
 // which Summarize aggregates into summary.json's metrics section; when it needs record

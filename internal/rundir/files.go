@@ -1,12 +1,3 @@
-// Package rundir owns the run directory: its file names, the types of summary.json,
-// manifest.json and reviewed.json (a judged record is internal/record's), the schema
-// version each JSON file carries, and how every file is written (atomically, through
-// internal/safefile) and read back (within a size cap per file, with a clear error for a
-// cut-off last line). eval, merge, rescore, report, serve, compare and verify all read
-// and write a run directory through it, because a run directory is data from someone
-// else: it travels, and what it holds is checked before it is believed (integrity.go).
-//
-// To add a file: its name and cap here, its type in its own file, its reader beside it.
 package rundir
 
 import (

@@ -3,7 +3,9 @@
 // rename, fsync of the directory) and the one capped reader and JSON Lines reader that
 // every package writing or reading a run directory or a cache uses. A file is either its
 // old contents or its new ones, never a mix, even after a crash; and what someone else
-// wrote is never read without a bound.
+// wrote is never read without a bound, nor waited on (a FIFO is refused, not blocked
+// on). A JSON Lines file whose last line was cut off by an interruption reads as its
+// whole lines and ErrTornLine, with the offset where a resumed writer truncates.
 package safefile
 
 import (

@@ -1,8 +1,3 @@
-// Package slicing splits a run's questions by what they ask (the SQL characteristics of
-// their gold query and what the dataset says of them) and scores every system on each
-// slice, and counts how incorrect answers are wrong (record.Diff). Slices are declared
-// once, in Declared, like metrics: a new slice is one entry there. Its sections of
-// summary.json are computed once, by run.Summarize; outputs only render them.
 package slicing
 
 import (

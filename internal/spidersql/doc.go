@@ -6,8 +6,10 @@
 // compute it from the gold SQL, and our per-hardness numbers must match theirs. The parse
 // result (SQL) is a faithful model of process_sql's nested structure, including its quirks
 // (for example trailing tokens are ignored, and "NOT" on a condition is counted as an
-// aggregation by count_others), so that Spider's Exact Set Match can be built on it later
-// and agree with the official tool.
+// aggregation by count_others), so that Spider's exact set match (internal/match) compares
+// these structures and agrees with the official tool. The Spider loader derives each
+// question's difficulty with it. ParseContext stops at its context's deadline, so a
+// structural comparison whose budget ends frees its CPU.
 //
 // Layout: tokenize.go and treebank.go reproduce the tokenizer (NLTK word_tokenize plus the
 // string-value and operator handling of process_sql); parse_*.go hold the recursive-descent

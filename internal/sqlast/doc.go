@@ -13,7 +13,16 @@
 // columns) and resolves every column reference against a dbschema.Schema the way SQLite
 // does: identifiers compare case-insensitively, backtick / double-quote / bracket quoting
 // is only spelling, and a double-quoted word that names no column is a string literal
-// (Spider writes string literals that way).
+// (Spider writes string literals that way). ExtractSchema returns a Use: the tables,
+// the table.column pairs, and the references that stayed unresolved or ambiguous. The
+// gold schema of the schema-selection metrics and the parse command come from it
+// (conventions below, and docs/parse.md); a corpus test checks it against SQLite's own
+// authorizer. ParseShared lets ETM and schema linking share one parse of each text (its
+// tree is never modified).
+//
+// Query.Features reads a query's characteristics for internal/slicing: joins, nesting,
+// aggregation, GROUP BY, HAVING, ORDER BY with LIMIT, set operations, window functions,
+// CASE, LIKE, date/time functions, arithmetic in SELECT, DISTINCT.
 //
 // Gold-schema conventions (ExtractSchema):
 //   - every base table named in a FROM clause anywhere in the query (also in subqueries,

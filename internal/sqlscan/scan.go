@@ -5,7 +5,8 @@
 // (report) and reading a CREATE TABLE's column definitions (counterex).
 //
 // It is lenient: every byte belongs to exactly one token, an unterminated quote or block
-// comment runs to the end, and nothing is an error.
+// comment runs to the end, and nothing is an error. QuoteIdent and QuoteString are the
+// one SQLite quoting of an identifier and of a string literal.
 package sqlscan
 
 import "strings"

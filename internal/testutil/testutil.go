@@ -1,5 +1,8 @@
-// Package testutil holds helpers shared by tests: locating ../shared (the real benchmark
-// data beside the repository) and skipping cleanly when it is absent.
+// Package testutil holds helpers shared by tests, and is imported by tests only: locating
+// ../shared (the real benchmark data beside the repository) and skipping cleanly when it
+// is absent; reading the official tools' reference verdict TSVs (ReadTSV); the BIRD
+// mini-dev server deviations the engine and CLI conformance tests share; golden files
+// (Golden); and a loopback Proxy that tests cut or freeze to lose a server.
 package testutil
 
 import (
