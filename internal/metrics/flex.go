@@ -29,10 +29,8 @@ func SummarizeFlex(sys SystemRecords) (FlexSummary, bool) {
 	if s.Overall.Compared == 0 {
 		return s, false
 	}
-	for _, g := range sys.ByDifficulty() {
-		s.ByDifficulty = append(s.ByDifficulty, FlexOf(g.Name, g.Records))
-	}
-	return s, s.Overall.Compared > 0
+	s.ByDifficulty = PerDifficulty(&sys, FlexOf)
+	return s, true
 }
 
 // FlexOf counts one group of records.

@@ -48,9 +48,7 @@ func SummarizePartial(sys SystemRecords) (PartialSummary, bool) {
 	if s.Overall.Count == 0 {
 		return s, false
 	}
-	for _, g := range sys.ByDifficulty() {
-		s.ByDifficulty = append(s.ByDifficulty, partialGroup(g.Name, g.Records))
-	}
+	s.ByDifficulty = PerDifficulty(&sys, partialGroup)
 	return s, true
 }
 
