@@ -110,6 +110,16 @@ func PerDifficulty[G any](sys *SystemRecords, tally func(name string, recs []rec
 	return out
 }
 
+// groupsIf is tally overall (named "all") and per difficulty, for a summary computed only
+// where the run computed it: ok is false, and byDifficulty nil, when has(overall) is not.
+func groupsIf[G any](sys *SystemRecords, tally func(name string, recs []record.Record) G, has func(G) bool) (overall G, byDifficulty []G, ok bool) {
+	overall = tally("all", sys.Records)
+	if !has(overall) {
+		return overall, nil, false
+	}
+	return overall, PerDifficulty(sys, tally), true
+}
+
 // difficultyRank orders the difficulty labels of BIRD and Spider from easy to hard.
 var difficultyRank = map[string]int{
 	"simple": 0, "moderate": 1, "challenging": 2,
