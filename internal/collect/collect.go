@@ -238,7 +238,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	sum := &Summary{Records: recPath, Modules: map[string]*ModuleTotals{}}
 	sum.Priced = cfg.Pricing != nil
 	var todo []dataset.Question
-	for k, q := range opt.questions() {
+	for k, q := range opt.questions(ds) {
 		sum.Questions++
 		if d, ok := done[k]; ok {
 			sum.Resumed++
@@ -334,11 +334,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	return sum, nil
 }
 
-// questions yields the questions a run of opt asks, with their keys: of the first Limit,
-// those Select accepts, each (db_id, question_id) once, in dataset order.
-func (opt *Options) questions() iter.Seq2[string, dataset.Question] {
+// questions yields the questions of ds (the dataset, or Run's shard of it) a run of opt
+// asks, with their keys: of the first Limit, those Select accepts, each (db_id,
+// question_id) once, in dataset order.
+func (opt *Options) questions(ds *dataset.Dataset) iter.Seq2[string, dataset.Question] {
 	return func(yield func(string, dataset.Question) bool) {
-		qs := opt.Dataset.Questions
+		qs := ds.Questions
 		if opt.Limit > 0 && opt.Limit < len(qs) {
 			qs = qs[:opt.Limit]
 		}

@@ -93,7 +93,7 @@ func EstimateRun(ctx context.Context, opt Options) (*Estimate, error) {
 	if m := cfg.LLM.MaxTokens; m > 0 && m < completion {
 		completion = m
 	}
-	for k, q := range opt.questions() {
+	for k, q := range opt.questions(ds) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
