@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // sentinelMinShare is the smallest share of rows a placeholder must hold to count: one
@@ -92,7 +93,7 @@ func refTable(ctx context.Context, q querier, path string, tables map[string]str
 	sort.Strings(names)
 	found := ""
 	for _, t := range names {
-		res, err := q.Query(ctx, path, "SELECT 1 FROM pragma_table_info("+quoteText(t)+") WHERE lower(name) = lower("+quoteText(r.col)+")", lim)
+		res, err := q.Query(ctx, path, "SELECT 1 FROM pragma_table_info("+sqlscan.QuoteString(t)+") WHERE lower(name) = lower("+sqlscan.QuoteString(r.col)+")", lim)
 		if err != nil {
 			if fault(ctx, err) {
 				return "", err
@@ -111,11 +112,11 @@ func refTable(ctx context.Context, q querier, path string, tables map[string]str
 
 // columnSentinels reads a column's placeholders and its row count.
 func columnSentinels(ctx context.Context, q querier, path, table, col string, lim engine.Limits) ([]sentinel, int, error) {
-	c, t := quoteIdent(col), quoteIdent(table)
+	c, t := sqlscan.QuoteIdent(col), sqlscan.QuoteIdent(table)
 	num := "typeof(" + c + ") IN ('integer', 'real')"
 	var ph []string
 	for _, p := range placeholderTexts {
-		ph = append(ph, quoteText(p))
+		ph = append(ph, sqlscan.QuoteString(p))
 	}
 	phList := strings.Join(ph, ", ")
 	date := "typeof(" + c + ") = 'text' AND " + c + " GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]*'"
@@ -169,9 +170,6 @@ func columnSentinels(ctx context.Context, q querier, path, table, col string, li
 	}
 	return out, total, nil
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-func quoteText(s string) string  { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // withoutSentinel rewrites the gold to leave the placeholder out: inside AVG, MIN, MAX
 // and TOTAL the value becomes NULL (the aggregate skips it, nothing else changes); for

@@ -100,9 +100,7 @@ Systems:
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.Traces, "traces", "", "directory of the system's cached outputs")
-	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (the questions the traces answer)")
-	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
-	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (the questions the traces answer)")
 	f.StringVar(&cfg.Out, "out", "", "module records file to write (JSONL)")
 	return cmd
 }

@@ -95,9 +95,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.dataset, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl); default with --run: the run's")
-	fl.StringVar(&f.dbRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
-	fl.StringVar(&f.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	bindDatasetFlags(fl, &f.dataset, &f.dbRoot, &f.tables, "dataset as KIND:PATH (bird, spider or jsonl); default with --run: the run's")
 	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
 	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")

@@ -78,9 +78,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.config, "config", "", "pipeline config (YAML); see docs/pipeline.example.yaml")
-	f.StringVar(&o.datasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl)")
-	f.StringVar(&o.dbRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
-	f.StringVar(&o.tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	bindDatasetFlags(f, &o.datasetSpec, &o.dbRoot, &o.tables, "dataset as KIND:PATH (bird, spider or jsonl)")
 	f.StringVar(&o.out, "out", "", "run directory (modules.jsonl, cache.jsonl); rerun with the same one to resume")
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.StringVar(&o.shard, "shard", "", shardUsage)

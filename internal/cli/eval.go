@@ -153,9 +153,7 @@ queries (docs/spider2.md).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider, spider2 or jsonl)")
-	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
-	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider, spider2 or jsonl)")
 	f.StringVar(&cfg.Alternatives, "alternatives", "", "JSONL of accepted alternative golds, one {\"question_id\" or \"index\", \"sql\": [...]} per line, added to each question's golds (docs/review.md)")
 	f.StringVar(&cfg.DiffJSON, "diff-json", "", "with --dataset bird:GOLD.sql: BIRD's question JSON giving each question its difficulty (as BIRD's --diff_json_path; default: the JSON beside the .sql, e.g. mini_dev_sqlite.json for mini_dev_sqlite_gold.sql)")
 	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -240,50 +242,44 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 // stops starting cells when ctx ends; a cell's error is recorded in its status and the
 // others go on.
 func (m *matrixRun) runCells(ctx context.Context, todo []benchrun.PlanCell, workers int, progress func(done, total int)) error {
-	work := make(chan benchrun.PlanCell)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	var mu sync.Mutex // guards errs, done and progress calls
 	var errs []error
 	done := 0
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range work {
-				st, err := m.runCell(ctx, c)
-				if err != nil {
-					if ctx.Err() != nil {
-						st.Status = rundir.CellRunning
-					} else {
-						st.Status, st.Error = rundir.CellFailed, err.Error()
-					}
-				}
-				werr := m.setCell(st)
-				mu.Lock()
-				if err != nil && ctx.Err() == nil {
-					errs = append(errs, fmt.Errorf("cell %s: %w", c.Name, err))
-				}
-				if werr != nil {
-					errs = append(errs, werr)
-				}
-				done++
-				if progress != nil {
-					progress(done, len(todo))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
+	var g errgroup.Group
+	g.SetLimit(max(workers, 1))
 	for _, c := range todo {
-		select {
-		case work <- c:
-		case <-ctx.Done():
-			break feed
+		if ctx.Err() != nil {
+			break
 		}
+		g.Go(func() error {
+			if ctx.Err() != nil { // ended while Go waited for a free worker: not started
+				return nil
+			}
+			st, err := m.runCell(ctx, c)
+			if err != nil {
+				if ctx.Err() != nil {
+					st.Status = rundir.CellRunning
+				} else {
+					st.Status, st.Error = rundir.CellFailed, err.Error()
+				}
+			}
+			werr := m.setCell(st)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && ctx.Err() == nil {
+				errs = append(errs, fmt.Errorf("cell %s: %w", c.Name, err))
+			}
+			if werr != nil {
+				errs = append(errs, werr)
+			}
+			done++
+			if progress != nil {
+				progress(done, len(todo))
+			}
+			return nil // a cell's error is in its status and errs; the others go on
+		})
 	}
-	close(work)
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%w: finished cells are kept in %s; to continue: %s", err, m.out, m.rerun)
 	}

@@ -64,10 +64,8 @@ a FROM names a table the schema lacks). Without it, a summary and every problem.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.DatasetSpec, "dataset", "", "dataset as KIND:PATH (bird, spider or jsonl)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider or jsonl)")
 	f.StringVar(&cfg.Pred, "pred", "", "prediction file to parse instead of the gold SQL")
-	f.StringVar(&cfg.DBRoot, "db-root", "", "directory holding the databases (overrides the dataset's default)")
-	f.StringVar(&cfg.Tables, "tables", "", "tables.json schema file (overrides the dataset's default)")
 	f.BoolVar(&cfg.JSON, "json", false, "print one JSON object per question on stdout")
 	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "accept a prediction file that leaves questions unanswered")
 	return cmd

@@ -8,11 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -232,24 +235,10 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		r.docs = cfg.DocumentsDir()
 	}
 
-	// The questions to ask: each (db_id, question_id) once, in dataset order.
-	qs := ds.Questions
-	if opt.Limit > 0 && opt.Limit < len(qs) {
-		qs = qs[:opt.Limit]
-	}
 	sum := &Summary{Records: recPath, Modules: map[string]*ModuleTotals{}}
 	sum.Priced = cfg.Pricing != nil
-	seen := map[string]bool{}
 	var todo []dataset.Question
-	for _, q := range qs {
-		if opt.Select != nil && !opt.Select(q) {
-			continue
-		}
-		k := questionKey(q.DBID, q.ID)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
+	for k, q := range opt.questions(ds) {
 		sum.Questions++
 		if d, ok := done[k]; ok {
 			sum.Resumed++
@@ -268,70 +257,70 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		}
 	}
 	report()
-	work := make(chan dataset.Question)
-	var wg sync.WaitGroup
 	var fatal error
-	for range max(cfg.LLM.Concurrency, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range work {
-				// The question's answers reach the cache only after its records: see Cache.
-				pending := &pendingAnswers{}
-				recs, err := r.question(withPending(ctx, pending), ds, q)
-				skipped := errors.Is(err, errNoDatabase)
-				if skipped {
-					err = nil
-				}
-				if err == nil {
-					err = w.write(recs)
-					if err == nil {
-						err = cache.commit(pending)
-					}
-					if err != nil {
-						mu.Lock()
-						fatal = err
-						mu.Unlock()
-					}
-				}
+	// stopped says no question is to start: ctx ended or a write failed.
+	stopped := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return fatal != nil || ctx.Err() != nil
+	}
+	// ask answers q and counts it; a failed write of its records or answers is fatal.
+	ask := func(q dataset.Question) {
+		// The question's answers reach the cache only after its records: see Cache.
+		pending := &pendingAnswers{}
+		recs, err := r.question(withPending(ctx, pending), ds, q)
+		skipped := errors.Is(err, errNoDatabase)
+		if skipped {
+			err = nil
+		}
+		if err == nil {
+			err = w.write(recs)
+			if err == nil {
+				err = cache.commit(pending)
+			}
+			if err != nil {
 				mu.Lock()
-				switch {
-				case err == nil:
-					if skipped {
-						sum.NoDatabase++
-						fmt.Fprintf(logw, "question %s: database %s not found (looked in %v): recorded without SQL\n", q.ID, q.DBID, ds.DBCandidates(q.DBID))
-					}
-					sum.Collected++
-					sum.addRecords(recs)
-					sum.Cost = cfg.Cost(sum.PromptTokens, sum.CompletionTokens)
-				case ctx.Err() != nil:
-					// interrupted: the question was in flight, not failed
-				case fatal == nil:
-					sum.Failed++
-					sum.FailedIDs = append(sum.FailedIDs, q.ID)
-					fmt.Fprintf(logw, "question %s (%s): %v\n", q.ID, q.DBID, err)
+				if fatal == nil { // the first failed write is the one to report
+					fatal = err
 				}
-				report()
 				mu.Unlock()
 			}
-		}()
-	}
-feed:
-	for _, q := range todo {
+		}
 		mu.Lock()
-		stop := fatal != nil
+		switch {
+		case err == nil:
+			if skipped {
+				sum.NoDatabase++
+				fmt.Fprintf(logw, "question %s: database %s not found (looked in %v): recorded without SQL\n", q.ID, q.DBID, ds.DBCandidates(q.DBID))
+			}
+			sum.Collected++
+			sum.addRecords(recs)
+			sum.Cost = cfg.Cost(sum.PromptTokens, sum.CompletionTokens)
+		case ctx.Err() != nil:
+			// interrupted: the question was in flight, not failed
+		case fatal == nil:
+			sum.Failed++
+			sum.FailedIDs = append(sum.FailedIDs, q.ID)
+			fmt.Fprintf(logw, "question %s (%s): %v\n", q.ID, q.DBID, err)
+		}
+		report()
 		mu.Unlock()
-		if stop {
+	}
+	var g errgroup.Group
+	g.SetLimit(max(cfg.LLM.Concurrency, 1))
+	for _, q := range todo {
+		if stopped() {
 			break
 		}
-		select {
-		case work <- q:
-		case <-ctx.Done():
-			break feed
-		}
+		g.Go(func() error {
+			// Go may have waited for a free worker while ctx ended or a write failed.
+			if !stopped() {
+				ask(q)
+			}
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	_ = g.Wait() // the workers return nil: a write error is fatal, kept under mu
 	if client != nil {
 		sum.Requests, sum.Retries = client.Stats.Requests.Load(), client.Stats.Retries.Load()
 	}
@@ -343,6 +332,32 @@ feed:
 		return sum, err
 	}
 	return sum, nil
+}
+
+// questions yields the questions of ds (the dataset, or Run's shard of it) a run of opt
+// asks, with their keys: of the first Limit, those Select accepts, each (db_id,
+// question_id) once, in dataset order.
+func (opt *Options) questions(ds *dataset.Dataset) iter.Seq2[string, dataset.Question] {
+	return func(yield func(string, dataset.Question) bool) {
+		qs := ds.Questions
+		if opt.Limit > 0 && opt.Limit < len(qs) {
+			qs = qs[:opt.Limit]
+		}
+		seen := map[string]bool{}
+		for _, q := range qs {
+			if opt.Select != nil && !opt.Select(q) {
+				continue
+			}
+			k := questionKey(q.DBID, q.ID)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if !yield(k, q) {
+				return
+			}
+		}
+	}
 }
 
 // question answers one question: its database, then the pipeline.

@@ -93,23 +93,10 @@ func EstimateRun(ctx context.Context, opt Options) (*Estimate, error) {
 	if m := cfg.LLM.MaxTokens; m > 0 && m < completion {
 		completion = m
 	}
-	qs := ds.Questions
-	if opt.Limit > 0 && opt.Limit < len(qs) {
-		qs = qs[:opt.Limit]
-	}
-	seen := map[string]bool{}
-	for _, q := range qs {
+	for k, q := range opt.questions(ds) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if opt.Select != nil && !opt.Select(q) {
-			continue
-		}
-		k := questionKey(q.DBID, q.ID)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
 		est.Questions++
 		if done[k] {
 			est.Recorded++

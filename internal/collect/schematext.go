@@ -108,7 +108,7 @@ func renderValue(v any) string {
 			x = string(r[:40]) + "..."
 		}
 		x = strings.ReplaceAll(x, "\n", " ")
-		return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+		return sqlscan.QuoteString(x)
 	}
 	return fmt.Sprint(v)
 }

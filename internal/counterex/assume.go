@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 )
 
 // realism is a database's profile laid out for one spec: what a variant of the spec's
@@ -47,7 +49,7 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 		for _, l := range literals(q) {
 			ks := []string{valKey(l.v)}
 			if s, ok := l.v.(string); ok { // as a number too: '3' compared with an INTEGER column
-				if f, ok := numberOf(fit(s, affReal)); ok {
+				if f, ok := numberOf(fit(s, dbschema.AffinityReal)); ok {
 					ks = append(ks, valKey(f))
 				}
 			}
@@ -324,7 +326,7 @@ func (rl *realism) restrict(p pools) {
 	}
 }
 
-func fitAll(vs []any, a affinity) []any {
+func fitAll(vs []any, a dbschema.Affinity) []any {
 	var out []any
 	for _, v := range vs {
 		if f := fit(v, a); f != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 )
 
 // instance is one variant's rows: per spec table (spec order), each row's values in
@@ -161,9 +163,9 @@ func (g *generator) value(r *rand.Rand, ti, ci int) any {
 		return cp.data[r.Intn(len(cp.data))]
 	}
 	switch c.aff {
-	case affText:
+	case dbschema.AffinityText:
 		return string(rune('a' + r.Intn(3)))
-	case affReal:
+	case dbschema.AffinityReal:
 		return float64(r.Intn(5)) / 2
 	}
 	return int64(r.Intn(5))

@@ -77,7 +77,7 @@ func sqlLiteral(v any) string {
 	case []byte:
 		return "X'" + hex.EncodeToString(x) + "'"
 	}
-	return "'" + strings.ReplaceAll(fmt.Sprint(v), "'", "''") + "'"
+	return sqlscan.QuoteString(fmt.Sprint(v))
 }
 
 // Verification errors.

@@ -35,7 +35,7 @@ type tableSpec struct {
 type colSpec struct {
 	name, typ, collate string
 	notNull            bool
-	aff                affinity
+	aff                dbschema.Affinity
 }
 
 type fkSpec struct {
@@ -124,7 +124,7 @@ func newTableSpec(d *dbInfo, t *dbschema.Table, placed map[string]int, done []*t
 	idx := map[string]int{}
 	var defs []string
 	for i, c := range t.Columns {
-		cs := colSpec{name: c.Name, typ: c.Type, collate: d.collate[key(t.Name, c.Name)], notNull: c.NotNull || c.PrimaryKey, aff: affinityOf(c.Type)}
+		cs := colSpec{name: c.Name, typ: c.Type, collate: d.collate[key(t.Name, c.Name)], notNull: c.NotNull || c.PrimaryKey, aff: dbschema.AffinityOf(c.Type)}
 		ts.cols = append(ts.cols, cs)
 		idx[strings.ToLower(c.Name)] = i
 		def := sqlscan.QuoteIdent(c.Name)
@@ -203,30 +203,4 @@ func quoteList(names []string) string {
 		q[i] = sqlscan.QuoteIdent(n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// affinity is SQLite's column type affinity (section 3.1 of its datatype page).
-type affinity int
-
-const (
-	affNumeric affinity = iota
-	affInteger
-	affText
-	affReal
-	affBlob
-)
-
-func affinityOf(decl string) affinity {
-	t := strings.ToUpper(decl)
-	switch {
-	case strings.Contains(t, "INT"):
-		return affInteger
-	case strings.Contains(t, "CHAR"), strings.Contains(t, "CLOB"), strings.Contains(t, "TEXT"):
-		return affText
-	case t == "", strings.Contains(t, "BLOB"):
-		return affBlob
-	case strings.Contains(t, "REAL"), strings.Contains(t, "FLOA"), strings.Contains(t, "DOUB"):
-		return affReal
-	}
-	return affNumeric
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 )
 
 // literal is a constant of a query and the column name it was compared with ("" when
@@ -249,15 +251,15 @@ func buildPools(ctx context.Context, d *dbInfo, s *spec, queries []string) pools
 			}
 			for _, l := range lits {
 				str, isText := l.v.(string)
-				if isText == (c.aff == affText || c.aff == affBlob || c.aff == affNumeric) && !strings.ContainsAny(str, "%_") {
+				if isText == (c.aff == dbschema.AffinityText || c.aff == dbschema.AffinityBlob || c.aff == dbschema.AffinityNumeric) && !strings.ContainsAny(str, "%_") {
 					addLit(l.v)
 				}
 			}
 			switch c.aff {
-			case affInteger, affNumeric, affReal:
+			case dbschema.AffinityInteger, dbschema.AffinityNumeric, dbschema.AffinityReal:
 				add(&cp.data, int64(0))
 				add(&cp.data, int64(1))
-			case affText:
+			case dbschema.AffinityText:
 				add(&cp.data, "")
 			}
 		}
@@ -296,28 +298,28 @@ func joinPartners(sql string) map[string][]string {
 	return out
 }
 
-// fit converts v to what a column of affinity a stores, or nil when it would not fit
+// fit converts v to what a column of dbschema.Affinity a stores, or nil when it would not fit
 // the declared type (text in an INTEGER column, say).
-func fit(v any, a affinity) any {
+func fit(v any, a dbschema.Affinity) any {
 	switch a {
-	case affInteger, affReal, affNumeric:
+	case dbschema.AffinityInteger, dbschema.AffinityReal, dbschema.AffinityNumeric:
 		switch x := v.(type) {
 		case int64, float64:
 			return x
 		case string:
-			if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil && a != affReal {
+			if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil && a != dbschema.AffinityReal {
 				return n
 			}
 			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
 				return f
 			}
-			if a == affNumeric {
+			if a == dbschema.AffinityNumeric {
 				return x // NUMERIC holds dates and other text in these datasets
 			}
 			return nil
 		}
 		return nil
-	case affText:
+	case dbschema.AffinityText:
 		switch x := v.(type) {
 		case string:
 			return x

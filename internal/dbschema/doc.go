@@ -11,7 +11,8 @@
 // but no NOT NULL or UNIQUE facts. A tables.json is read through inputfile, a bad line
 // named with jsonscan, as every reader of a user's file does, and parsed once per process
 // while its contents stay the same (tablescache.go); ESM's foreign-key maps come from that
-// parse (ReadTablesEntries).
+// parse (ReadTablesEntries). AffinityOf is SQLite's type-affinity rule for a declared type,
+// the one counterexample generation and export both map.
 //
 // To add a source (a PostgreSQL catalogue, another JSON format), write a function in its
 // own file that fills a Schema; keep lookups case-insensitive, as SQL identifiers are.

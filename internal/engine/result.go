@@ -295,16 +295,6 @@ func (b *ResultBuilder) AppendText(s string) {
 	b.add(Text, ref, int64(len(s)))
 }
 
-// AppendTextBytes appends a text given as bytes (copied).
-func (b *ResultBuilder) AppendTextBytes(s []byte) {
-	if !utf8.Valid(s) {
-		b.res.invalidText = append(b.res.invalidText, b.res.kinds.n)
-	}
-	ref, dst := b.res.arena.alloc(len(s))
-	copy(dst, s)
-	b.add(Text, ref, int64(len(s)))
-}
-
 // AppendBlob appends a blob (copied). An empty blob stays a blob, never a NULL.
 func (b *ResultBuilder) AppendBlob(v []byte) {
 	ref, dst := b.res.arena.alloc(len(v))

@@ -46,7 +46,7 @@ func TestTextIsUTF8(t *testing.T) {
 			if c.blob {
 				b.AppendBlob([]byte(c.text))
 			} else {
-				b.AppendTextBytes([]byte(c.text))
+				b.AppendText(c.text)
 			}
 		}
 		for _, row := range tc.rows {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
@@ -117,17 +118,16 @@ func sampleKind(ctx context.Context, e *engine.SQLite, path, table string, c Col
 	return affinityKind(c.Declared), nil
 }
 
-// affinityKind applies SQLite's column-affinity rules (datatype3.html, section 3.1).
+// affinityKind is the kind of a column's declared type's SQLite affinity.
 func affinityKind(decl string) Kind {
-	d := strings.ToUpper(decl)
-	switch {
-	case strings.Contains(d, "INT"):
+	switch dbschema.AffinityOf(decl) {
+	case dbschema.AffinityInteger:
 		return KindInteger
-	case strings.Contains(d, "CHAR"), strings.Contains(d, "CLOB"), strings.Contains(d, "TEXT"):
+	case dbschema.AffinityText:
 		return KindText
-	case d == "" || strings.Contains(d, "BLOB"):
+	case dbschema.AffinityBlob:
 		return KindBlob
-	case strings.Contains(d, "REAL"), strings.Contains(d, "FLOA"), strings.Contains(d, "DOUB"):
+	case dbschema.AffinityReal:
 		return KindReal
 	}
 	return KindText // NUMERIC affinity with no values: dates and the like, kept as text

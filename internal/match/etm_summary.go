@@ -79,10 +79,7 @@ func SummarizeETM(systems []metrics.SystemRecords) *ETMSummary {
 
 func summarizeETMSystem(sys *metrics.SystemRecords) ETMSystemSummary {
 	name, recs := sys.Name, sys.Records
-	out := ETMSystemSummary{System: name, Overall: etmTally("all", recs), EXOnly: []int{}, ETMOnly: []int{}}
-	for _, g := range sys.ByDifficulty() {
-		out.ByDifficulty = append(out.ByDifficulty, etmTally(g.Name, g.Records))
-	}
+	out := ETMSystemSummary{System: name, Overall: etmTally("all", recs), ByDifficulty: metrics.PerDifficulty(sys, etmTally), EXOnly: []int{}, ETMOnly: []int{}}
 	for i := range recs {
 		r := &recs[i]
 		if !r.Judged() {

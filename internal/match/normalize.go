@@ -131,14 +131,8 @@ func (q *equery) write(b *keyBuf) {
 			}
 		}
 	}
-	if q.limit != nil {
-		b.WriteString(" LIMIT ")
-		q.limit.write(b)
-	}
-	if q.offset != nil {
-		b.WriteString(" OFFSET ")
-		q.offset.write(b)
-	}
+	writeClause(b, " LIMIT ", q.limit)
+	writeClause(b, " OFFSET ", q.offset)
 	b.WriteByte(')')
 }
 
@@ -147,10 +141,7 @@ func (c *ecore) write(b *keyBuf) {
 	if c.distinct {
 		b.WriteString(" distinct")
 	}
-	for _, e := range c.cols {
-		b.WriteByte(' ')
-		e.write(b)
-	}
+	writeEach(b, c.cols)
 	if len(c.from) > 0 {
 		b.WriteString(" FROM")
 		for _, f := range c.from {
@@ -178,20 +169,27 @@ func (c *ecore) write(b *keyBuf) {
 			b.WriteByte(']')
 		}
 	}
-	if c.where != nil {
-		b.WriteString(" WHERE ")
-		c.where.write(b)
-	}
+	writeClause(b, " WHERE ", c.where)
 	if len(c.group) > 0 {
 		b.WriteString(" GROUP")
-		for _, e := range c.group {
-			b.WriteByte(' ')
-			e.write(b)
-		}
+		writeEach(b, c.group)
 	}
-	if c.having != nil {
-		b.WriteString(" HAVING ")
-		c.having.write(b)
+	writeClause(b, " HAVING ", c.having)
+}
+
+// writeClause writes an optional clause of a key: kw then n, when n is set.
+func writeClause(b *keyBuf, kw string, n *enode) {
+	if n != nil {
+		b.WriteString(kw)
+		n.write(b)
+	}
+}
+
+// writeEach writes each of ns after a space.
+func writeEach(b *keyBuf, ns []*enode) {
+	for _, n := range ns {
+		b.WriteByte(' ')
+		n.write(b)
 	}
 }
 

@@ -43,11 +43,7 @@ func Summarize(opt Options, systems []metrics.SystemRecords) *Summary {
 }
 
 func summarizeSystem(sys *metrics.SystemRecords) SystemSummary {
-	out := SystemSummary{System: sys.Name, Overall: tally("all", sys.Records)}
-	for _, g := range sys.ByDifficulty() {
-		out.ByDifficulty = append(out.ByDifficulty, tally(g.Name, g.Records))
-	}
-	return out
+	return SystemSummary{System: sys.Name, Overall: tally("all", sys.Records), ByDifficulty: metrics.PerDifficulty(sys, tally)}
 }
 
 func tally(name string, recs []record.Record) Group {

@@ -25,14 +25,8 @@ type FlexSummary struct {
 // SummarizeFlex counts one system's flex verdicts; ok is false when no record has one
 // (the run did not compute the comparison).
 func SummarizeFlex(sys SystemRecords) (FlexSummary, bool) {
-	s := FlexSummary{System: sys.Name, Overall: FlexOf("all", sys.Records)}
-	if s.Overall.Compared == 0 {
-		return s, false
-	}
-	for _, g := range sys.ByDifficulty() {
-		s.ByDifficulty = append(s.ByDifficulty, FlexOf(g.Name, g.Records))
-	}
-	return s, s.Overall.Compared > 0
+	all, by, ok := groupsIf(&sys, FlexOf, func(g FlexGroup) bool { return g.Compared > 0 })
+	return FlexSummary{System: sys.Name, Overall: all, ByDifficulty: by}, ok
 }
 
 // FlexOf counts one group of records.

@@ -91,11 +91,27 @@ func Tally(name string, recs []record.Record) Group {
 // Summarize scores one system overall and per difficulty, difficulties in their
 // benchmark's natural order (see DifficultyOrder).
 func Summarize(sys SystemRecords) Summary {
-	s := Summary{System: sys.Name, Overall: Tally("all", sys.Records)}
+	return Summary{System: sys.Name, Overall: Tally("all", sys.Records), ByDifficulty: PerDifficulty(&sys, Tally)}
+}
+
+// PerDifficulty is tally of each difficulty's records, difficulties in the order of
+// ByDifficulty: the by-difficulty half of every per-system summary.
+func PerDifficulty[G any](sys *SystemRecords, tally func(name string, recs []record.Record) G) []G {
+	var out []G
 	for _, g := range sys.ByDifficulty() {
-		s.ByDifficulty = append(s.ByDifficulty, Tally(g.Name, g.Records))
+		out = append(out, tally(g.Name, g.Records))
 	}
-	return s
+	return out
+}
+
+// groupsIf is tally overall (named "all") and per difficulty, for a summary computed only
+// where the run computed it: ok is false, and byDifficulty nil, when has(overall) is not.
+func groupsIf[G any](sys *SystemRecords, tally func(name string, recs []record.Record) G, has func(G) bool) (overall G, byDifficulty []G, ok bool) {
+	overall = tally("all", sys.Records)
+	if !has(overall) {
+		return overall, nil, false
+	}
+	return overall, PerDifficulty(sys, tally), true
 }
 
 // difficultyRank orders the difficulty labels of BIRD and Spider from easy to hard.

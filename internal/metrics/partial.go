@@ -44,14 +44,8 @@ type PartialComponent struct {
 // SummarizePartial computes one system's breakdown from its records' esm_partial. It
 // returns ok = false when no judged record has one (ESM was not computed).
 func SummarizePartial(sys SystemRecords) (PartialSummary, bool) {
-	s := PartialSummary{System: sys.Name, Overall: partialGroup("all", sys.Records)}
-	if s.Overall.Count == 0 {
-		return s, false
-	}
-	for _, g := range sys.ByDifficulty() {
-		s.ByDifficulty = append(s.ByDifficulty, partialGroup(g.Name, g.Records))
-	}
-	return s, true
+	all, by, ok := groupsIf(&sys, partialGroup, func(g PartialGroup) bool { return g.Count > 0 })
+	return PartialSummary{System: sys.Name, Overall: all, ByDifficulty: by}, ok
 }
 
 func partialGroup(name string, recs []record.Record) PartialGroup {

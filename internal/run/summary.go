@@ -3,8 +3,9 @@ package run
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
@@ -55,18 +56,20 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		}
 	}
 	// The sections are pure functions of the records, each written to its own field:
-	// they run side by side (the bootstrap intervals and paired tests, the longest,
-	// alongside all the rest), which takes a seven-system summary from ~0.28 s to the
-	// time of its longest branch.
+	// they run side by side, so the summary takes the time of its longest branch (the
+	// bootstrap intervals and paired tests).
 	var facts map[int]slicing.Facts // each question's gold SQL parsed, for the slices
-	together(func() {
+	var g errgroup.Group
+	g.Go(func() error {
 		declared := sel.Filter(metrics.Declared(cfg.metricOptions()))
 		sum.Metrics = metrics.Aggregate(declared, srs)
 		if len(srs) > 1 {
 			sum.Paired = metrics.Paired(declared, sum.Metrics, srs)
 			sum.VsBest = metrics.VsBest(declared, sum.Metrics, sum.Paired)
 		}
-	}, func() {
+		return nil
+	})
+	g.Go(func() error {
 		for i, s := range systems {
 			ms := metrics.Summarize(srs[i])
 			ms.Dir = s.Dir
@@ -86,7 +89,9 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		if sel.Has("ts_ex") {
 			sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
 		}
-	}, func() {
+		return nil
+	})
+	g.Go(func() error {
 		if sel.Has("esm") {
 			sum.Structural = match.Summarize(match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct}, srs)
 		}
@@ -98,11 +103,15 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		if sel.Has("etm") {
 			sum.ETM = match.SummarizeETM(srs)
 		}
-	}, func() {
+		return nil
+	})
+	g.Go(func() error {
 		if sel.Has("slices") {
 			facts = slicing.FactsOf(ds)
 		}
+		return nil
 	})
+	_ = g.Wait() // the sections do not fail
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}
@@ -165,18 +174,4 @@ func hasHave(n int) string {
 		return " has"
 	}
 	return "s have"
-}
-
-// together runs fns concurrently and returns when all have returned.
-func together(fns ...func()) {
-	var wg sync.WaitGroup
-	for _, f := range fns[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f()
-		}()
-	}
-	fns[0]()
-	wg.Wait()
 }

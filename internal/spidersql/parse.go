@@ -124,6 +124,19 @@ func tok(toks []string, i int) (string, error) {
 	return toks[i], nil
 }
 
+// openParen reads toks[i] and steps past it when it opens an optional parenthesised
+// block; block says whether it did, so the caller closes the block with expect.
+func openParen(toks []string, i int) (next int, block bool, err error) {
+	t, err := tok(toks, i)
+	if err != nil {
+		return i, false, err
+	}
+	if t == "(" {
+		return i + 1, true, nil
+	}
+	return i, false, nil
+}
+
 // expect consumes toks[i] when it is want.
 func expect(toks []string, i int, want string) (int, error) {
 	t, err := tok(toks, i)
@@ -153,14 +166,9 @@ func (p *parser) parseSQL(toks []string, start int) (int, *SQL, error) {
 	if err := p.ctx.Err(); err != nil {
 		return start, nil, err
 	}
-	i := start
-	t, err := tok(toks, i)
+	i, block, err := openParen(toks, start)
 	if err != nil {
 		return i, nil, err
-	}
-	block := t == "("
-	if block {
-		i++
 	}
 	q := &SQL{}
 	fromEnd, defaults, err := p.parseFrom(toks, start, &q.From)

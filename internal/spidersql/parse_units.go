@@ -55,16 +55,13 @@ func (p *parser) parseCol(toks []string, i int, defaults []string) (int, string,
 // As in process_sql, an opening "(" before an aggregate is not closed here.
 func (p *parser) parseColUnit(toks []string, i int, defaults []string) (int, ColUnit, error) {
 	var cu ColUnit
-	t, err := tok(toks, i)
+	i, block, err := openParen(toks, i)
 	if err != nil {
 		return i, cu, err
 	}
-	block := t == "("
-	if block {
-		i++
-		if t, err = tok(toks, i); err != nil {
-			return i, cu, err
-		}
+	t, err := tok(toks, i)
+	if err != nil {
+		return i, cu, err
 	}
 	agg := slices.Index(AggOps, t)
 	if agg >= 0 {
@@ -96,13 +93,9 @@ func (p *parser) parseValUnit(toks []string, i int, defaults []string) (int, Val
 	if err := p.alive(); err != nil {
 		return i, vu, err
 	}
-	t, err := tok(toks, i)
+	i, block, err := openParen(toks, i)
 	if err != nil {
 		return i, vu, err
-	}
-	block := t == "("
-	if block {
-		i++
 	}
 	if i, vu.Col1, err = p.parseColUnit(toks, i, defaults); err != nil {
 		return i, vu, err
@@ -129,16 +122,13 @@ func (p *parser) parseValUnit(toks []string, i int, defaults []string) (int, Val
 // opening "(" included) and whatever the column unit leaves of it is skipped.
 func (p *parser) parseValue(toks []string, i int, defaults []string) (int, *Value, error) {
 	start := i
-	t, err := tok(toks, i)
+	i, block, err := openParen(toks, i)
 	if err != nil {
 		return i, nil, err
 	}
-	block := t == "("
-	if block {
-		i++
-		if t, err = tok(toks, i); err != nil {
-			return i, nil, err
-		}
+	t, err := tok(toks, i)
+	if err != nil {
+		return i, nil, err
 	}
 	var v *Value
 	switch {
