@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWireRequest: the body is the chat-completions JSON, with unset options left out
@@ -78,7 +79,9 @@ func TestResponseCap(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, _ := testClient(t, srv.URL, nil)
+	// 33 MB through loopback can outlast the helper's 2 s on busy cores; a timeout would be
+	// retried and hide what is tested here.
+	c, _ := testClient(t, srv.URL, func(cfg *LLMConfig) { cfg.Timeout = Duration{time.Minute} })
 	_, err := c.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: "user", Content: "q"}}})
 	if !errors.Is(err, ErrLLM) || !strings.Contains(err.Error(), "over") {
 		t.Fatalf("err = %v, want a refusal of the oversized response", err)
