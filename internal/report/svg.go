@@ -92,15 +92,22 @@ func legend(b *svgBuf, x, y, right int, items []Segment) {
 	}
 }
 
+// barsOpen starts a bar chart of labelW for row labels and barW for bars: the SVG element,
+// sized for the legend of keys (wrapped to the chart's width, the first line's baseline
+// at 16), then head pixels and the bars' bodyH; it returns the y where the bars start.
+func barsOpen(b *svgBuf, title string, labelW, barW, head, bodyH int, keys []Segment) (top int) {
+	width := labelW + barW + 60
+	top = head + legendLineH*(legendLines(labelW, width, keys)-1)
+	svgOpen(b, width, top+bodyH, title)
+	legend(b, labelW, 16, width, keys)
+	return top
+}
+
 // StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
 func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 	const labelW, barW, rowH = 170, 250, 22
-	width := labelW + barW + 60
-	top := 30 + legendLineH*(legendLines(labelW, width, keys)-1)
-	h := top + 10 + rowH*len(rows)
 	var b svgBuf
-	svgOpen(&b, width, h, title)
-	legend(&b, labelW, 16, width, keys)
+	top := barsOpen(&b, title, labelW, barW, 30, 10+rowH*len(rows), keys)
 	for i, r := range rows {
 		y := top + i*rowH
 		rowLabel(&b, labelW-6, y+14, r.Label)
@@ -137,12 +144,8 @@ func GroupedBars(title string, rows []string, series []string, values [][]float6
 	for i, s := range series {
 		keys = append(keys, Segment{Label: s, Color: palette[i%len(palette)]})
 	}
-	width := labelW + barW + 60
-	top := 28 + legendLineH*(legendLines(labelW, width, keys)-1)
-	h := top + 6 + groupH*len(rows)
 	var b svgBuf
-	svgOpen(&b, width, h, title)
-	legend(&b, labelW, 16, width, keys)
+	top := barsOpen(&b, title, labelW, barW, 28, 6+groupH*len(rows), keys)
 	if max <= 0 {
 		max = 1
 	}

@@ -36,32 +36,7 @@ func writeShortScores(w io.Writer, s *rundir.Summary, t ScoreTable) {
 	for _, r := range t.Rows {
 		perSystem = perSystem || r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError
 	}
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tjudged\t")
-	for _, c := range t.Columns {
-		fmt.Fprintf(tw, "%s\t", c.Label)
-	}
-	if len(t.Columns) == 0 {
-		fmt.Fprintf(tw, "scores\t")
-	}
-	if perSystem {
-		fmt.Fprintf(tw, "skipped\tgold_error\t")
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		if len(t.Columns) == 0 {
-			fmt.Fprintf(tw, "%s\t", noScores(r.Judged))
-		}
-		if perSystem {
-			fmt.Fprintf(tw, "%d\t%d\t", r.Skipped, r.GoldError)
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+	writeGrid(w, scoreRows(t, perSystem))
 	excluded := ""
 	if len(t.Rows) > 0 && !perSystem {
 		excluded = excludedNote(s.Dataset.Questions, t.Rows[0], skipReason(s))
@@ -119,21 +94,7 @@ func writeEXByDifficulty(w io.Writer, s *rundir.Summary) {
 		return
 	}
 	fmt.Fprintln(w)
-	tw := newTab(w)
-	fmt.Fprintf(tw, "EX by %s (%%)\t%s\tall\t\n", d.Grouping, strings.Join(d.Difficulties, "\t"))
-	fmt.Fprintf(tw, "questions\t")
-	for _, n := range d.Counts {
-		fmt.Fprintf(tw, "%d\t", n)
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t", r.System)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+	writeGrid(w, difficultyRows(d, rows, []string{fmt.Sprintf("EX by %s (%%)", d.Grouping)}, "questions", false))
 }
 
 // writeErrorLines says in one line how many predictions failed to run and why (by error

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -113,17 +112,17 @@ func writeShortComparison(w io.Writer, s *rundir.Summary) {
 		title += " (Holm p: corrected for each metric's comparisons)"
 	}
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) // left-aligned: the verdicts are words
-	for _, r := range t.Rows {
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		// Without a header row the p-values name themselves.
 		r = append([]string{}, r...)
-		r[3] = "p" + pSign(r[3])
+		r[0], r[3] = "  "+r[0], "p"+pSign(r[3])
 		if corrected {
 			r[4] = "Holm p" + pSign(r[4])
 		}
-		fmt.Fprintf(tw, "  %s\n", strings.Join(r, "\t"))
+		rows[i] = r
 	}
-	tw.Flush()
+	writeWordGrid(w, rows, false) // left-aligned: the verdicts are words
 }
 
 // writeShortIntervals prints one system's headline intervals on one line (wrapped like
