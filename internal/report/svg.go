@@ -92,9 +92,10 @@ func legend(b *svgBuf, x, y, right int, items []Segment) {
 	}
 }
 
-// barsOpen starts a bar chart of labelW for row labels and barW for bars: the SVG element,
-// sized for the legend of keys (wrapped to the chart's width, the first line's baseline
-// at 16), then head pixels and the bars' bodyH; it returns the y where the bars start.
+// barsOpen starts a bar chart, labelW wide for row labels and barW for bars: the SVG
+// element and the legend of keys above the bars. The bars start head pixels down under a
+// one-line legend, a line lower for each further line it wraps to, and take bodyH; it
+// returns where they start.
 func barsOpen(b *svgBuf, title string, labelW, barW, head, bodyH int, keys []Segment) (top int) {
 	width := labelW + barW + 60
 	top = head + legendLineH*(legendLines(labelW, width, keys)-1)

@@ -10,42 +10,44 @@ import (
 
 // WriteTable prints the run's scores for a terminal: the headline table (every headline
 // metric of the registry), the same metrics per difficulty, the error categories, then
-// the sections the run has (modules, ETM disagreements, Spider's partial match, flex
-// verdicts).
+// the sections the run has (modules, ETM disagreements, counterexample databases,
+// Spider's partial match, flex verdicts, Spider 2.0's modes), in that order.
 func WriteTable(w io.Writer, s *rundir.Summary) error {
 	ew := &errWriter{w: w}
-	writeScores(ew, s)
-	writeLegend(ew, "legend: ", headlineLegend(s, Scores(s)))
-	writeDifficultyTable(ew, s)
-	writeErrorCategories(ew, s)
-	if ew.err != nil {
-		return ew.err
+	for _, section := range []func(io.Writer, *rundir.Summary) error{writeScores, writeDifficultyTable, writeErrorCategories,
+		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table} {
+		if err := section(ew, s); err != nil {
+			return err
+		}
 	}
-	if err := WriteModulesTable(w, s); err != nil {
-		return err
-	}
-	return firstErr(writeETM(w, s), writeTestSuite(w, s), WritePartialTable(w, s), writeFlexTable(w, s), writeSpider2Table(w, s))
+	return ew.err
 }
 
-func writeScores(w io.Writer, s *rundir.Summary) {
-	writeGrid(w, scoreRows(Scores(s), true))
+// writeScores is the headline table, a note on what its numbers are, and its legend.
+func writeScores(w io.Writer, s *rundir.Summary) error {
+	t := Scores(s)
+	err := writeGrid(w, scoreRows(t, true))
 	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
+	writeLegend(w, "legend: ", headlineLegend(s, t))
+	return err
 }
 
-func writeDifficultyTable(w io.Writer, s *rundir.Summary) {
+func writeDifficultyTable(w io.Writer, s *rundir.Summary) error {
 	d := ByDifficulty(s)
 	if len(d.Rows) == 0 {
-		return
+		return nil
 	}
 	fmt.Fprintf(w, "\nby %s (%%)\n", d.Grouping)
-	writeGrid(w, difficultyRows(d, d.Rows, []string{"system", "metric"}, "count", true))
+	return writeGrid(w, difficultyRows(d, d.Rows, []string{"system", "metric"}, "count", true))
 }
 
-func writeErrorCategories(w io.Writer, s *rundir.Summary) {
-	if rows := categoryRows(s); rows != nil {
-		fmt.Fprintf(w, "\nerrors by category (count of predictions that failed to run)\n")
-		writeGrid(w, rows)
+func writeErrorCategories(w io.Writer, s *rundir.Summary) error {
+	rows := categoryRows(s)
+	if rows == nil {
+		return nil
 	}
+	fmt.Fprintf(w, "\nerrors by category (count of predictions that failed to run)\n")
+	return writeGrid(w, rows)
 }
 
 // noScores is the scores cell of a run where no metric applies.

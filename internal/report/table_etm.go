@@ -76,13 +76,3 @@ func indexList(xs []int) string {
 	}
 	return b.String()
 }
-
-// firstErr returns the first non-nil error (sections print in order either way).
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}

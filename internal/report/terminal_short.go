@@ -11,8 +11,9 @@ import (
 
 // WriteShort prints a run's answer on one screen: the headline table, one system's
 // intervals or every system against the best (the vs_best section), EX per difficulty
-// (up to two systems), one line on errors, and a legend of every term printed. WriteTable prints everything summary.json has (eval --details). Like every
-// output it only prints summary.json's values.
+// (up to two systems), one line on errors, and a legend of every term printed. WriteTable
+// prints everything summary.json has (eval --details). Like every output it only prints
+// summary.json's values.
 func WriteShort(w io.Writer, s *rundir.Summary) error {
 	ew := &errWriter{w: w}
 	t := Scores(s)
