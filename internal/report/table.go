@@ -8,28 +8,17 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// WriteTable prints the run's scores for a terminal: the headline table (every headline
-// metric of the registry), the same metrics per difficulty, the error categories, then
-// the sections the run has (modules, ETM disagreements, counterexample databases,
-// Spider's partial match, flex verdicts, Spider 2.0's modes), in that order.
-func WriteTable(w io.Writer, s *rundir.Summary) error {
-	ew := &errWriter{w: w}
-	for _, section := range []func(io.Writer, *rundir.Summary) error{writeScores, writeDifficultyTable, writeErrorCategories,
-		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table} {
-		if err := section(ew, s); err != nil {
-			return err
-		}
-	}
-	return ew.err
+// writeScores is the headline table and a note on what its numbers are.
+func writeScores(w io.Writer, s *rundir.Summary) error {
+	err := writeGrid(w, scoreRows(Scores(s), true))
+	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
+	return err
 }
 
-// writeScores is the headline table, a note on what its numbers are, and its legend.
-func writeScores(w io.Writer, s *rundir.Summary) error {
-	t := Scores(s)
-	err := writeGrid(w, scoreRows(t, true))
-	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
-	writeLegend(w, "legend: ", headlineLegend(s, t))
-	return err
+// writeHeadlineLegend explains the headline table's terms.
+func writeHeadlineLegend(w io.Writer, s *rundir.Summary) error {
+	writeLegend(w, "legend: ", headlineLegend(s, Scores(s)))
+	return nil
 }
 
 func writeDifficultyTable(w io.Writer, s *rundir.Summary) error {
