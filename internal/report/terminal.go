@@ -32,6 +32,18 @@ func WriteTable(w io.Writer, s *rundir.Summary) error {
 		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table)
 }
 
+// writeSections prints the sections of a terminal output in order through one errWriter:
+// after a write fails the rest print nowhere, and the first error is returned.
+func writeSections(w io.Writer, s *rundir.Summary, sections ...func(io.Writer, *rundir.Summary) error) error {
+	ew := &errWriter{w: w}
+	for _, section := range sections {
+		if err := section(ew, s); err != nil {
+			return err
+		}
+	}
+	return ew.err
+}
+
 // writeGrid prints rows right-aligned, so that counts and rates line up; every cell ends
 // with a tab, the last column's too, so that it aligns as well.
 func writeGrid(w io.Writer, rows [][]string) error {
@@ -76,18 +88,6 @@ func cells(xs ...any) []string {
 		out[i] = fmt.Sprint(x)
 	}
 	return out
-}
-
-// writeSections prints the sections of a terminal output in order through one errWriter:
-// after a write fails the rest print nowhere, and the first error is returned.
-func writeSections(w io.Writer, s *rundir.Summary, sections ...func(io.Writer, *rundir.Summary) error) error {
-	ew := &errWriter{w: w}
-	for _, section := range sections {
-		if err := section(ew, s); err != nil {
-			return err
-		}
-	}
-	return ew.err
 }
 
 // errWriter keeps the first write error so the section writers stay readable.
