@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -130,8 +129,7 @@ func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string) error {
 	for _, t := range AgreementTables(a) {
 		matrix := t.Title == matrixTitle
 		fmt.Fprintf(w, "%s\n", t.Title)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.Head, "\t"))
+		rows := [][]string{t.Head}
 		for _, r := range t.Rows {
 			if matrix { // one screen wide: kappa alone, its interval and n in the file
 				r = append([]string(nil), r...)
@@ -141,9 +139,9 @@ func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string) error {
 					}
 				}
 			}
-			fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))
+			rows = append(rows, r)
 		}
-		tw.Flush()
+		writeWordGrid(w, rows, true)
 		caption := t.Caption
 		if matrix {
 			caption = strings.Replace(caption, "each cell: kappa [95%] and n.", "each cell: kappa (its 95% interval and n: --json, agreement.json or the report).", 1)

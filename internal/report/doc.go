@@ -9,7 +9,8 @@
 //     against the best from summary.json's vs_best, vsbest.go, or one system's intervals;
 //     EX by difficulty for up to two systems; errors; a legend), and WriteTable, every
 //     section that says something, each followed by a legend of its terms (legend.go);
-//     table_stats.go prints the intervals and paired tests from summary.json's texts,
+//     both are lists of sections in terminal.go, and every terminal table is rows of
+//     cells printed by its grid writer; table_stats.go prints the intervals and paired tests from summary.json's texts,
 //     table_slices.go the slice and result_diff tables, audit.go the audit section and
 //     each question's findings from audit.jsonl;
 //   - the self-contained HTML report (html*.go: inline SVG charts, a per-question
@@ -21,7 +22,9 @@
 //
 // scores.go builds the tables every output shares (headline, by difficulty, schema,
 // Pass@k, usage) from the metrics section, so each number is printed from the same text
-// everywhere; charts draw the section's values and the modules analyses. A run whose
+// everywhere; its row builders (scoreRows, difficultyRows, categoryRows) serve the
+// terminal and the Markdown alike; charts draw the section's values and the modules
+// analyses. A run whose
 // files differ from their recorded hashes is rendered under a banner saying it was
 // changed.
 //

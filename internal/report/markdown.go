@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -24,58 +23,27 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
 		s.Dataset.Questions, mdEsc(SemanticsName(s)))
 
-	t := Scores(s)
-	head := []string{"system", "judged"}
-	for _, c := range t.Columns {
-		head = append(head, c.Label)
-	}
-	head = append(head, "skipped", "gold_error")
-	mdRow(&b, head)
-	mdAlign(&b, len(head))
-	for _, r := range t.Rows {
-		cells := []string{r.System, fmt.Sprint(r.Judged)}
-		for _, c := range r.Cells {
-			cells = append(cells, c.Text)
-		}
-		mdRow(&b, append(cells, fmt.Sprint(r.Skipped), fmt.Sprint(r.GoldError)))
-	}
+	mdGrid(&b, scoreRows(Scores(s), true))
 	if ct := ComparisonTable(s); ct != nil {
 		mdTextTables(&b, []TextTable{*ct})
 	}
 
 	if d := ByDifficulty(s); len(d.Rows) > 0 {
 		fmt.Fprintf(&b, "\n### By %s (%%)\n\n", d.Grouping)
-		mdRow(&b, append(append([]string{"system", "metric"}, d.Difficulties...), "all"))
-		mdAlign(&b, len(d.Difficulties)+3)
-		count := []string{"count", ""}
-		for _, n := range d.Counts {
-			count = append(count, fmt.Sprint(n))
-		}
-		mdRow(&b, count)
-		for _, r := range d.Rows {
-			row := []string{r.System, r.Label}
-			for _, c := range r.Cells {
-				row = append(row, c.Text)
-			}
-			mdRow(&b, row)
-		}
+		mdGrid(&b, difficultyRows(d, d.Rows, []string{"system", "metric"}, "count", true))
 	}
 
 	for _, t := range ModuleTables(s) {
 		fmt.Fprintf(&b, "\n### %s\n\n", t.Title)
-		head := []string{"system"}
-		for _, c := range t.Columns {
-			head = append(head, c.Label)
-		}
-		mdRow(&b, head)
-		mdAlign(&b, len(head))
+		rows := [][]string{append([]string{"system"}, labels(t.Columns)...)}
 		for _, r := range t.Rows {
-			cells := []string{r.System}
+			row := []string{r.System}
 			for _, c := range r.Cells {
-				cells = append(cells, c.Text)
+				row = append(row, c.Text)
 			}
-			mdRow(&b, cells)
+			rows = append(rows, row)
 		}
+		mdGrid(&b, rows)
 	}
 
 	mdTextTables(&b, StatsTables(s))
@@ -84,31 +52,24 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	mdTextTables(&b, AuditTables(run))
 	mdTextTables(&b, AgreementTables(run.Agreement))
 
-	errs := false
-	for _, sys := range s.Systems {
-		errs = errs || sys.Overall.Counts.Error > 0
-	}
-	if errs {
+	if rows := categoryRows(s); rows != nil {
 		fmt.Fprintf(&b, "\n### Errors by category (count)\n\n")
-		head := []string{"system"}
-		for _, c := range record.Categories {
-			head = append(head, string(c))
-		}
-		mdRow(&b, head)
-		mdAlign(&b, len(head))
-		for _, sys := range s.Systems {
-			row := []string{sys.System}
-			for _, c := range record.Categories {
-				row = append(row, fmt.Sprint(sys.Overall.Counts.Categories[c]))
-			}
-			mdRow(&b, row)
-		}
+		mdGrid(&b, rows)
 	}
 	if lines := testSuiteLines(s); len(lines) > 0 {
 		fmt.Fprintf(&b, "\n### Counterexample databases\n\n```\n%s\n```\n", strings.Join(lines[2:], "\n"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// mdGrid writes rows as a table, the first as its head.
+func mdGrid(b *strings.Builder, rows [][]string) {
+	mdRow(b, rows[0])
+	mdAlign(b, len(rows[0]))
+	for _, r := range rows[1:] {
+		mdRow(b, r)
+	}
 }
 
 func mdRow(b *strings.Builder, cells []string) {

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -165,4 +167,88 @@ func (t ScoreTable) has(id string) bool {
 		}
 	}
 	return false
+}
+
+// The rows below are the shared tables as cells, for the terminal (writeGrid) and the
+// Markdown summary (mdGrid) alike; the head row first.
+
+// scoreRows is the headline table: system, judged, each column's text (or why there is
+// none), and skipped and gold_error when withExcluded.
+func scoreRows(t ScoreTable, withExcluded bool) [][]string {
+	head := []string{"system", "judged"}
+	for _, c := range t.Columns {
+		head = append(head, c.Label)
+	}
+	if len(t.Columns) == 0 { // no metric applies: say why rather than print no score
+		head = append(head, "scores")
+	}
+	if withExcluded {
+		head = append(head, "skipped", "gold_error")
+	}
+	rows := [][]string{head}
+	for _, r := range t.Rows {
+		row := cells(r.System, r.Judged)
+		for _, c := range r.Cells {
+			row = append(row, c.Text)
+		}
+		if len(t.Columns) == 0 {
+			row = append(row, noScores(r.Judged))
+		}
+		if withExcluded {
+			row = append(row, cells(r.Skipped, r.GoldError)...)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// difficultyRows lays rows of d out: a head (the corner cells, then each difficulty and
+// "all"), the judged counts under countLabel, then each row's system, its metric's label
+// when withLabel, and its values.
+func difficultyRows(d DifficultyTable, rows []DifficultyRow, corner []string, countLabel string, withLabel bool) [][]string {
+	head := append(append(append([]string{}, corner...), d.Difficulties...), "all")
+	count := []string{countLabel}
+	if withLabel {
+		count = append(count, "")
+	}
+	for _, n := range d.Counts {
+		count = append(count, fmt.Sprint(n))
+	}
+	out := [][]string{head, count}
+	for _, r := range rows {
+		row := []string{r.System}
+		if withLabel {
+			row = append(row, r.Label)
+		}
+		for _, c := range r.Cells {
+			row = append(row, c.Text)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// categoryRows is each system's count of predictions that failed to run, per error
+// category; nil when none failed (a table of zeros says nothing).
+func categoryRows(s *rundir.Summary) [][]string {
+	errs := 0
+	for _, sys := range s.Systems {
+		errs += sys.Overall.Counts.Error
+	}
+	if errs == 0 {
+		return nil
+	}
+	head := []string{"system"}
+	for _, c := range record.Categories {
+		head = append(head, string(c))
+	}
+	rows := [][]string{head}
+	for _, sys := range s.Systems {
+		row := []string{sys.System}
+		for _, c := range record.Categories {
+			row = append(row, fmt.Sprint(sys.Overall.Counts.Categories[c]))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }

@@ -45,6 +45,12 @@ type svgBuf struct{ strings.Builder }
 
 func (b *svgBuf) f(format string, a ...any) { fmt.Fprintf(&b.Builder, format, a...) }
 
+// close ends the SVG element; the chart is done.
+func (b *svgBuf) close() template.HTML {
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
 func svgOpen(b *svgBuf, w, h int, title string) {
 	b.f(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" font-family="sans-serif" font-size="12">`, w, h, w, h, esc(title))
 	b.f(`<title>%s</title>`, esc(title))
@@ -92,15 +98,23 @@ func legend(b *svgBuf, x, y, right int, items []Segment) {
 	}
 }
 
+// barsOpen starts a bar chart, labelW wide for row labels and barW for bars: the SVG
+// element and the legend of keys above the bars. The bars start head pixels down under a
+// one-line legend, a line lower for each further line it wraps to, and take bodyH; it
+// returns where they start.
+func barsOpen(b *svgBuf, title string, labelW, barW, head, bodyH int, keys []Segment) (top int) {
+	width := labelW + barW + 60
+	top = head + legendLineH*(legendLines(labelW, width, keys)-1)
+	svgOpen(b, width, top+bodyH, title)
+	legend(b, labelW, 16, width, keys)
+	return top
+}
+
 // StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
 func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 	const labelW, barW, rowH = 170, 250, 22
-	width := labelW + barW + 60
-	top := 30 + legendLineH*(legendLines(labelW, width, keys)-1)
-	h := top + 10 + rowH*len(rows)
 	var b svgBuf
-	svgOpen(&b, width, h, title)
-	legend(&b, labelW, 16, width, keys)
+	top := barsOpen(&b, title, labelW, barW, 30, 10+rowH*len(rows), keys)
 	for i, r := range rows {
 		y := top + i*rowH
 		rowLabel(&b, labelW-6, y+14, r.Label)
@@ -124,8 +138,7 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 			b.f(`<text x="%d" y="%d" fill="#555">%s</text>`, labelW+barW+6, y+14, esc(r.Note))
 		}
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	return b.close()
 }
 
 // GroupedBars draws, per row, one thin horizontal bar per series. Values are scaled to max
@@ -137,12 +150,8 @@ func GroupedBars(title string, rows []string, series []string, values [][]float6
 	for i, s := range series {
 		keys = append(keys, Segment{Label: s, Color: palette[i%len(palette)]})
 	}
-	width := labelW + barW + 60
-	top := 28 + legendLineH*(legendLines(labelW, width, keys)-1)
-	h := top + 6 + groupH*len(rows)
 	var b svgBuf
-	svgOpen(&b, width, h, title)
-	legend(&b, labelW, 16, width, keys)
+	top := barsOpen(&b, title, labelW, barW, 28, 6+groupH*len(rows), keys)
 	if max <= 0 {
 		max = 1
 	}
@@ -161,8 +170,7 @@ func GroupedBars(title string, rows []string, series []string, values [][]float6
 			b.f(`<text x="%.1f" y="%d" font-size="11">%s</text>`, float64(labelW)+w+4, y+barH-3, esc(format(v)))
 		}
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	return b.close()
 }
 
 // Line is one series of a line chart.
@@ -175,19 +183,14 @@ type Line struct {
 // LineChart draws series over numeric x (labelled at xs) with y in [0, 1] as percentages.
 func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
 	const left, top, w, h = 44, 30, 300, 200
-	var b svgBuf
-	svgOpen(&b, left+w+150, top+h+44, title)
 	xmin, xmax := xs[0], xs[len(xs)-1]
 	if xmax == xmin {
 		xmax = xmin + 1
 	}
 	px := func(x float64) float64 { return left + (x-xmin)/(xmax-xmin)*w }
 	py := func(y float64) float64 { return top + (1-y)*h }
-	axes(&b, left, top, w, h)
-	for _, x := range xs {
-		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(trimFloat(x)))
-	}
-	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
+	var b svgBuf
+	plotOpen(&b, title, xLabel, left, top, w, h, xs, px, trimFloat)
 	for i, l := range lines {
 		c := l.Color
 		if c == "" {
@@ -201,10 +204,25 @@ func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
 		for _, p := range l.Points {
 			b.f(`<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s = %s</title></circle>`, px(p[0]), py(p[1]), c, esc(l.Label), esc(trimFloat(p[0])), esc(pctText(p[1])))
 		}
-		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, left+w+14, top+i*18, c, left+w+30, top+i*18+10, esc(l.Label))
+		plotKey(&b, left+w+14, top+i*18, c, l.Label)
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	return b.close()
+}
+
+// plotOpen starts a line chart or a scatter plot of w by h at (left, top): the SVG
+// element, the axes, the x ticks xs (at px, labelled by tick) and the x axis's label.
+func plotOpen(b *svgBuf, title, xLabel string, left, top, w, h int, xs []float64, px func(float64) float64, tick func(float64) string) {
+	svgOpen(b, left+w+150, top+h+44, title)
+	axes(b, left, top, w, h)
+	for _, x := range xs {
+		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(tick(x)))
+	}
+	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
+}
+
+// plotKey is one entry of a plot's key (to its right): a box of the series' colour and its label.
+func plotKey(b *svgBuf, x, y int, color, label string) {
+	b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, x, y, color, x+16, y+10, esc(label))
 }
 
 // axes draws a y axis from 0 to 100% with grid lines and the x axis line.
@@ -247,8 +265,7 @@ func Heatmap(title string, labels []string, m [][]float64) template.HTML {
 			b.f(`<text x="%d" y="%d" text-anchor="middle" fill="%s">%s</text>`, x+cell/2, y+cell/2+4, txt, esc(pctText(v)))
 		}
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	return b.close()
 }
 
 // Point is one labelled point of a scatter plot.
@@ -270,8 +287,6 @@ func (p Point) xText() string {
 // (indexes into pts, in x order) with a line.
 func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
 	const left, top, w, h = 44, 20, 300, 200
-	var b svgBuf
-	svgOpen(&b, left+w+150, top+h+44, title)
 	xmax := 0.0
 	for _, p := range pts {
 		xmax = math.Max(xmax, p.X)
@@ -282,12 +297,12 @@ func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
 	xmax *= 1.1
 	px := func(x float64) float64 { return left + x/xmax*w }
 	py := func(y float64) float64 { return top + (1-y)*h }
-	axes(&b, left, top, w, h)
-	for i := 0; i <= 4; i++ {
-		x := xmax * float64(i) / 4
-		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(compact(x)))
+	ticks := make([]float64, 5)
+	for i := range ticks {
+		ticks[i] = xmax * float64(i) / 4
 	}
-	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
+	var b svgBuf
+	plotOpen(&b, title, xLabel, left, top, w, h, ticks, px, compact)
 	if len(frontier) > 1 {
 		var s []string
 		for _, i := range frontier {
@@ -313,10 +328,9 @@ func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
 		if onFrontier[i] {
 			mark = " *"
 		}
-		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, left+w+14, top+i*18, c, left+w+30, top+i*18+10, esc(p.Label+mark))
+		plotKey(&b, left+w+14, top+i*18, c, p.Label+mark)
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	return b.close()
 }
 
 func trimFloat(x float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", x), ".0") }

@@ -3,103 +3,40 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// WriteTable prints the run's scores for a terminal: the headline table (every headline
-// metric of the registry), the same metrics per difficulty, the error categories, then
-// the sections the run has (modules, ETM disagreements, Spider's partial match, flex
-// verdicts).
-func WriteTable(w io.Writer, s *rundir.Summary) error {
-	ew := &errWriter{w: w}
-	writeScores(ew, s)
-	writeLegend(ew, "legend: ", headlineLegend(s, Scores(s)))
-	writeDifficultyTable(ew, s)
-	writeErrorCategories(ew, s)
-	if ew.err != nil {
-		return ew.err
-	}
-	if err := WriteModulesTable(w, s); err != nil {
-		return err
-	}
-	return firstErr(writeETM(w, s), writeTestSuite(w, s), WritePartialTable(w, s), writeFlexTable(w, s), writeSpider2Table(w, s))
-}
-
-func writeScores(w io.Writer, s *rundir.Summary) {
-	t := Scores(s)
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tjudged\t")
-	for _, c := range t.Columns {
-		fmt.Fprintf(tw, "%s\t", c.Label)
-	}
-	if len(t.Columns) == 0 { // no metric applies: say why rather than print no score
-		fmt.Fprintf(tw, "scores\t")
-	}
-	fmt.Fprintf(tw, "skipped\tgold_error\t\n")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		if len(t.Columns) == 0 {
-			fmt.Fprintf(tw, "%s\t", noScores(r.Judged))
-		}
-		fmt.Fprintf(tw, "%d\t%d\t\n", r.Skipped, r.GoldError)
-	}
-	tw.Flush()
+// writeScores is the headline table and a note on what its numbers are.
+func writeScores(w io.Writer, s *rundir.Summary) error {
+	err := writeGrid(w, scoreRows(Scores(s), true))
 	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
+	return err
 }
 
-func writeDifficultyTable(w io.Writer, s *rundir.Summary) {
-	t := ByDifficulty(s)
-	if len(t.Rows) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nby %s (%%)\n", t.Grouping)
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tmetric\t%s\tall\t\n", strings.Join(t.Difficulties, "\t"))
-	fmt.Fprintf(tw, "count\t\t")
-	for _, n := range t.Counts {
-		fmt.Fprintf(tw, "%d\t", n)
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t", r.System, r.Label)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+// writeHeadlineLegend explains the headline table's terms.
+func writeHeadlineLegend(w io.Writer, s *rundir.Summary) error {
+	writeLegend(w, "legend: ", headlineLegend(s, Scores(s)))
+	return nil
 }
 
-func writeErrorCategories(w io.Writer, s *rundir.Summary) {
-	errs := 0
-	for _, sys := range s.Systems {
-		errs += sys.Overall.Counts.Error
+func writeDifficultyTable(w io.Writer, s *rundir.Summary) error {
+	d := ByDifficulty(s)
+	if len(d.Rows) == 0 {
+		return nil
 	}
-	if errs == 0 {
-		return // no prediction failed: a table of zeros says nothing
+	fmt.Fprintf(w, "\nby %s (%%)\n", d.Grouping)
+	return writeGrid(w, difficultyRows(d, d.Rows, []string{"system", "metric"}, "count", true))
+}
+
+func writeErrorCategories(w io.Writer, s *rundir.Summary) error {
+	rows := categoryRows(s)
+	if rows == nil {
+		return nil
 	}
 	fmt.Fprintf(w, "\nerrors by category (count of predictions that failed to run)\n")
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\t")
-	for _, c := range record.Categories {
-		fmt.Fprintf(tw, "%s\t", c)
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, sys := range s.Systems {
-		fmt.Fprintf(tw, "%s\t", sys.System)
-		for _, c := range record.Categories {
-			fmt.Fprintf(tw, "%d\t", sys.Overall.Counts.Categories[c])
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+	return writeGrid(w, rows)
 }
 
 // noScores is the scores cell of a run where no metric applies.

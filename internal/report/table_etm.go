@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/match"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -22,14 +21,12 @@ func writeETM(w io.Writer, s *rundir.Summary) error {
 	if e == nil || len(e.Systems) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nEX/ETM disagreements (questions)\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX yes ETM no\tETM yes EX no\tetm missing\t\n")
+	t := TextTable{Title: "EX/ETM disagreements (questions)", Head: []string{"system", "EX yes ETM no", "ETM yes EX no", "etm missing"}}
 	for _, sys := range e.Systems {
 		o := sys.Overall
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", sys.System, o.EXOnly, o.ETMOnly, o.Missing)
+		t.Rows = append(t.Rows, cells(sys.System, o.EXOnly, o.ETMOnly, o.Missing))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTitled(w, t); err != nil {
 		return err
 	}
 	for _, sys := range e.Systems {
@@ -53,14 +50,13 @@ func writeETMModeDiffs(w io.Writer, e *match.ETMSummary) error {
 		return nil
 	}
 	fmt.Fprintf(w, "\nETM %s vs official (the authors' script): %s differ\n", e.Mode, plural(n, "question"))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "system\tquestion\tetm\tofficial\trule that decided\n")
+	rows := [][]string{{"system", "question", "etm", "official", "rule that decided"}}
 	for _, sys := range e.Systems {
 		for _, d := range sys.ModeDiffs {
-			fmt.Fprintf(tw, "%s\t#%d\t%d\t%d\t%s\n", sys.System, d.Index, d.ETM, d.Official, d.Rule)
+			rows = append(rows, cells(sys.System, "#"+fmt.Sprint(d.Index), d.ETM, d.Official, d.Rule))
 		}
 	}
-	return tw.Flush()
+	return writeWordGrid(w, rows, false)
 }
 
 func indexList(xs []int) string {
@@ -79,14 +75,4 @@ func indexList(xs []int) string {
 		fmt.Fprintf(&b, "#%d", x)
 	}
 	return b.String()
-}
-
-// firstErr returns the first non-nil error (sections print in order either way).
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

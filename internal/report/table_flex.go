@@ -1,10 +1,9 @@
 package report
 
 import (
-	"fmt"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
-	"text/tabwriter"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // writeFlexTable prints the NL2SQL++ flexible comparison's verdict counts per system,
@@ -14,12 +13,11 @@ func writeFlexTable(w io.Writer, s *rundir.Summary) error {
 	if len(s.Flex) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nflexible comparison (NL2SQL++) verdicts (questions); Flex = exact + column-flexible\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tcompared\texact\tcolumn-flexible\tfailure\t\n")
+	t := TextTable{Title: "flexible comparison (NL2SQL++) verdicts (questions); Flex = exact + column-flexible",
+		Head: []string{"system", "compared", "exact", "column-flexible", "failure"}}
 	for _, f := range s.Flex {
 		o := f.Overall
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", f.System, o.Compared, o.Exact, o.ColumnFlexible, o.Failure)
+		t.Rows = append(t.Rows, cells(f.System, o.Compared, o.Exact, o.ColumnFlexible, o.Failure))
 	}
-	return tw.Flush()
+	return writeTitled(w, t)
 }

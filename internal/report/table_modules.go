@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -28,21 +27,6 @@ func WriteModulesTable(w io.Writer, s *rundir.Summary) error {
 	return ew.err
 }
 
-// errWriter keeps the first write error so the section writers stay readable.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return len(p), nil
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, nil
-}
-
 // anySystem reports whether some system's module metrics satisfy has: a section is
 // printed only when some system has data for it.
 func anySystem(m *metrics.ModulesSummary, has func(*metrics.SystemModules) bool) bool {
@@ -54,8 +38,22 @@ func anySystem(m *metrics.ModulesSummary, has func(*metrics.SystemModules) bool)
 	return false
 }
 
-func newTab(w io.Writer) *tabwriter.Writer {
-	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+// labels are the definitions' column heads.
+func labels(defs []metrics.Definition) []string {
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = d.Label
+	}
+	return out
+}
+
+// registryCells are a system's overall values of the definitions, as the registry prints them.
+func registryCells(s *rundir.Summary, system string, defs []metrics.Definition) []string {
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = cellOf(s, system, d.ID, "all").Text
+	}
+	return out
 }
 
 // writeSchemaSelection prints the registry's schema metrics beside the section's counts.
@@ -65,25 +63,15 @@ func writeSchemaSelection(w io.Writer, s *rundir.Summary) {
 	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.SchemaSelection != nil }) {
 		return
 	}
-	fmt.Fprintf(w, "\nschema selection (%%, mean over judged questions where defined)\n")
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tquestions\tsource\t")
-	for _, d := range defs {
-		fmt.Fprintf(tw, "%s\t", d.Label)
-	}
-	fmt.Fprintf(tw, "no gold column\t\n")
+	t := TextTable{Title: "schema selection (%, mean over judged questions where defined)",
+		Head: append(append([]string{"system", "questions", "source"}, labels(defs)...), "no gold column")}
 	for _, sm := range m.Systems {
-		ss := sm.SchemaSelection
-		if ss == nil {
-			continue
+		if ss := sm.SchemaSelection; ss != nil {
+			row := append(cells(sm.System, ss.Questions, sources(ss.Source)), registryCells(s, sm.System, defs)...)
+			t.Rows = append(t.Rows, append(row, fmt.Sprint(ss.Column.Undefined)))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t", sm.System, ss.Questions, sources(ss.Source))
-		for _, d := range defs {
-			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
-		}
-		fmt.Fprintf(tw, "%d\t\n", ss.Column.Undefined)
 	}
-	tw.Flush()
+	writeTitled(w, t)
 	writeLegend(w, "legend: ", []string{
 		"P/R/F1 = precision/recall/F1 of the tables and columns used against the gold SQL's",
 		"source = where the used schema came from, with its question count (reported: the system's schema selection; pred_sql: read from its judged SQL)",
@@ -111,18 +99,16 @@ func writeCandidates(w io.Writer, s *rundir.Summary) {
 	}) {
 		return
 	}
-	fmt.Fprintf(w, "\ncandidate generation (%%): every candidate SQL a system generated\n")
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tcandidates\tCR\tIR\tER\t\n")
+	t := TextTable{Title: "candidate generation (%): every candidate SQL a system generated", Head: []string{"system", "candidates", "CR", "IR", "ER"}}
 	for _, sm := range m.Systems {
 		cg := sm.CandidateGeneration
 		cr, ir, er := pct(cg.AllCandidates.Correct), pct(cg.AllCandidates.Incorrect), pct(cg.AllCandidates.Error)
 		if cg.Candidates == 0 {
 			cr, ir, er = noCandidates, noCandidates, noCandidates
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", sm.System, cg.Candidates, cr, ir, er)
+		t.Rows = append(t.Rows, cells(sm.System, cg.Candidates, cr, ir, er))
 	}
-	tw.Flush()
+	writeTitled(w, t)
 	writeLegend(w, "legend: ", []string{"CR/IR/ER = share of all candidates correct / incorrect (wrong result) / error (failed to run)"})
 	writePassAtK(w, s)
 }
@@ -135,13 +121,7 @@ func writePassAtK(w io.Writer, s *rundir.Summary) {
 	if len(defs) == 0 || !anySystem(m, func(s *metrics.SystemModules) bool { return s.CandidateGeneration.MultiCandidate > 0 }) {
 		return
 	}
-	fmt.Fprintf(w, "\nPass@k (%%): one of the first k candidates correct\n")
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\t")
-	for _, d := range defs {
-		fmt.Fprintf(tw, "%s\t", d.Label)
-	}
-	fmt.Fprintf(tw, "\n")
+	t := TextTable{Title: "Pass@k (%): one of the first k candidates correct", Head: append([]string{"system"}, labels(defs)...)}
 	var short, single []string
 	for _, sm := range m.Systems {
 		cg := sm.CandidateGeneration
@@ -149,16 +129,12 @@ func writePassAtK(w io.Writer, s *rundir.Summary) {
 			single = append(single, sm.System)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t", sm.System)
-		for _, d := range defs {
-			fmt.Fprintf(tw, "%s\t", cellOf(s, sm.System, d.ID, "all").Text)
-		}
-		fmt.Fprintf(tw, "\n")
+		t.Rows = append(t.Rows, append([]string{sm.System}, registryCells(s, sm.System, defs)...))
 		if n := len(cg.PassAt); n > 0 && cg.PassAt[n-1].Short > 0 {
 			short = append(short, fmt.Sprintf("%s %d", sm.System, cg.PassAt[n-1].Short))
 		}
 	}
-	tw.Flush()
+	writeTitled(w, t)
 	if len(short) > 0 && len(m.PassK) > 0 {
 		fmt.Fprintf(w, "questions with fewer than %d candidates (they use all they have): %s\n", m.PassK[len(m.PassK)-1], strings.Join(short, ", "))
 	}
@@ -174,18 +150,15 @@ func writeRevision(w io.Writer, m *metrics.ModulesSummary) {
 	if !anySystem(m, func(s *metrics.SystemModules) bool { return s.Revision != nil }) {
 		return
 	}
-	fmt.Fprintf(w, "\nquery revision (%%): first candidate -> judged SQL, matched by question id\n")
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tquestions\tCR pre\tCR post\tIR post\tER post\tCI\tI2C\tE2C\tC2I\tC2E\t\n")
+	t := TextTable{Title: "query revision (%): first candidate -> judged SQL, matched by question id",
+		Head: []string{"system", "questions", "CR pre", "CR post", "IR post", "ER post", "CI", "I2C", "E2C", "C2I", "C2E"}}
 	for _, s := range m.Systems {
-		r := s.Revision
-		if r == nil {
-			continue
+		if r := s.Revision; r != nil {
+			t.Rows = append(t.Rows, cells(s.System, r.Questions, pct(r.Pre.Correct), pct(r.Post.Correct), pct(r.Post.Incorrect), pct(r.Post.Error),
+				r.CI.Percent(), r.I2C.Percent(), r.E2C.Percent(), r.C2I.Percent(), r.C2E.Percent()))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.System, r.Questions, pct(r.Pre.Correct), pct(r.Post.Correct),
-			pct(r.Post.Incorrect), pct(r.Post.Error), r.CI.Percent(), r.I2C.Percent(), r.E2C.Percent(), r.C2I.Percent(), r.C2E.Percent())
 	}
-	tw.Flush()
+	writeTitled(w, t)
 	writeLegend(w, "legend: ", []string{
 		"CR pre/post = correct rate before / after revision; IR/ER post = incorrect / error rate after",
 		"CI = relative change of CR",
@@ -203,14 +176,13 @@ func writeUsage(w io.Writer, sum *rundir.Summary) {
 		return
 	}
 	fmt.Fprintf(w, "\nefficiency per question: mean over all judged questions / over questions with usage (NL2SQLBench repo)\n")
-	tw := newTab(w)
 	// The latency column appears when some system reported latency (collect's records do).
 	withLatency := anySystem(m, func(s *metrics.SystemModules) bool { return s.Usage != nil && s.Usage.LatencyMS != nil })
-	latHead := ""
+	head := []string{"system", "module", "tokens", "tokens (nonzero)", "calls", "calls (nonzero)", "cost $", "cost $ (nonzero)"}
 	if withLatency {
-		latHead = "latency ms\t"
+		head = append(head, "latency ms")
 	}
-	fmt.Fprintf(tw, "system\tmodule\ttokens\ttokens (nonzero)\tcalls\tcalls (nonzero)\tcost $\tcost $ (nonzero)\t%s\n", latHead)
+	rows := [][]string{head}
 	means := func(x *metrics.Means, u metrics.Unit, none string) (all, nonzero string) {
 		if x == nil {
 			return none, none
@@ -235,12 +207,11 @@ func writeUsage(w io.Writer, sum *rundir.Summary) {
 			}
 			tok, calls, cost, lat = reg("tokens", tok), reg("calls", calls), reg("cost", cost), reg("latency_ms", lat)
 		}
-		if !withLatency {
-			lat = ""
-		} else {
-			lat += "\t"
+		r := []string{sys, mod, tok, tokNZ, calls, callsNZ, cost, costNZ}
+		if withLatency {
+			r = append(r, lat)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", sys, mod, tok, tokNZ, calls, callsNZ, cost, costNZ, lat)
+		rows = append(rows, r)
 	}
 	for _, s := range m.Systems {
 		if s.Usage == nil {
@@ -256,7 +227,7 @@ func writeUsage(w io.Writer, sum *rundir.Summary) {
 			row(s.System, k, s.UsageByModule[k], false)
 		}
 	}
-	tw.Flush()
+	writeGrid(w, rows)
 	legend := []string{"(nonzero) = mean over the questions with usage only, as the NL2SQLBench repository reports it"}
 	if m.Pricing != "" {
 		legend = append(legend, fmt.Sprintf("cost $ = tokens priced with %s, %.0f%% of prompt tokens at the cached price", m.Pricing, 100*m.CacheHitShare))
@@ -272,15 +243,14 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 		fmt.Fprintf(w, "\ncross-system analysis over %d questions judged for every system\n", c.Questions)
 	}
 	if len(c.RecallCondition) > 0 {
-		fmt.Fprintf(w, "\ncorrect rate (%%) by schema recall (first candidate / judged SQL)\n")
-		tw := newTab(w)
-		fmt.Fprintf(tw, "system\trecall=1 n\tCG\tfinal\trecall<1 n\tCG\tfinal\tcol. recall correct\tcol. recall wrong\t\n")
+		t := TextTable{Title: "correct rate (%) by schema recall (first candidate / judged SQL)",
+			Head: []string{"system", "recall=1 n", "CG", "final", "recall<1 n", "CG", "final", "col. recall correct", "col. recall wrong"}}
 		for i, r := range c.RecallCondition {
 			o := c.RecallOutcome[i]
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.System, r.Full, r.CGFull.Percent(), r.FinalFull.Percent(),
-				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), o.ColumnRecallRight.Percent(), o.ColumnRecallWrong.Percent())
+			t.Rows = append(t.Rows, cells(r.System, r.Full, r.CGFull.Percent(), r.FinalFull.Percent(),
+				r.Partial, r.CGPartial.Percent(), r.FinalPart.Percent(), o.ColumnRecallRight.Percent(), o.ColumnRecallWrong.Percent()))
 		}
-		tw.Flush()
+		writeTitled(w, t)
 		writeLegend(w, "legend: ", []string{
 			"recall=1 = questions whose used schema holds every gold table and column (recall<1: the others); n = questions",
 			"CG/final = correct rate of the first candidate / of the judged SQL",
@@ -291,30 +261,26 @@ func writeCross(w io.Writer, c *metrics.CrossSystem) {
 		return
 	}
 	if len(c.Agreement) > 0 {
-		fmt.Fprintf(w, "\nquestions solved by exactly n systems (n=0: by none)\n")
-		tw := newTab(w)
-		fmt.Fprintf(tw, "difficulty\tquestions\t")
+		t := TextTable{Title: "questions solved by exactly n systems (n=0: by none)", Head: []string{"difficulty", "questions"}}
 		for n := range c.Agreement[0].Correct {
-			fmt.Fprintf(tw, "n=%d\t", n)
+			t.Head = append(t.Head, fmt.Sprintf("n=%d", n))
 		}
-		fmt.Fprintf(tw, "\n")
 		for _, a := range c.Agreement {
-			fmt.Fprintf(tw, "%s\t%d\t", a.Difficulty, a.Questions)
+			row := cells(a.Difficulty, a.Questions)
 			for _, x := range a.Correct {
-				fmt.Fprintf(tw, "%d\t", x)
+				row = append(row, fmt.Sprint(x))
 			}
-			fmt.Fprintf(tw, "\n")
+			t.Rows = append(t.Rows, row)
 		}
-		tw.Flush()
+		writeTitled(w, t)
 	}
 	if len(c.Overlaps) > 0 {
-		fmt.Fprintf(w, "\noverlap of wrong answers (incorrect or error); Jaccard = both / wrong for either\n")
-		tw := newTab(w)
-		fmt.Fprintf(tw, "a\tb\twrong a\twrong b\tboth\tJaccard %%\t\n")
+		t := TextTable{Title: "overlap of wrong answers (incorrect or error); Jaccard = both / wrong for either",
+			Head: []string{"a", "b", "wrong a", "wrong b", "both", "Jaccard %"}}
 		for _, o := range c.Overlaps {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t\n", o.A, o.B, o.WrongA, o.WrongB, o.Intersection, o.Jaccard.Percent())
+			t.Rows = append(t.Rows, cells(o.A, o.B, o.WrongA, o.WrongB, o.Intersection, o.Jaccard.Percent()))
 		}
-		tw.Flush()
+		writeTitled(w, t)
 	}
 	frontier := func(title string, unit metrics.Unit, pts []metrics.FrontierPoint) {
 		if len(pts) == 0 {

@@ -20,20 +20,12 @@ func WritePartialTable(w io.Writer, s *rundir.Summary) error {
 	fmt.Fprintf(ew, "\nSpider partial match (%%, as evaluation.py --etype match; acc over questions whose prediction has the component, rec over those whose gold has it)\n")
 	for _, sys := range s.ESMPartial {
 		groups := append(append([]metrics.PartialGroup{}, sys.ByDifficulty...), sys.Overall)
-		tw := newTab(ew)
-		fmt.Fprintf(tw, "%s\t", sys.System)
+		head, count, exact := []string{sys.System}, []string{" count"}, []string{" exact match"}
 		for _, g := range groups {
-			fmt.Fprintf(tw, "%s\t", g.Name)
+			head, count = append(head, g.Name), append(count, fmt.Sprint(g.Count))
+			exact = append(exact, fmt.Sprintf("%.2f", 100*g.ExactRate))
 		}
-		fmt.Fprintf(tw, "\n count\t")
-		for _, g := range groups {
-			fmt.Fprintf(tw, "%d\t", g.Count)
-		}
-		fmt.Fprintf(tw, "\n exact match\t")
-		for _, g := range groups {
-			fmt.Fprintf(tw, "%.2f\t", 100*g.ExactRate)
-		}
-		fmt.Fprintf(tw, "\n")
+		rows := [][]string{head, count, exact}
 		for _, part := range []struct {
 			name string
 			val  func(metrics.PartialComponent) float64
@@ -43,16 +35,14 @@ func WritePartialTable(w io.Writer, s *rundir.Summary) error {
 			{"f1", func(c metrics.PartialComponent) float64 { return c.F1 }},
 		} {
 			for i, comp := range sys.Overall.Components {
-				fmt.Fprintf(tw, " %s %s\t", comp.Name, part.name)
+				row := []string{" " + comp.Name + " " + part.name}
 				for _, g := range groups {
-					fmt.Fprintf(tw, "%.2f\t", 100*part.val(g.Components[i]))
+					row = append(row, fmt.Sprintf("%.2f", 100*part.val(g.Components[i])))
 				}
-				fmt.Fprintf(tw, "\n")
+				rows = append(rows, row)
 			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		writeGrid(ew, rows)
 	}
 	return ew.err
 }

@@ -89,66 +89,43 @@ func sliceDifferences(s *rundir.Summary) *TextTable {
 }
 
 func diffKindTable(d *slicing.DiffSection) TextTable {
-	t := TextTable{Title: "How incorrect answers are wrong (result_diff kinds)", Head: []string{"kind"},
+	t := TextTable{Title: "How incorrect answers are wrong (result_diff kinds)", Head: perSystem(d, "kind", systemName),
 		Caption: "Incorrect answers by how their result differs from the gold's, first kind that applies (docs/result-diff.md); % of the system's incorrect answers."}
-	for _, sd := range d.Systems {
-		t.Head = append(t.Head, sd.System)
-	}
 	for _, k := range d.Kinds {
-		row := []string{k}
-		any := false
-		for _, sd := range d.Systems {
-			row = append(row, countShare(sd.Kinds[k], sd.Incorrect))
-			any = any || sd.Kinds[k] > 0
-		}
-		if any {
-			t.Rows = append(t.Rows, row)
+		if kindUsed(d, k) {
+			t.Rows = append(t.Rows, perSystem(d, k, func(sd *slicing.SystemDiffs) string { return countShare(sd.Kinds[k], sd.Incorrect) }))
 		}
 	}
-	row := []string{"incorrect"}
-	for _, sd := range d.Systems {
-		row = append(row, fmt.Sprint(sd.Incorrect))
-	}
-	t.Rows = append(t.Rows, row)
-	if unclassified(d) {
-		row := []string{"unclassified"}
-		for _, sd := range d.Systems {
-			row = append(row, fmt.Sprint(sd.Unclassified))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t
-}
-
-func unclassified(d *slicing.DiffSection) bool {
+	t.Rows = append(t.Rows, perSystem(d, "incorrect", func(sd *slicing.SystemDiffs) string { return fmt.Sprint(sd.Incorrect) }))
 	for _, sd := range d.Systems {
 		if sd.Unclassified > 0 {
-			return true
+			t.Rows = append(t.Rows, perSystem(d, "unclassified", func(sd *slicing.SystemDiffs) string { return fmt.Sprint(sd.Unclassified) }))
+			break
 		}
 	}
-	return false
+	return t
 }
 
 func diffClauseTable(d *slicing.DiffSection) TextTable {
-	t := TextTable{Title: "Clauses of incorrect answers that differ from the gold's", Head: []string{"clause"},
+	t := TextTable{Title: "Clauses of incorrect answers that differ from the gold's", Head: perSystem(d, "clause", systemName),
 		Caption: "From the exact-set-match comparison (values ignored, as ESM ignores them), where both queries parse; an answer may differ in several clauses. % of the system's incorrect answers."}
-	for _, sd := range d.Systems {
-		t.Head = append(t.Head, sd.System)
-	}
 	for _, c := range d.Clauses {
-		row := []string{c}
-		for _, sd := range d.Systems {
-			row = append(row, countShare(sd.Clauses[c], sd.Incorrect))
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, perSystem(d, c, func(sd *slicing.SystemDiffs) string { return countShare(sd.Clauses[c], sd.Incorrect) }))
 	}
-	row := []string{"any clause"}
-	for _, sd := range d.Systems {
-		row = append(row, countShare(sd.WithClauses, sd.Incorrect))
-	}
-	t.Rows = append(t.Rows, row)
+	t.Rows = append(t.Rows, perSystem(d, "any clause", func(sd *slicing.SystemDiffs) string { return countShare(sd.WithClauses, sd.Incorrect) }))
 	return t
 }
+
+// perSystem is a row of the result_diff tables: its label, then cell of each system.
+func perSystem(d *slicing.DiffSection, label string, cell func(*slicing.SystemDiffs) string) []string {
+	row := []string{label}
+	for i := range d.Systems {
+		row = append(row, cell(&d.Systems[i]))
+	}
+	return row
+}
+
+func systemName(sd *slicing.SystemDiffs) string { return sd.System }
 
 func countShare(n, of int) string {
 	if of == 0 {

@@ -2,9 +2,9 @@ package report
 
 import (
 	"fmt"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"io"
-	"text/tabwriter"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // spider2Rows bounds the disagreements printed per system (summary.json has them all).
@@ -17,13 +17,12 @@ func writeSpider2Table(w io.Writer, s *rundir.Summary) error {
 	if len(s.Spider2) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nSpider 2.0: official (evaluate.py) vs strict, correct over judged tasks; verdicts from --spider2-mode %s\n", s.Spider2[0].Mode)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\ttasks\tjudged\tofficial\tstrict\tdisagree\t\n")
+	t := TextTable{Title: fmt.Sprintf("Spider 2.0: official (evaluate.py) vs strict, correct over judged tasks; verdicts from --spider2-mode %s", s.Spider2[0].Mode),
+		Head: []string{"system", "tasks", "judged", "official", "strict", "disagree"}}
 	for _, x := range s.Spider2 {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", x.System, x.Tasks, x.Judged, x.Official, x.Strict, len(x.Disagreements))
+		t.Rows = append(t.Rows, cells(x.System, x.Tasks, x.Judged, x.Official, x.Strict, len(x.Disagreements)))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTitled(w, t); err != nil {
 		return err
 	}
 	for _, x := range s.Spider2 {
@@ -31,16 +30,15 @@ func writeSpider2Table(w io.Writer, s *rundir.Summary) error {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s: tasks where the modes disagree\n", x.System)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "task\tbackend\tofficial\tstrict\twhy\n")
+		rows := [][]string{{"task", "backend", "official", "strict", "why"}}
 		for i, d := range x.Disagreements {
 			if i == spider2Rows {
-				fmt.Fprintf(tw, "... %d more in summary.json\t\t\t\t\n", len(x.Disagreements)-spider2Rows)
+				rows = append(rows, []string{fmt.Sprintf("... %d more in summary.json", len(x.Disagreements)-spider2Rows), "", "", "", ""})
 				break
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", d.QuestionID, d.Backend, d.Official, d.Strict, d.Why)
+			rows = append(rows, cells(d.QuestionID, d.Backend, d.Official, d.Strict, d.Why))
 		}
-		if err := tw.Flush(); err != nil {
+		if err := writeWordGrid(w, rows, false); err != nil {
 			return err
 		}
 	}

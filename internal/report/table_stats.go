@@ -130,20 +130,13 @@ func StatsTables(s *rundir.Summary) []TextTable {
 
 // WriteTextTables prints tables for a terminal.
 func WriteTextTables(w io.Writer, ts []TextTable) error {
-	ew := &errWriter{w: w}
 	for _, t := range ts {
-		fmt.Fprintf(ew, "\n%s\n", lowerFirst(t.Title))
-		tw := newTab(ew)
-		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.Head, "\t"))
-		for _, r := range t.Rows {
-			fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))
-		}
-		tw.Flush()
-		if t.Caption != "" {
-			fmt.Fprintf(ew, "%s\n", t.Caption)
+		t.Title = lowerFirst(t.Title)
+		if err := writeTitled(w, t); err != nil {
+			return err
 		}
 	}
-	return ew.err
+	return nil
 }
 
 // lowerFirst lowercases a title's first letter for a terminal, unless it starts an
@@ -159,11 +152,7 @@ func lowerFirst(s string) string {
 func mdTextTables(b *strings.Builder, ts []TextTable) {
 	for _, t := range ts {
 		fmt.Fprintf(b, "\n### %s\n\n", mdEsc(t.Title))
-		mdRow(b, t.Head)
-		mdAlign(b, len(t.Head))
-		for _, r := range t.Rows {
-			mdRow(b, r)
-		}
+		mdGrid(b, append([][]string{t.Head}, t.Rows...))
 		if t.Caption != "" {
 			fmt.Fprintf(b, "\n%s\n", mdEsc(t.Caption))
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -31,13 +30,12 @@ func testSuiteLines(s *rundir.Summary) []string {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ncounterexample databases (%s)\n", t.Settings)
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX-correct searched\tnot searchable\tcounterexamples\tEX yes ETM no\tof them with counterexample\trobustness findings\tgold suspect\tdatabases tried\t\n")
+	tt := TextTable{Title: fmt.Sprintf("counterexample databases (%s)", t.Settings), Head: []string{"system", "EX-correct searched", "not searchable",
+		"counterexamples", "EX yes ETM no", "of them with counterexample", "robustness findings", "gold suspect", "databases tried"}}
 	for _, sys := range t.Systems {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", sys.System, sys.Searched, sys.Unsearched, sys.Found, sys.ETMNo, sys.ETMNoFound, sys.Robust, sys.GoldSuspect, sys.DBs)
+		tt.Rows = append(tt.Rows, cells(sys.System, sys.Searched, sys.Unsearched, sys.Found, sys.ETMNo, sys.ETMNoFound, sys.Robust, sys.GoldSuspect, sys.DBs))
 	}
-	tw.Flush()
+	writeTitled(&b, tt)
 	indexes := func(cs []metrics.TestSuiteCase) string {
 		idx := make([]int, len(cs))
 		for i, c := range cs {

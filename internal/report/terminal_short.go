@@ -9,64 +9,21 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// WriteShort prints a run's answer on one screen: the headline table, one system's
-// intervals or every system against the best (the vs_best section), EX per difficulty
-// (up to two systems), one line on errors, and a legend of every term printed. WriteTable prints everything summary.json has (eval --details). Like every
-// output it only prints summary.json's values.
-func WriteShort(w io.Writer, s *rundir.Summary) error {
-	ew := &errWriter{w: w}
-	t := Scores(s)
-	writeShortScores(ew, s, t)
-	writeShortIntervals(ew, s, t)
-	writeShortComparison(ew, s)
-	// With three systems or more the comparisons take the difficulty table's place
-	// (--details prints it), keeping the answer on one screen.
-	if len(s.Systems) <= 2 || s.VsBest == nil {
-		writeEXByDifficulty(ew, s)
-	}
-	writeErrorLines(ew, s)
-	writeLegend(ew, "legend: ", headlineLegend(s, t))
-	return ew.err
-}
-
 // writeShortScores is the headline table; skipped and gold_error become columns only
 // when systems differ in them, otherwise the note line says them once.
-func writeShortScores(w io.Writer, s *rundir.Summary, t ScoreTable) {
+func writeShortScores(w io.Writer, s *rundir.Summary) error {
+	t := Scores(s)
 	perSystem := false
 	for _, r := range t.Rows {
 		perSystem = perSystem || r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError
 	}
-	tw := newTab(w)
-	fmt.Fprintf(tw, "system\tjudged\t")
-	for _, c := range t.Columns {
-		fmt.Fprintf(tw, "%s\t", c.Label)
-	}
-	if len(t.Columns) == 0 {
-		fmt.Fprintf(tw, "scores\t")
-	}
-	if perSystem {
-		fmt.Fprintf(tw, "skipped\tgold_error\t")
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t", r.System, r.Judged)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		if len(t.Columns) == 0 {
-			fmt.Fprintf(tw, "%s\t", noScores(r.Judged))
-		}
-		if perSystem {
-			fmt.Fprintf(tw, "%d\t%d\t", r.Skipped, r.GoldError)
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+	err := writeGrid(w, scoreRows(t, perSystem))
 	excluded := ""
 	if len(t.Rows) > 0 && !perSystem {
 		excluded = excludedNote(s.Dataset.Questions, t.Rows[0], skipReason(s))
 	}
 	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, SemanticsName(s), timingNote(s))
+	return err
 }
 
 // skipReason says why questions were skipped: a SQL run skips only questions whose
@@ -106,8 +63,12 @@ func excludedNote(questions int, r ScoreRow, skipWhy string) string {
 	return fmt.Sprintf(" (%d of %d; %s)", r.Judged, questions, strings.Join(parts, ", "))
 }
 
-// writeEXByDifficulty prints the difficulty table's EX rows.
-func writeEXByDifficulty(w io.Writer, s *rundir.Summary) {
+// writeEXByDifficulty prints the difficulty table's EX rows. With three systems or more
+// the comparisons take its place (--details prints it), keeping the answer on one screen.
+func writeEXByDifficulty(w io.Writer, s *rundir.Summary) error {
+	if len(s.Systems) > 2 && s.VsBest != nil {
+		return nil
+	}
 	d := ByDifficulty(s)
 	var rows []DifficultyRow
 	for _, r := range d.Rows {
@@ -116,30 +77,16 @@ func writeEXByDifficulty(w io.Writer, s *rundir.Summary) {
 		}
 	}
 	if len(rows) == 0 {
-		return
+		return nil
 	}
 	fmt.Fprintln(w)
-	tw := newTab(w)
-	fmt.Fprintf(tw, "EX by %s (%%)\t%s\tall\t\n", d.Grouping, strings.Join(d.Difficulties, "\t"))
-	fmt.Fprintf(tw, "questions\t")
-	for _, n := range d.Counts {
-		fmt.Fprintf(tw, "%d\t", n)
-	}
-	fmt.Fprintf(tw, "\n")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t", r.System)
-		for _, c := range r.Cells {
-			fmt.Fprintf(tw, "%s\t", c.Text)
-		}
-		fmt.Fprintf(tw, "\n")
-	}
-	tw.Flush()
+	return writeGrid(w, difficultyRows(d, rows, []string{fmt.Sprintf("EX by %s (%%)", d.Grouping)}, "questions", false))
 }
 
 // writeErrorLines says in one line how many predictions failed to run and why (by error
 // category for one system; the counts per system for several, their categories being in
 // --details).
-func writeErrorLines(w io.Writer, s *rundir.Summary) {
+func writeErrorLines(w io.Writer, s *rundir.Summary) error {
 	fmt.Fprintln(w)
 	if len(s.Systems) == 1 {
 		c := s.Systems[0].Overall.Counts
@@ -154,7 +101,7 @@ func writeErrorLines(w io.Writer, s *rundir.Summary) {
 			detail = ": " + strings.Join(cats, ", ")
 		}
 		fmt.Fprintf(w, "failed to run (error): %d of %d%s\n", c.Error, c.Judged, detail)
-		return
+		return nil
 	}
 	var parts []string
 	for _, sys := range s.Systems {
@@ -162,4 +109,5 @@ func writeErrorLines(w io.Writer, s *rundir.Summary) {
 		parts = append(parts, fmt.Sprintf("%s %d of %d", sys.System, c.Error, c.Judged))
 	}
 	fmt.Fprintf(w, "failed to run (error): %s; by category with --details\n", strings.Join(parts, ", "))
+	return nil
 }

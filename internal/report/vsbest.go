@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -102,10 +101,10 @@ func unitOf(s *rundir.Summary, id string) metrics.Unit { return definition(s, id
 
 // writeShortComparison prints the comparison table for a terminal, its caption as one
 // line above it.
-func writeShortComparison(w io.Writer, s *rundir.Summary) {
+func writeShortComparison(w io.Writer, s *rundir.Summary) error {
 	t := ComparisonTable(s)
 	if t == nil {
-		return
+		return nil
 	}
 	corrected := len(t.Head) > len(comparisonHead)
 	title := "each system against the best, paired on the same questions"
@@ -113,31 +112,32 @@ func writeShortComparison(w io.Writer, s *rundir.Summary) {
 		title += " (Holm p: corrected for each metric's comparisons)"
 	}
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) // left-aligned: the verdicts are words
-	for _, r := range t.Rows {
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
 		// Without a header row the p-values name themselves.
 		r = append([]string{}, r...)
-		r[3] = "p" + pSign(r[3])
+		r[0], r[3] = "  "+r[0], "p"+pSign(r[3])
 		if corrected {
 			r[4] = "Holm p" + pSign(r[4])
 		}
-		fmt.Fprintf(tw, "  %s\n", strings.Join(r, "\t"))
+		rows[i] = r
 	}
-	tw.Flush()
+	return writeWordGrid(w, rows, false) // left-aligned: the verdicts are words
 }
 
 // writeShortIntervals prints one system's headline intervals on one line (wrapped like
 // the legend): what "how sure" means when there is no other system.
-func writeShortIntervals(w io.Writer, s *rundir.Summary, t ScoreTable) {
+func writeShortIntervals(w io.Writer, s *rundir.Summary) error {
 	if len(s.Systems) != 1 || s.Metrics == nil {
-		return
+		return nil
 	}
 	var parts []string
-	for _, d := range t.Columns {
+	for _, d := range Scores(s).Columns {
 		_, v, ok := s.Metrics.Lookup(s.Systems[0].System, d.ID)
 		if ok && v.CIText != "" && metrics.DisplayOf(d.ID).Compare {
 			parts = append(parts, d.Label+" "+v.CIText)
 		}
 	}
 	writeLegend(w, "95% intervals: ", parts)
+	return nil
 }
