@@ -13,10 +13,15 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrBadConfig reports a pipeline configuration that cannot be run.
 var ErrBadConfig = errors.New("bad pipeline config")
+
+// MaxConfigFile caps a pipeline config, a prompt template or a trace file: each is
+// read whole, and a FIFO or device is refused rather than waited on.
+const MaxConfigFile = 16 << 20
 
 // Strategies of each module.
 const (
@@ -187,7 +192,7 @@ const (
 
 // LoadConfig reads and checks a pipeline config file.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
