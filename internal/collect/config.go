@@ -282,10 +282,10 @@ func (c *Config) normalise() error {
 		return fmt.Errorf("llm.top_p %v is not in (0, 1]: %w", *l.TopP, ErrBadConfig)
 	}
 	if p := c.Pricing; p != nil {
-		if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
-			return fmt.Errorf("pricing: negative price: %w", ErrBadConfig)
+		if err := metrics.CheckPrices(p.Input, p.CachedInput, p.Output); err != nil {
+			return fmt.Errorf("pricing: %v: %w", err, ErrBadConfig)
 		}
-		if s := p.CacheHitShare; s != nil && (*s < 0 || *s > 1) {
+		if s := p.CacheHitShare; s != nil && (*s < 0 || *s > 1 || math.IsNaN(*s)) {
 			return fmt.Errorf("pricing.cache_hit_share %v is not between 0 and 1: %w", *s, ErrBadConfig)
 		}
 	}
