@@ -64,6 +64,14 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 				if err != nil {
 					return err
 				}
+				// Its prediction checks read the records' verdicts, and it reseals the run:
+				// a changed run's are not what was judged (as rescore and agreement refuse it).
+				if err := run.Integrity.Err(); err != nil {
+					return fmt.Errorf("audit %s: %w", f.run, err)
+				}
+				for _, w := range run.Warnings {
+					fmt.Fprintf(e.stderr, "warning: %s\n", w)
+				}
 				if cfg.DatasetSpec == "" {
 					// The manifest's paths are absolute; summary.json's as given to eval.
 					kind, path, root := run.Summary.Dataset.Kind, run.Summary.Dataset.Path, run.Summary.Dataset.DBRoot
@@ -90,6 +98,15 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 			}
 			if f.timeout <= 0 || f.maxRows <= 0 {
 				return usagef("--timeout and --max-rows must be positive")
+			}
+			if f.run != "" {
+				// audit.jsonl and the manifest's hash of it are written into the run (by
+				// default), and its records must not change while they are read.
+				lock, err := rundir.AcquireLock(f.run, "audit")
+				if err != nil {
+					return err
+				}
+				defer lock.Release()
 			}
 			return runAuditWith(cmd.Context(), e, cfg, out, f.corrections)
 		},

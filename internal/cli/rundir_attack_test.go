@@ -202,11 +202,14 @@ func TestRunDirTampered(t *testing.T) {
 			if code, body := dashboard(t, dir, "/run/run/"); code != 200 || !strings.Contains(body, changedBanner) {
 				t.Errorf("dashboard run page: %d, no banner", code)
 			}
-			// compare, rescore, resume: refused, naming the file.
+			// compare, rescore, agreement, audit, resume: refused, naming the file
+			// (audit --run read the changed records and resealed the run).
 			for _, args := range [][]string{
 				{"compare", other, dir, "--system", "a"},
 				{"compare", dir, other, "--system", "a"},
 				{"rescore", dir},
+				{"agreement", dir},
+				{"audit", "--run", dir},
 				{"eval", "--resume", "--out", dir},
 			} {
 				code, _, stderr := run2(args...)

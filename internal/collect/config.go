@@ -13,10 +13,15 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrBadConfig reports a pipeline configuration that cannot be run.
 var ErrBadConfig = errors.New("bad pipeline config")
+
+// MaxConfigFile caps a pipeline config, a prompt template or a trace file: each is
+// read whole, and a FIFO or device is refused rather than waited on.
+const MaxConfigFile = 16 << 20
 
 // Strategies of each module.
 const (
@@ -187,7 +192,7 @@ const (
 
 // LoadConfig reads and checks a pipeline config file.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
@@ -277,10 +282,10 @@ func (c *Config) normalise() error {
 		return fmt.Errorf("llm.top_p %v is not in (0, 1]: %w", *l.TopP, ErrBadConfig)
 	}
 	if p := c.Pricing; p != nil {
-		if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
-			return fmt.Errorf("pricing: negative price: %w", ErrBadConfig)
+		if err := metrics.CheckPrices(p.Input, p.CachedInput, p.Output); err != nil {
+			return fmt.Errorf("pricing: %v: %w", err, ErrBadConfig)
 		}
-		if s := p.CacheHitShare; s != nil && (*s < 0 || *s > 1) {
+		if s := p.CacheHitShare; s != nil && (*s < 0 || *s > 1 || math.IsNaN(*s)) {
 			return fmt.Errorf("pricing.cache_hit_share %v is not between 0 and 1: %w", *s, ErrBadConfig)
 		}
 	}

@@ -42,6 +42,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"vote needs samples", "llm: {model: m}\npipeline: {query_revision: {strategy: self_consistency}}\n", "self_consistency"},
 		{"zero_shot n", "llm: {model: m}\npipeline: {candidate_generation: {strategy: zero_shot, n: 3}}\n", "sampled"},
 		{"bad duration", "llm: {model: m, timeout: soon}\n", "duration"},
+		// A matrix dry run printed a cost of +Inf (and NaN) for these.
+		{"price not a number", "llm: {model: m}\npricing: {input: .nan}\n", "not a number"},
+		{"price infinite", "llm: {model: m}\npricing: {output: .inf}\n", "not a number"},
+		{"price absurd", "llm: {model: m}\npricing: {input: 1e308}\n", "over"},
+		{"cache share not a number", "llm: {model: m}\npricing: {input: 1, cache_hit_share: .nan}\n", "cache_hit_share"},
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig([]byte(tt.yaml))

@@ -3,9 +3,10 @@ package collect
 import (
 	"embed"
 	"fmt"
-	"os"
 	"strings"
 	"text/template"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 //go:embed prompts/*.tmpl
@@ -71,7 +72,7 @@ func loadPrompts(c *Config) (prompts, error) {
 		src, from := "", "prompts/"+prefix+name+".tmpl"
 		if path := override[name]; path != "" {
 			path = c.resolve(path)
-			b, err := os.ReadFile(path)
+			b, err := safefile.ReadFile(path, MaxConfigFile)
 			if err != nil {
 				if name == promptSecond {
 					return nil, fmt.Errorf("second_pass.prompt: %w", err)

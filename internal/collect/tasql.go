@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
 )
 
@@ -150,7 +151,7 @@ var (
 
 // readSQL reads one trace file (a JSON string) and returns the SQL in it.
 func readSQL(path string) (sql string, prefixed bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, MaxConfigFile)
 	if err != nil {
 		return "", false, fmt.Errorf("read traces: %w", err)
 	}

@@ -35,6 +35,26 @@ type ModelPrice struct {
 	Output      float64 `yaml:"output" json:"output"`
 }
 
+// MaxPrice bounds a price per million tokens: far over any real one, and low enough that
+// no token count makes a cost overflow to +Inf.
+const MaxPrice = 1e6
+
+// CheckPrices refuses a price that is negative, not a number, infinite or over
+// MaxPrice: each would print a cost its usage does not support (NaN, +Inf).
+func CheckPrices(prices ...float64) error {
+	for _, p := range prices {
+		switch {
+		case math.IsNaN(p) || math.IsInf(p, 0):
+			return fmt.Errorf("price %v is not a number", p)
+		case p < 0:
+			return fmt.Errorf("negative price %v", p)
+		case p > MaxPrice:
+			return fmt.Errorf("price %v is over %v per million tokens", p, float64(MaxPrice))
+		}
+	}
+	return nil
+}
+
 // Pricing is the pricing table (a YAML or JSON file; see docs/pricing.example.yaml).
 type Pricing struct {
 	// CacheHitShare is the share of prompt tokens billed at the cached-input price
@@ -63,8 +83,8 @@ func ParsePricing(data []byte) (*Pricing, error) {
 		return nil, fmt.Errorf("no models: %w", ErrBadPricing)
 	}
 	for name, m := range p.Models {
-		if m.Input < 0 || m.CachedInput < 0 || m.Output < 0 {
-			return nil, fmt.Errorf("model %q: negative price: %w", name, ErrBadPricing)
+		if err := CheckPrices(m.Input, m.CachedInput, m.Output); err != nil {
+			return nil, fmt.Errorf("model %q: %v: %w", name, err, ErrBadPricing)
 		}
 	}
 	if p.DefaultModel != "" {

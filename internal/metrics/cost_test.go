@@ -53,6 +53,10 @@ func TestParsePricing(t *testing.T) {
 		`default_model: x` + "\nmodels: {m: {input: 1}}",
 		`systems: {s: x}` + "\nmodels: {m: {input: 1}}",
 		`models: {m: {input: -1}}`,
+		// NaN, infinite or absurd prices printed a cost of NaN or +Inf.
+		`models: {m: {input: .nan}}`,
+		`models: {m: {output: .inf}}`,
+		`models: {m: {cached_input: 1e308}}`,
 		`models: {m: {inptu: 1}}`,
 		`models: [`,
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +18,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // NewManifest fingerprints a prepared run: the build (version, VCS revision, Go and
@@ -204,7 +206,9 @@ func digestFile(ctx context.Context, path string) (rundir.FileDigest, error) {
 	if err := ctx.Err(); err != nil {
 		return rundir.FileDigest{}, err
 	}
-	f, err := os.Open(path)
+	// Streamed, so any size; but a FIFO (a --tables or --diff-json the reader only
+	// warned about) would block the open and the read forever.
+	f, _, err := safefile.Open(path, math.MaxInt64)
 	if err != nil {
 		return rundir.FileDigest{}, err
 	}

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // ErrBadPlan reports an experiment plan that cannot be run.
@@ -87,17 +86,10 @@ var planName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // LoadMatrixPlan reads and checks the plan file path. Unknown keys are errors naming the key.
 func LoadMatrixPlan(path string) (*MatrixPlan, error) {
-	f, err := os.Open(path)
+	// A FIFO or device given as the plan is refused, not waited on.
+	data, err := safefile.ReadFile(path, MaxPlan)
 	if err != nil {
-		return nil, fmt.Errorf("read plan: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxPlan+1))
-	if err != nil {
-		return nil, fmt.Errorf("read plan: %w", err)
-	}
-	if len(data) > MaxPlan {
-		return nil, fmt.Errorf("plan %s: larger than %d bytes: %w", path, MaxPlan, ErrBadPlan)
+		return nil, fmt.Errorf("read plan: %w (%w)", err, ErrBadPlan)
 	}
 	p, err := ParseMatrixPlan(data, filepath.Dir(path))
 	if err != nil {

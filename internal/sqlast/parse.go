@@ -46,6 +46,11 @@ func Parse(sql string) (q *Query, err error) {
 	case 0:
 		return nil, fmt.Errorf("%w: empty query", ErrParse)
 	case 1:
+		if len(sql) > MaxDepth {
+			if d := treeDepth(stmts[0], MaxDepth); d > MaxDepth {
+				return nil, fmt.Errorf("%w: nested deeper than %d levels", ErrParse, MaxDepth)
+			}
+		}
 		return &Query{sql: sql, stmt: stmts[0]}, nil
 	}
 	return nil, fmt.Errorf("%w: %d statements, want exactly one", ErrParse, len(stmts))

@@ -3,6 +3,7 @@ package sqlast
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -183,4 +184,33 @@ func FuzzExtractSchema(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseDeepTree: a chain of binary operators is parsed in a loop, so its tree can be
+// millions of levels deep; before the depth check the resolver ran out of goroutine
+// stack on a 10 MB prediction ("SELECT 1+1+...") and the whole eval died.
+func TestParseDeepTree(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string
+		ok   bool
+	}{
+		{"shallow long IN list", "SELECT name FROM customers WHERE id IN (" + strings.Repeat("1,", 50000) + "1)", true},
+		{"chain under the limit", "SELECT " + strings.Repeat("1+", MaxDepth/2) + "1", true},
+		{"chain over the limit", "SELECT " + strings.Repeat("1+", 2*MaxDepth) + "1", false},
+		{"AND chain", "SELECT name FROM customers WHERE " + strings.Repeat("id>1 AND ", 100_000) + "id>1", false},
+		{"concatenation", "SELECT 'a'" + strings.Repeat("||'a'", 100_000), false},
+	}
+	s := testSchema(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ExtractSchema(tt.sql, s)
+			if tt.ok && err != nil {
+				t.Fatalf("ExtractSchema = %v, want a schema", err)
+			}
+			if !tt.ok && (!errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "deeper than")) {
+				t.Fatalf("ExtractSchema = %v, want ErrParse naming the depth", err)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import weakref
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -139,11 +140,13 @@ class Run:
         exactly as records.jsonl holds them (docs/run-directory.md lists every field)."""
         path = self.records_path(system)
         try:
-            f = open(path, encoding="utf-8")
+            f = _open_in_run(self.path, path, MAX_RECORDS)
         except OSError as e:
             raise Error(f"open records: {e}") from e
         with f:
-            for lineno, line in enumerate(f, 1):
+            for lineno, line in enumerate(iter(lambda: f.readline(MAX_RECORD_LINE + 1), ""), 1):
+                if len(line) > MAX_RECORD_LINE:
+                    raise Error(f"{path}:{lineno}: a line over {MAX_RECORD_LINE} characters; not read")
                 if not line.strip():
                     continue
                 try:
@@ -185,9 +188,37 @@ def open_run(path: PathLike, *, check: bool = True) -> Run:
     return run
 
 
+# The binary's caps (internal/rundir): a run directory may come from someone else.
+MAX_SUMMARY = 256 << 20
+MAX_RECORDS = 1 << 30
+MAX_RECORD_LINE = 64 << 20
+
+
+def _open_in_run(run_dir: Path, path: Path, cap: int) -> Any:
+    """Opens path for reading as text only if it resolves inside run_dir (no symlink out)
+    and is a regular file of at most cap bytes: a FIFO would block the read forever and
+    a sparse 20 GB file would be read whole. Checked on the open file, so nothing can be
+    swapped in between."""
+    root = os.path.realpath(run_dir)
+    real = os.path.realpath(path)
+    if os.path.commonpath([root, real]) != root:
+        raise Error(f"{path}: leaves the run directory (resolves to {real}); not read")
+    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Error(f"{path}: not a regular file; not read")
+        if st.st_size > cap:
+            raise Error(f"{path}: {st.st_size} bytes, over the cap of {cap}; not read")
+        return os.fdopen(fd, encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_json(path: Path) -> Dict[str, Any]:
     try:
-        with open(path, encoding="utf-8") as f:
+        with _open_in_run(path.parent, path, MAX_SUMMARY) as f:
             data = json.load(f)
     except FileNotFoundError as e:
         raise Error(f"{path}: no such file (a run directory holds summary.json once eval finished)") from e

@@ -299,6 +299,38 @@ class TestErrors(Demo):
         run = nl2sqlbench.open_run(copy, check=False)
         self.assertToolError(lambda: list(run.records(s["systems"][0]["system"])), None, "outside the run")
 
+    def test_open_run_hostile_files(self) -> None:
+        # A run directory may come from someone else: with check=False nothing in it is
+        # followed out of it, waited on, or read past the binary's caps.
+        outside = self.out_dir("outside")
+        shutil.copytree(self.demo_run, outside)
+        cases = {
+            "summary a FIFO": lambda d: (os.remove(d / "summary.json"), os.mkfifo(d / "summary.json")),
+            "summary a symlink out": lambda d: (os.remove(d / "summary.json"), os.symlink(outside / "summary.json", d / "summary.json")),
+            "summary sparse over its cap": lambda d: os.truncate(d / "summary.json", nl2sqlbench._run.MAX_SUMMARY + 1),
+        }
+        want = {"summary a FIFO": "not a regular file", "summary a symlink out": "leaves the run directory",
+                "summary sparse over its cap": "over the cap"}
+        for name, attack in cases.items():
+            with self.subTest(name):
+                d = self.out_dir(name.replace(" ", "-"))
+                shutil.copytree(self.demo_run, d)
+                attack(d)
+                self.assertToolError(lambda: nl2sqlbench.open_run(d, check=False), None, want[name])
+        records = {
+            "records a FIFO": (lambda p: (p.unlink(), os.mkfifo(p)), "not a regular file"),
+            "records a symlink out": (lambda p: (p.unlink(), os.symlink(outside / p.relative_to(p.parents[1]), p)), "leaves the run directory"),
+            "records sparse over its cap": (lambda p: os.truncate(p, nl2sqlbench._run.MAX_RECORDS + 1), "over the cap"),
+            "a line over its cap": (lambda p: p.write_text("x" * (nl2sqlbench._run.MAX_RECORD_LINE + 2), encoding="utf-8"), ":1: a line over"),
+        }
+        for name, (attack, msg) in records.items():
+            with self.subTest(name):
+                d = self.out_dir(name.replace(" ", "-"))
+                shutil.copytree(self.demo_run, d)
+                run = nl2sqlbench.open_run(d, check=False)
+                attack(run.records_path("baseline"))
+                self.assertToolError(lambda: list(run.records("baseline")), None, msg)
+
     def test_binary_errors(self) -> None:
         old = os.environ.get("NL2SQLBENCH_BINARY")
         try:
