@@ -113,16 +113,6 @@ func rewriteRecords(path string, recs []record.Record) error { return rundir.Wri
 // writeJSONAtomic writes v as JSON to path atomically (rundir.WriteJSON).
 func writeJSONAtomic(path string, v any) error { return rundir.WriteJSON(path, v) }
 
-// readRunFile reads the file name of the run directory dir, refused when it is a
-// symlink out of it (rundir.Resolve): the directory may be someone else's.
-func readRunFile(dir, name string) ([]byte, error) {
-	path, err := rundir.Resolve(dir, name)
-	if err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
-}
-
 // ErrNoManifest is --resume's error on a run directory that holds records but no
 // manifest.json (written by an nl2sqlbench before manifests): what its records were
 // judged from cannot be checked, so they are not continued.
