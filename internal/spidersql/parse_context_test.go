@@ -6,12 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // longQuery is a valid query with n conditions: long enough that parsing it takes a while.
 func longQuery(n int) string {
 	return "SELECT name FROM singer WHERE " + strings.Repeat("age > 1 AND ", n) + "age > 1"
 }
+
+// longestConds is the most conditions longQuery may have and still be parsed (sqlscan.MaxAnalysed).
+const longestConds = (sqlscan.MaxAnalysed - len("SELECT name FROM singer WHERE age > 1")) / len("age > 1 AND ")
 
 // TestParseContext: a done context stops a parse with ctx's error, both before it starts
 // and part way through a long query, well before the whole parse would have finished.
@@ -22,7 +27,7 @@ func TestParseContext(t *testing.T) {
 	if _, err := ParseContext(done, "SELECT name FROM singer", s); !errors.Is(err, context.Canceled) {
 		t.Fatalf("ParseContext with a cancelled context: %v, want context.Canceled", err)
 	}
-	q := longQuery(50000)
+	q := longQuery(longestConds)
 	start := time.Now()
 	if _, err := Parse(q, s); err != nil {
 		t.Fatal(err)
