@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/spidersql"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // TestESMStopsAtDeadline: a comparison whose prediction takes long to parse stops soon
@@ -16,7 +17,9 @@ import (
 func TestESMStopsAtDeadline(t *testing.T) {
 	s := spidersql.NewSchema(map[string][]string{"singer": {"singer_id", "name", "age"}})
 	q := &dataset.Question{Index: 0, DBID: "concert", Gold: []string{"SELECT name FROM singer WHERE age > 1"}}
-	pred := "SELECT name FROM singer WHERE " + strings.Repeat("age > 1 AND ", 50000) + "age > 1"
+	// As many conditions as a query parsed at all may hold (sqlscan.MaxAnalysed).
+	const prefix, cond = "SELECT name FROM singer WHERE ", "age > 1 AND "
+	pred := prefix + strings.Repeat(cond, (sqlscan.MaxAnalysed-len(prefix)-len(cond))/len(cond)) + "age > 1"
 	a := NewAnnotator("", Options{})
 
 	start := time.Now()

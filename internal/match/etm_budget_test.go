@@ -9,22 +9,24 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // TestETMLongInList: rule 18 turns an IN list into an OR of as many comparisons, which
-// P5 sorts; that is n log n, not quadratic, so 180,000 values (prediction and gold)
-// normalise in seconds where they took more than ten minutes.
+// P5 sorts; that is n log n, not quadratic, so the longest IN list still parsed (about
+// 39,000 values, sqlscan.MaxAnalysed; prediction and gold) normalises in well under a
+// second. Quadratic, 180,000 values took more than ten minutes.
 func TestETMLongInList(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a 180,000-value IN list")
+		t.Skip("builds a 256 KiB IN list")
 	}
 	d := etmTestDB(t)
-	q := testutil.InList("t1", "age", 180_000)
+	q, n := testutil.LongestInList("t1", "age", sqlscan.MaxAnalysed)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	start := time.Now()
 	v := d.Compare(ctx, q, q)
-	t.Logf("180,000 values: %v", time.Since(start))
+	t.Logf("%d values: %v", n, time.Since(start))
 	if !v.Match || v.Err != nil {
 		t.Fatalf("no match: %+v", v.Err)
 	}

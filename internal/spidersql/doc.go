@@ -9,7 +9,9 @@
 // aggregation by count_others), so that Spider's exact set match (internal/match) compares
 // these structures and agrees with the official tool. The Spider loader derives each
 // question's difficulty with it. ParseContext stops at its context's deadline, so a
-// structural comparison whose budget ends frees its CPU.
+// structural comparison whose budget ends frees its CPU, and refuses a query over
+// sqlscan.MaxAnalysed (256 KiB) with a parse error before tokenizing it, so one is bounded
+// in memory too (process_sql has no such limit; no real query comes near it).
 //
 // Layout: tokenize.go and treebank.go reproduce the tokenizer (NLTK word_tokenize plus the
 // string-value and operator handling of process_sql); parse_*.go hold the recursive-descent

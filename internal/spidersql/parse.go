@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // maxDepth bounds subquery nesting. Python's recursion limit (1000 frames, about four per
@@ -18,8 +20,13 @@ func Parse(sql string, s *Schema) (*SQL, error) {
 }
 
 // ParseContext is Parse that stops when ctx is done (a long prediction parsed past its
-// record's deadline frees its CPU), returning an error that wraps ctx.Err().
+// record's deadline frees its CPU), returning an error that wraps ctx.Err(). A query over
+// sqlscan.MaxAnalysed bytes is not tokenized: its error wraps ErrParse and
+// sqlscan.ErrTooLong (process_sql has no such limit, but no real query comes near it).
 func ParseContext(ctx context.Context, sql string, s *Schema) (*SQL, error) {
+	if err := sqlscan.TooLong(sql); err != nil {
+		return nil, fmt.Errorf("parse: %w: %w", ErrParse, err)
+	}
 	if s == nil {
 		s = NewSchema(nil)
 	}

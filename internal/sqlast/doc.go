@@ -18,7 +18,9 @@
 // gold schema of the schema-selection metrics and the parse command come from it
 // (conventions below, and docs/parse.md); a corpus test checks it against SQLite's own
 // authorizer. ParseShared lets ETM and schema linking share one parse of each text (its
-// tree is never modified).
+// tree is never modified). A text over sqlscan.MaxAnalysed (256 KiB) is a parse error,
+// not parsed: its tree would cost hundreds of bytes of memory per byte, and no real query
+// comes near it; MaxDepth bounds the tree of a shorter one.
 //
 // Query.Features reads a query's characteristics for internal/slicing: joins, nesting,
 // aggregation, GROUP BY, HAVING, ORDER BY with LIMIT, set operations, window functions,

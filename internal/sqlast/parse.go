@@ -8,6 +8,8 @@ import (
 
 	"github.com/sqlc-dev/meyer/ast"
 	"github.com/sqlc-dev/meyer/parser"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // Sentinel errors.
@@ -26,8 +28,13 @@ type Query struct {
 }
 
 // Parse parses exactly one SQLite statement (a trailing semicolon is allowed). Errors
-// wrap ErrParse and carry the parser's message with its line:column.
+// wrap ErrParse and carry the parser's message with its line:column. A text over
+// sqlscan.MaxAnalysed bytes is not parsed: its error wraps ErrParse and sqlscan.ErrTooLong
+// (the tree would cost hundreds of bytes of memory per byte of SQL).
 func Parse(sql string) (q *Query, err error) {
+	if err := sqlscan.TooLong(sql); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrParse, err)
+	}
 	if strings.TrimSpace(strings.Trim(strings.TrimSpace(sql), ";")) == "" {
 		return nil, fmt.Errorf("%w: empty query", ErrParse)
 	}

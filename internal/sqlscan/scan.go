@@ -6,7 +6,8 @@
 //
 // It is lenient: every byte belongs to exactly one token, an unterminated quote or block
 // comment runs to the end, and nothing is an error. QuoteIdent and QuoteString are the
-// one SQLite quoting of an identifier and of a string literal.
+// one SQLite quoting of an identifier and of a string literal. MaxAnalysed is the longest
+// query the parsers (sqlast, spidersql) analyse, declared here so both share one number.
 package sqlscan
 
 import "strings"
