@@ -3,6 +3,9 @@ package predict
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
 // recordFields are keys that only NL2SQLBench records have. A one-object JSONL records
@@ -37,47 +40,49 @@ func Detect(path string, data []byte) (string, error) {
 		}
 		return FormatSpider, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data[start:]))
-	var first json.RawMessage
-	if err := dec.Decode(&first); err != nil {
-		return "", jsonError(path, data, start, err)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(first, &obj); err != nil {
-		return "", jsonError(path, data, start, err)
-	}
-	for _, f := range recordFields {
-		if _, ok := obj[f]; ok {
-			return FormatRecords, nil
+	// The first value is checked, not decoded: a BIRD file is one object of a million
+	// members, and a map of them took half a gigabyte. Its members are then scanned.
+	end := int64(jsonscan.ValueEnd(data, int(start)))
+	first := data[start:end]
+	if !json.Valid(first) {
+		// Only a decoder names the error: it reads (and buffers) the value.
+		dec := json.NewDecoder(bytes.NewReader(data[start:]))
+		if err := dec.Decode(new(skipValue)); err != nil {
+			return "", jsonError(path, data, start, err)
 		}
+		end = start + dec.InputOffset()
+		first = data[start:end]
 	}
-	if birdKeys(obj) {
+	record, indexKeys, allStrings, keys := false, true, true, 0
+	jsonscan.Members(first, func(key, value []byte) bool {
+		keys++
+		record = record || slices.Contains(recordFields, string(key))
+		_, ok := parseIndex(string(key))
+		indexKeys = indexKeys && ok
+		allStrings = allStrings && isStringOrNull(value)
+		return !record
+	})
+	switch {
+	case record:
+		return FormatRecords, nil
+	case indexKeys && keys > 0:
 		// Keys that are all question indexes make a BIRD file even when a value is not
 		// a string or more data follows: the BIRD reader then names the faulty key or
 		// line, where the records reader could only say that a record has no
 		// question_id.
 		return FormatBIRD, nil
-	}
-	if skipSpace(data, start+dec.InputOffset()) < int64(len(data)) {
+	case skipSpace(data, end) < int64(len(data)):
 		return FormatRecords, nil // several values: JSONL
-	}
-	for _, v := range obj {
-		if !isStringOrNull(v) {
-			return FormatRecords, nil
-		}
+	case !allStrings:
+		return FormatRecords, nil
 	}
 	return FormatBIRD, nil
 }
 
-// birdKeys reports whether obj has keys and every one is a question index.
-func birdKeys(obj map[string]json.RawMessage) bool {
-	for k := range obj {
-		if _, ok := parseIndex(k); !ok {
-			return false
-		}
-	}
-	return len(obj) > 0
-}
+// skipValue decodes any JSON value into nothing: the decoder checks it, nothing is copied.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 
 func isStringOrNull(v json.RawMessage) bool {
 	v = bytes.TrimSpace(v)

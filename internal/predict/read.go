@@ -18,7 +18,9 @@ func Read(path string) (*Set, error) {
 
 // ReadFormat reads a prediction file in the given format: "bird", "spider", "list" or
 // "records"; "" or "auto" detects it.
-func ReadFormat(path, format string) (*Set, error) {
+func ReadFormat(path, format string) (*Set, error) { return readFormat(path, format, itemCap{}) }
+
+func readFormat(path, format string, ic itemCap) (*Set, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read predictions: %w", err)
@@ -38,13 +40,13 @@ func ReadFormat(path, format string) (*Set, error) {
 	}
 	switch format {
 	case FormatBIRD:
-		return readBIRD(path, data)
+		return readBIRD(path, data, ic)
 	case FormatSpider:
-		return readSpider(path, data), nil
+		return readSpider(path, data, ic)
 	case FormatRecords:
-		return readRecords(path, data)
+		return readRecords(path, data, ic)
 	case FormatList:
-		return readList(path, data)
+		return readList(path, data, ic)
 	}
 	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider, list or records)", path, ErrUnknownFormat, format)
 }
