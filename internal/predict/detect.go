@@ -3,14 +3,9 @@ package predict
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
-
-// recordFields are keys that only NL2SQLBench records have. A one-object JSONL records
-// file whose values happen to be strings is told from a BIRD file by them.
-var recordFields = []string{"node_type", "PREDICTED_SQL", "question_id", "db_id", "question"}
 
 // Detect names the format of a prediction file's content (path is only for messages):
 //   - one JSON object whose values are all strings (or null), or a first object whose
@@ -56,9 +51,8 @@ func Detect(path string, data []byte) (string, error) {
 	record, indexKeys, allStrings, keys := false, true, true, 0
 	jsonscan.Members(first, func(key, value []byte) bool {
 		keys++
-		record = record || slices.Contains(recordFields, string(key))
-		_, ok := parseIndex(string(key))
-		indexKeys = indexKeys && ok
+		record = record || isRecordField(key)
+		indexKeys = indexKeys && isIndex(key)
 		allStrings = allStrings && isStringOrNull(value)
 		return !record
 	})
@@ -83,6 +77,31 @@ func Detect(path string, data []byte) (string, error) {
 type skipValue struct{}
 
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// isRecordField reports whether key is one that only NL2SQLBench records have: a
+// one-object JSONL records file whose values happen to be strings is told from a BIRD
+// file by them. The switch converts no bytes (a million-member object is a million keys).
+func isRecordField(key []byte) bool {
+	switch string(key) {
+	case "node_type", "PREDICTED_SQL", "question_id", "db_id", "question":
+		return true
+	}
+	return false
+}
+
+// isIndex is parseIndex's answer, without allocating for a short key of digits.
+func isIndex(key []byte) bool {
+	if len(key) == 0 || len(key) > 18 {
+		_, ok := parseIndex(string(key))
+		return ok
+	}
+	for _, c := range key {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func isStringOrNull(v json.RawMessage) bool {
 	v = bytes.TrimSpace(v)
