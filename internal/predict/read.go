@@ -11,7 +11,8 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
-// Read reads a prediction file, detecting its format (see Detect).
+// Read reads a prediction file, detecting its format (see Detect), however many items
+// it holds; a reader that knows the question count uses ReadFor, which bounds them.
 func Read(path string) (*Set, error) {
 	return ReadFormat(path, "")
 }
