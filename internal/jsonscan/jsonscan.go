@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // ErrorLine is the 1-based line of data a JSON decoding error points at: the offset of a
@@ -60,7 +61,9 @@ func Members(obj []byte, f func(key, value []byte) bool) {
 	for i = SkipSeparators(obj, i+1); i < len(obj) && obj[i] == '"'; i = SkipSeparators(obj, i) {
 		end := stringEnd(obj, i)
 		key := obj[i+1 : min(end, len(obj))]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		// As a decoder reads it: escapes resolved, invalid UTF-8 replaced (so two keys
+		// that differ only in invalid bytes are one key to encoding/json, and a repeat).
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			var s string
 			if json.Unmarshal(obj[i:end+1], &s) != nil {
 				return

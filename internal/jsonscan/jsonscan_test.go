@@ -22,6 +22,7 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":3}`, "k3", true},
 		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17}`, "", false},
 		{` {"a": [1, {"a": 2}], "a": null}`, "a", true},
+		{"{\"\xb4\": 1, \"\xb5\": 2}", "\ufffd", true}, // one key to encoding/json
 	} {
 		key, dup := DuplicateKey([]byte(tt.raw))
 		if key != tt.key || dup != tt.dup {
