@@ -1,8 +1,10 @@
 // Package jsonscan holds the JSON facts every reader of a user's file needs for its
 // messages: which line a decoding error points at, which key of an object repeats
 // (encoding/json silently keeps the last of two equal keys), and which value is over a
-// reader's cap (found by a scan, before decoding copies it). The dataset, prediction and
-// schema readers share it so that each says the same thing the same way.
+// reader's cap (found by a scan, before decoding copies it); and an object's members
+// (Members), scanned without a decoder, for readers of files of a million items. The
+// dataset, prediction and schema readers share it so that each says the same thing the
+// same way.
 //
 // To extend: add a pure function over the raw bytes, with a table test.
 package jsonscan
