@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -71,5 +73,30 @@ func TestEvalHostilePredictions(t *testing.T) {
 	}
 	if len(after) != len(before) {
 		t.Errorf("files appeared in the database directory: %d before, %d after", len(before), len(after))
+	}
+}
+
+// TestEvalRefusesTooManyPredictions: a records file of more items than
+// predict.ItemBound for the dataset is refused at the first one over it, naming the file
+// and its line, before the rest is read or anything is judged.
+func TestEvalRefusesTooManyPredictions(t *testing.T) {
+	f := demoFiles(t)
+	n := predict.MinItemBound + 1
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "{\"question_id\": %d, \"PREDICTED_SQL\": \"SELECT 1\"}\n", i)
+	}
+	pred := filepath.Join(t.TempDir(), "many.jsonl")
+	if err := os.WriteFile(pred, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot, "--pred", "m="+pred, "--out", out)
+	want := fmt.Sprintf("%s:%d: more than %d records", pred, n, predict.MinItemBound)
+	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "too many predictions") {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "m", "records.jsonl")); err == nil {
+		t.Errorf("records were written for a refused prediction file")
 	}
 }

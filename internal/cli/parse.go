@@ -154,7 +154,7 @@ func parseTexts(ds *dataset.Dataset, cfg parseConfig) ([]string, error) {
 	for i, q := range ds.Questions {
 		refs[i] = predict.QuestionRef{Index: q.Index, ID: q.ID, DBID: q.DBID, Text: q.Text}
 	}
-	set, err := predict.Read(cfg.Pred)
+	set, err := predict.ReadFor(cfg.Pred, len(refs))
 	if err != nil {
 		return nil, err
 	}

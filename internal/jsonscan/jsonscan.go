@@ -1,8 +1,10 @@
 // Package jsonscan holds the JSON facts every reader of a user's file needs for its
 // messages: which line a decoding error points at, which key of an object repeats
 // (encoding/json silently keeps the last of two equal keys), and which value is over a
-// reader's cap (found by a scan, before decoding copies it). The dataset, prediction and
-// schema readers share it so that each says the same thing the same way.
+// reader's cap (found by a scan, before decoding copies it); and an object's members
+// (Members), scanned without a decoder, for readers of files of a million items. The
+// dataset, prediction and schema readers share it so that each says the same thing the
+// same way.
 //
 // To extend: add a pure function over the raw bytes, with a table test.
 package jsonscan
@@ -11,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // ErrorLine is the 1-based line of data a JSON decoding error points at: the offset of a
@@ -31,29 +34,128 @@ func ErrorLine(data []byte, err error) int {
 	return 1 + bytes.Count(data[:off], []byte{'\n'})
 }
 
-// DuplicateKey returns the first top-level key of the JSON object raw that repeats.
+// DuplicateKey returns the first top-level key of the JSON object raw that repeats. raw
+// must be valid JSON (every caller has decoded it already): it is scanned once with no
+// decoder and no copy of a key without escapes, because readers call it on every object
+// of a file that may hold millions.
 func DuplicateKey(raw []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // the opening brace
-		return "", false
+	var keys [][]byte        // the keys so far, compared in place while there are few
+	var many map[string]bool // past manyKeys keys
+	var dup []byte
+	Members(raw, func(key, _ []byte) bool {
+		if seenKey(&keys, &many, key) {
+			dup = key
+		}
+		return dup == nil
+	})
+	return string(dup), dup != nil
+}
+
+// Members calls f with each top-level member of the JSON object obj in order, its key
+// (unescaped) and its value as written, until f returns false. obj must be valid JSON: it
+// is scanned, not decoded, so that a reader can look at the keys of an object of a
+// million members without building a map of them.
+func Members(obj []byte, f func(key, value []byte) bool) {
+	i := SkipSeparators(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
+	for i = SkipSeparators(obj, i+1); i < len(obj) && obj[i] == '"'; i = SkipSeparators(obj, i) {
+		end := stringEnd(obj, i)
+		key := obj[i+1 : min(end, len(obj))]
+		// As a decoder reads it: escapes resolved, invalid UTF-8 replaced (so two keys
+		// that differ only in invalid bytes are one key to encoding/json, and a repeat).
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			var s string
+			if json.Unmarshal(obj[i:end+1], &s) != nil {
+				return
+			}
+			key = []byte(s)
 		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return key, true
+		i = SkipSeparators(obj, end+1)
+		if i >= len(obj) || obj[i] != ':' {
+			return
 		}
-		seen[key] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
+		i = SkipSeparators(obj, i+1)
+		if i >= len(obj) {
+			return
+		}
+		next := ValueEnd(obj, i)
+		if !f(key, obj[i:next]) {
+			return
+		}
+		i = next
+	}
+}
+
+// ValueEnd is the offset just past the JSON value starting at data[i], found by a scan of
+// brackets and strings, not decoded: when data[i:ValueEnd] is valid JSON (json.Valid
+// says, allocating nothing), it is the value a decoder would read.
+func ValueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return min(len(data), stringEnd(data, i)+1)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = stringEnd(data, i)
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	for i < len(data) && bytes.IndexByte([]byte(",}] \t\r\n"), data[i]) < 0 {
+		i++
+	}
+	return i
+}
+
+// manyKeys is how many keys DuplicateKey compares one by one before it uses a map.
+const manyKeys = 16
+
+// seenKey reports whether key was seen, and remembers it.
+func seenKey(keys *[][]byte, many *map[string]bool, key []byte) bool {
+	if *many != nil {
+		if (*many)[string(key)] {
+			return true
+		}
+		(*many)[string(key)] = true
+		return false
+	}
+	for _, k := range *keys {
+		if bytes.Equal(k, key) {
+			return true
 		}
 	}
-	return "", false
+	*keys = append(*keys, key)
+	if len(*keys) > manyKeys {
+		*many = make(map[string]bool, 2*manyKeys)
+		for _, k := range *keys {
+			(*many)[string(k)] = true
+		}
+	}
+	return false
+}
+
+// stringEnd is the offset of the quote closing the JSON string that opens at data[open]
+// (len(data) when it is not closed).
+func stringEnd(data []byte, open int) int {
+	for j := open + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return len(data)
 }
 
 // FirstTooLong finds the first value of data longer than limit bytes, JSON string literals

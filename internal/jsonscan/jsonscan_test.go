@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +16,13 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a": 1, "b": {"a": 2}}`, "", false},
 		{`{"a": 1, "b": 2, "a": 3}`, "a", true},
 		{`{"a\"": 1, "a\"": 2}`, `a"`, true},
+		{`{"a": 1, "\u0061": 2}`, "a", true}, // equal once unescaped
+		{`{"a}": "{\"b\": [", "b": {"b": 1, "b": 2}, "c": ["a", {"a": 0}]}`, "", false},
+		{`{"x": "\\", "y": 1, "x": 2}`, "x", true},
+		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":3}`, "k3", true},
+		{`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17}`, "", false},
+		{` {"a": [1, {"a": 2}], "a": null}`, "a", true},
+		{"{\"\xb4\": 1, \"\xb5\": 2}", "\ufffd", true}, // one key to encoding/json
 	} {
 		key, dup := DuplicateKey([]byte(tt.raw))
 		if key != tt.key || dup != tt.dup {
@@ -94,6 +102,28 @@ func TestSkipSeparators(t *testing.T) {
 		}
 		if got := SkipSeparators([]byte(tc.data), int64(tc.off)); got != int64(tc.want) {
 			t.Errorf("SkipSeparators(%q, int64 %d) = %d, want %d", tc.data, tc.off, got, tc.want)
+		}
+	}
+}
+
+func TestMembers(t *testing.T) {
+	for _, tt := range []struct {
+		obj  string
+		want []string // key=value
+	}{
+		{`{}`, nil},
+		{` { "a" : 1 , "b":"x,}" ,"c":{"d":[1,{"e":"]"}]},"d":[],"e":null,"f":-1.5e3}`,
+			[]string{`a=1`, `b="x,}"`, `c={"d":[1,{"e":"]"}]}`, `d=[]`, `e=null`, `f=-1.5e3`}},
+		{"{\n\"\\u0030\": \"SELECT \\\"a\\\"\",\n\"1\": true\n}", []string{`0="SELECT \"a\""`, `1=true`}},
+		{`[1, 2]`, nil},
+	} {
+		var got []string
+		Members([]byte(tt.obj), func(key, value []byte) bool {
+			got = append(got, string(key)+"="+string(value))
+			return true
+		})
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("Members(%s) = %q, want %q", tt.obj, got, tt.want)
 		}
 	}
 }

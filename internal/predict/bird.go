@@ -20,7 +20,7 @@ const birdSeparator = "\t----- bird -----\t"
 // non-negative integers (key i answers question i); whether they are in range is
 // checked when pairing. A null value is an empty prediction, as BIRD's script treats
 // it (it substitutes a blank query).
-func readBIRD(path string, data []byte) (*Set, error) {
+func readBIRD(path string, data []byte, ic itemCap) (*Set, error) {
 	dec, lc, err := openJSON(path, data, '{', "BIRD predictions must be one JSON object of strings")
 	if err != nil {
 		return nil, err
@@ -34,6 +34,9 @@ func readBIRD(path string, data []byte) (*Set, error) {
 		}
 		key, _ := tok.(string) // inside an object the decoder only yields string keys
 		line := lc.at(dec.InputOffset())
+		if err := ic.check(path, line, len(set.Items), "keys"); err != nil {
+			return nil, err
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, jsonError(path, data, 0, err)

@@ -3,11 +3,9 @@ package predict
 import (
 	"bytes"
 	"encoding/json"
-)
 
-// recordFields are keys that only NL2SQLBench records have. A one-object JSONL records
-// file whose values happen to be strings is told from a BIRD file by them.
-var recordFields = []string{"node_type", "PREDICTED_SQL", "question_id", "db_id", "question"}
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
+)
 
 // Detect names the format of a prediction file's content (path is only for messages):
 //   - one JSON object whose values are all strings (or null), or a first object whose
@@ -37,46 +35,72 @@ func Detect(path string, data []byte) (string, error) {
 		}
 		return FormatSpider, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data[start:]))
-	var first json.RawMessage
-	if err := dec.Decode(&first); err != nil {
-		return "", jsonError(path, data, start, err)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(first, &obj); err != nil {
-		return "", jsonError(path, data, start, err)
-	}
-	for _, f := range recordFields {
-		if _, ok := obj[f]; ok {
-			return FormatRecords, nil
+	// The first value is checked, not decoded: a BIRD file is one object of a million
+	// members, and a map of them took half a gigabyte. Its members are then scanned.
+	end := int64(jsonscan.ValueEnd(data, int(start)))
+	first := data[start:end]
+	if !json.Valid(first) {
+		// Only a decoder names the error: it reads (and buffers) the value.
+		dec := json.NewDecoder(bytes.NewReader(data[start:]))
+		if err := dec.Decode(new(skipValue)); err != nil {
+			return "", jsonError(path, data, start, err)
 		}
+		end = start + dec.InputOffset()
+		first = data[start:end]
 	}
-	if birdKeys(obj) {
+	record, indexKeys, allStrings, keys := false, true, true, 0
+	jsonscan.Members(first, func(key, value []byte) bool {
+		keys++
+		record = record || isRecordField(key)
+		indexKeys = indexKeys && isIndex(key)
+		allStrings = allStrings && isStringOrNull(value)
+		return !record
+	})
+	switch {
+	case record:
+		return FormatRecords, nil
+	case indexKeys && keys > 0:
 		// Keys that are all question indexes make a BIRD file even when a value is not
 		// a string or more data follows: the BIRD reader then names the faulty key or
 		// line, where the records reader could only say that a record has no
 		// question_id.
 		return FormatBIRD, nil
-	}
-	if skipSpace(data, start+dec.InputOffset()) < int64(len(data)) {
+	case skipSpace(data, end) < int64(len(data)):
 		return FormatRecords, nil // several values: JSONL
-	}
-	for _, v := range obj {
-		if !isStringOrNull(v) {
-			return FormatRecords, nil
-		}
+	case !allStrings:
+		return FormatRecords, nil
 	}
 	return FormatBIRD, nil
 }
 
-// birdKeys reports whether obj has keys and every one is a question index.
-func birdKeys(obj map[string]json.RawMessage) bool {
-	for k := range obj {
-		if _, ok := parseIndex(k); !ok {
+// skipValue decodes any JSON value into nothing: the decoder checks it, nothing is copied.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// isRecordField reports whether key is one that only NL2SQLBench records have: a
+// one-object JSONL records file whose values happen to be strings is told from a BIRD
+// file by them. The switch converts no bytes (a million-member object is a million keys).
+func isRecordField(key []byte) bool {
+	switch string(key) {
+	case "node_type", "PREDICTED_SQL", "question_id", "db_id", "question":
+		return true
+	}
+	return false
+}
+
+// isIndex is parseIndex's answer, without allocating for a short key of digits.
+func isIndex(key []byte) bool {
+	if len(key) == 0 || len(key) > 18 {
+		_, ok := parseIndex(string(key))
+		return ok
+	}
+	for _, c := range key {
+		if c < '0' || c > '9' {
 			return false
 		}
 	}
-	return len(obj) > 0
+	return true
 }
 
 func isStringOrNull(v json.RawMessage) bool {

@@ -14,7 +14,7 @@ const FormatList = "list"
 // readList reads a JSON array of SQL strings. A null element is an empty prediction (as
 // in BIRD files); anything else that is not a string is an error naming its line and
 // element, since guessing what a number or object meant would mis-score silently.
-func readList(path string, data []byte) (*Set, error) {
+func readList(path string, data []byte, ic itemCap) (*Set, error) {
 	dec, lc, err := openJSON(path, data, '[', "a SQL list must be one JSON array of strings")
 	if err != nil {
 		return nil, err
@@ -22,6 +22,9 @@ func readList(path string, data []byte) (*Set, error) {
 	set := &Set{Path: path, Format: FormatList}
 	for i := 0; dec.More(); i++ {
 		line := lc.at(skipSpace(data, dec.InputOffset()))
+		if err := ic.check(path, line, i, "elements"); err != nil {
+			return nil, err
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, jsonError(path, data, 0, err)

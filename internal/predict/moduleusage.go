@@ -26,7 +26,7 @@ func ModuleUsage(path string) (usage map[string]map[string]record.Usage, ok bool
 	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
 		return nil, false, nil
 	}
-	objs, err := splitObjects(path, data)
+	objs, err := splitObjects(path, data, itemCap{})
 	if err != nil {
 		return nil, false, nil
 	}

@@ -16,7 +16,7 @@ type object struct {
 
 // splitObjects cuts a JSON array of objects, or a stream of objects (JSONL), into
 // objects with their starting lines. Blank lines between objects are fine.
-func splitObjects(path string, data []byte) ([]object, error) {
+func splitObjects(path string, data []byte, ic itemCap) ([]object, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lc := newLineCounter(data)
 	start := skipSpace(data, 0)
@@ -35,11 +35,14 @@ func splitObjects(path string, data []byte) ([]object, error) {
 		if !array && at >= int64(len(data)) {
 			break
 		}
+		line := lc.at(at)
+		if err := ic.check(path, line, len(objs), "records"); err != nil {
+			return nil, err
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, jsonError(path, data, 0, err)
 		}
-		line := lc.at(at)
 		if len(raw) == 0 || raw[0] != '{' {
 			return nil, fmt.Errorf("%s:%d: element %d is not a JSON object: %w", path, line, len(objs), ErrMalformed)
 		}

@@ -11,14 +11,17 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
-// Read reads a prediction file, detecting its format (see Detect).
+// Read reads a prediction file, detecting its format (see Detect), however many items
+// it holds; a reader that knows the question count uses ReadFor, which bounds them.
 func Read(path string) (*Set, error) {
 	return ReadFormat(path, "")
 }
 
 // ReadFormat reads a prediction file in the given format: "bird", "spider", "list" or
 // "records"; "" or "auto" detects it.
-func ReadFormat(path, format string) (*Set, error) {
+func ReadFormat(path, format string) (*Set, error) { return readFormat(path, format, itemCap{}) }
+
+func readFormat(path, format string, ic itemCap) (*Set, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read predictions: %w", err)
@@ -38,13 +41,13 @@ func ReadFormat(path, format string) (*Set, error) {
 	}
 	switch format {
 	case FormatBIRD:
-		return readBIRD(path, data)
+		return readBIRD(path, data, ic)
 	case FormatSpider:
-		return readSpider(path, data), nil
+		return readSpider(path, data, ic)
 	case FormatRecords:
-		return readRecords(path, data)
+		return readRecords(path, data, ic)
 	case FormatList:
-		return readList(path, data)
+		return readList(path, data, ic)
 	}
 	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider, list or records)", path, ErrUnknownFormat, format)
 }

@@ -35,6 +35,11 @@ func TestDetect(t *testing.T) {
 		{"object with number values", `{"a": 1}`, FormatRecords},
 		{"index keys with a number value", `{"0": "x", "1": 1}`, FormatBIRD},
 		{"index keys, then more JSON", "{\"0\": \"x\"}\n{\"1\": \"y\"}\n", FormatBIRD},
+		{"escaped index key", `{"\u0030": "x"}`, FormatBIRD},
+		{"escaped record field", `{"question\u005fid": "1", "sql": "x"}`, FormatRecords},
+		{"string values, then more JSON", "{\"a\": \"x\"}\n{\"a\": \"y\"}\n", FormatRecords},
+		{"an object value holding a brace", `{"a": {"b": "}"}, "c": "d"}`, FormatRecords},
+		{"string values holding braces", `{"a": "}{", "c": "\"}"}`, FormatBIRD},
 		{"spider text", "SELECT 1\nSELECT 2\n", FormatSpider},
 		{"empty file", "", FormatSpider},
 	}
@@ -244,5 +249,18 @@ func TestReadRecords(t *testing.T) {
 				t.Errorf("items (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestIsIndexAgreesWithParseIndex: Detect's allocation-free key check says what
+// parseIndex says, at the edges of int64 too.
+func TestIsIndexAgreesWithParseIndex(t *testing.T) {
+	for _, key := range []string{"", "0", "007", "12", "+1", " 1", "1.0", "-1", "1a",
+		"123456789012345678", "999999999999999999", "1234567890123456789", "9223372036854775807",
+		"9223372036854775808", "99999999999999999999"} {
+		_, want := parseIndex(key)
+		if got := isIndex([]byte(key)); got != want {
+			t.Errorf("isIndex(%q) = %v, parseIndex says %v", key, got, want)
+		}
 	}
 }

@@ -41,8 +41,8 @@ type group struct {
 }
 
 // readRecords reads NL2SQLBench records (see the comment above).
-func readRecords(path string, data []byte) (*Set, error) {
-	objs, err := splitObjects(path, data)
+func readRecords(path string, data []byte, ic itemCap) (*Set, error) {
+	objs, err := splitObjects(path, data, ic)
 	if err != nil {
 		return nil, err
 	}

@@ -18,12 +18,16 @@ import (
 // Unlike Spider's script, an empty line is kept as an empty prediction: dropping it
 // would shift every later prediction onto the wrong question. A final newline does not
 // start another prediction. Bytes are kept as read, even if not valid UTF-8.
-func readSpider(path string, data []byte) *Set {
+func readSpider(path string, data []byte, ic itemCap) (*Set, error) {
 	set := &Set{Path: path, Format: FormatSpider}
 	if len(data) == 0 {
-		return set
+		return set, nil
 	}
 	data = bytes.TrimSuffix(data, []byte{'\n'})
+	// Counted before anything is split: a file of blank lines is a million items.
+	if n := bytes.Count(data, []byte{'\n'}) + 1; ic.limit > 0 && n > ic.limit {
+		return nil, ic.check(path, ic.limit+1, ic.limit, "lines")
+	}
 	for i, raw := range bytes.Split(data, []byte{'\n'}) {
 		line := strings.TrimSpace(string(raw))
 		p := Prediction{Key: strconv.Itoa(i), Line: i + 1, SQL: line}
@@ -33,7 +37,7 @@ func readSpider(path string, data []byte) *Set {
 		}
 		set.Items = append(set.Items, p)
 	}
-	return set
+	return set, nil
 }
 
 // looksLikeDBID reports whether s could be a database id: letters, digits, '_', '-'

@@ -166,7 +166,7 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 	}
 	for i := range out {
 		s := &out[i]
-		set, err := predict.Read(paths[i])
+		set, err := predict.ReadFor(paths[i], len(refs))
 		if err != nil {
 			return nil, err
 		}
