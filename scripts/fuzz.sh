@@ -28,6 +28,7 @@ targets=(
   "./internal/audit FuzzGoldText"
   "./internal/sqlscan FuzzScan"
   "./internal/record FuzzEncodeRecord"
+  "./internal/jsonscan FuzzMembers"
 )
 
 # A target missing from the list above would never be fuzzed: refuse to run without it.
