@@ -6,10 +6,9 @@ import (
 )
 
 // A prediction file holds one item per question (a line, key or list element), or a few
-// records per question (module nodes). A file of a million tiny items took a gigabyte and
-// half a minute to read before pairing refused it; a 1 GiB one would take many. So a
-// reader given the question count stops at the first item over a bound, before holding
-// the rest.
+// records per question (module nodes). Reading a file of a million tiny items in full
+// costs a gigabyte and half a minute, only for pairing to refuse it, so a reader given the
+// question count stops at the first item over a bound, before holding the rest.
 const (
 	// ItemsPerQuestion is how many items a file may hold per question: records may give
 	// each question several module nodes (schema selection, candidates, revision).
