@@ -16,6 +16,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -116,7 +117,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
 	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "per-query timeout")
+	fl.DurationVar(&f.timeout, "timeout", engine.DefaultTimeout, "per-query timeout")
 	fl.IntVar(&f.maxRows, "max-rows", 1_000_000, "largest result read per query")
 	return cmd
 }

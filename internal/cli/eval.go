@@ -158,7 +158,7 @@ queries (docs/spider2.md).`,
 	f.StringVar(&cfg.DiffJSON, "diff-json", "", "with --dataset bird:GOLD.sql: BIRD's question JSON giving each question its difficulty (as BIRD's --diff_json_path; default: the JSON beside the .sql, e.g. mini_dev_sqlite.json for mini_dev_sqlite_gold.sql)")
 	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")
 	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
-	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Second, "per-query timeout (must be positive)")
+	f.DurationVar(&cfg.Timeout, "timeout", engine.DefaultTimeout, "per-query timeout (must be positive)")
 	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
 	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")

@@ -65,7 +65,7 @@ first gold SQL run on SQLite.`,
 	f.StringVar(&out, "out", "", "output directory")
 	f.StringVar(&ds, "dataset", "", "KIND:PATH: also write the gold results of this dataset's questions on the database")
 	f.StringVar(&dbRoot, "db-root", "", "where the dataset's databases are (as for eval)")
-	f.DurationVar(&timeout, "timeout", 30*time.Second, "per-query timeout for gold SQL")
+	f.DurationVar(&timeout, "timeout", engine.DefaultTimeout, "per-query timeout for gold SQL")
 	return cmd
 }
 

@@ -29,14 +29,6 @@ var (
 	sealedErr  string
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if sealedRoot != "" {
-		os.RemoveAll(sealedRoot)
-	}
-	os.Exit(code)
-}
-
 // sealedRun returns a fresh copy of a finished two-system demo run, and the demo files.
 func sealedRun(t *testing.T) string {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
@@ -183,7 +184,6 @@ const (
 	defaultRetryBase    = time.Second
 	defaultRetryMax     = time.Minute
 	defaultSampleValues = 3
-	defaultExecTimeout  = 30 * time.Second
 	defaultRounds       = 2
 	defaultSamples      = 5
 	defaultSampleTemp   = 0.8
@@ -372,7 +372,7 @@ func (c *Config) normalise() error {
 		}
 	}
 	if qr.ExecTimeout.Duration == 0 {
-		qr.ExecTimeout.Duration = defaultExecTimeout
+		qr.ExecTimeout.Duration = engine.DefaultTimeout
 	}
 	if qr.Strategy == ReviseSelfConsistency && cg.N < 2 {
 		return fmt.Errorf("pipeline.query_revision.strategy self_consistency needs several candidates (candidate_generation: sampled, n >= 2): %w", ErrBadConfig)

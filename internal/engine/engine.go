@@ -21,6 +21,13 @@ type Limits struct {
 	ReverseUnordered bool
 }
 
+// DefaultTimeout is the per-query timeout when the user names none: every command's
+// --timeout default, a matrix cell's evaluation and the pipelines' exec_timeout.
+// It is a variable only so that a test binary can shorten it (the demo data has
+// questions that run until the timeout, 30 s each at the default); nothing else
+// assigns it.
+var DefaultTimeout = 30 * time.Second
+
 // DefaultMaxBytes is the byte cap of a result when Limits.MaxBytes is 0: 256 MiB.
 const DefaultMaxBytes int64 = 256 << 20
 
