@@ -44,6 +44,7 @@ func readModuleRecords(tb testing.TB, path string) []record.Record {
 // TestEvalModulesDemo judges the demo with --pass-k and --pricing and checks that every
 // module section reaches summary.json, the records and the terminal table.
 func TestEvalModulesDemo(t *testing.T) {
+	t.Parallel()
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
 	files, err := demo.Materialize(t.Context(), cache)
 	if err != nil {
@@ -110,6 +111,7 @@ func TestEvalModulesDemo(t *testing.T) {
 }
 
 func TestEvalModuleFlagsRejected(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "p.yaml")
 	os.WriteFile(bad, []byte("models: {m: {input: -1}}"), 0o644)
 	for _, args := range [][]string{
@@ -126,6 +128,7 @@ func TestEvalModuleFlagsRejected(t *testing.T) {
 // TestAdaptTASQLReal turns the real TA-SQL traces into module records and scores their
 // schema selection against the BIRD mini-dev gold schema.
 func TestAdaptTASQLReal(t *testing.T) {
+	t.Parallel()
 	traces := testutil.Shared(t, "data/bird/traces/ta-sql-gpt-4o-mini")
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
@@ -136,7 +139,7 @@ func TestAdaptTASQLReal(t *testing.T) {
 		t.Errorf("adapt output: %s", stdout)
 	}
 	out := filepath.Join(dir, "run")
-	runCLI(t, "eval", "--dataset", "bird:"+qs, "--db-root", dbRoot, "--pred", "TA-SQL="+recsFile, "--out", out, "--json")
+	runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--pred", "TA-SQL="+recsFile, "--out", out, "--json")
 	s := readSummary(t, out)
 	if s.Modules == nil || len(s.Modules.Systems) != 1 {
 		t.Fatalf("modules: %+v", s.Modules)

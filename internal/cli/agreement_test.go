@@ -18,6 +18,7 @@ import (
 // labelled correct, two more agree. agreement prints the counts, writes agreement.json
 // (the run stays intact), and report shows the section with links to the drill-down.
 func TestAgreement(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--json"}
@@ -105,6 +106,7 @@ func TestAgreement(t *testing.T) {
 
 // TestAgreementRefuses: bad labels and a changed run are refused with what and where.
 func TestAgreementRefuses(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	if code, _, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot, "--out", dir, "--json",

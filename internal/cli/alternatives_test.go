@@ -16,6 +16,7 @@ import (
 // alternative gold equal to a prediction judged incorrect makes that prediction correct;
 // the manifest records the file, and --resume with a changed file is refused.
 func TestEvalAlternatives(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	ds, err := dataset.Load(context.Background(), "jsonl:"+f.Questions, dataset.Options{DBRoot: f.DBRoot})
 	if err != nil {

@@ -19,10 +19,11 @@ import (
 // #744 half an answer, #788 a share of the wrong set). Then it rescores the run with
 // docs/examples' corrections and checks the ranks, the paired tests and what moved.
 func TestAuditMiniDevSuperhero(t *testing.T) {
+	t.Parallel()
 	bird := testutil.Shared(t, "data/bird")
 	testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--dataset", "bird:" + filepath.Join(bird, "mini_dev_sqlite.json"), "--db-root", filepath.Join(bird, "dev_databases"),
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + filepath.Join(bird, "mini_dev_sqlite.json"), "--db-root", filepath.Join(bird, "dev_databases"),
 		"--db-id", "superhero", "--metrics", "ex", "--out", dir, "--json"}
 	files, _ := filepath.Glob(filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_*_[sS][qQ][lL]ite.json"))
 	if len(files) != 13 {

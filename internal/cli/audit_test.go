@@ -35,6 +35,7 @@ func readFindings(t *testing.T, path string) []audit.Finding {
 // gold that fails (its database is broken on purpose) and questions where all three
 // systems agree against the gold.
 func TestAuditDemo(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--audit"}

@@ -16,6 +16,7 @@ import (
 // which crashed go-sqlite3) get clear verdicts, never a panic or a crash, and leave the
 // databases byte-identical.
 func TestEvalHostilePredictions(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	before := checksums(t, f.DBRoot)
 	lines := make([]string, 51)
@@ -80,6 +81,7 @@ func TestEvalHostilePredictions(t *testing.T) {
 // predict.ItemBound for the dataset is refused at the first one over it, naming the file
 // and its line, before the rest is read or anything is judged.
 func TestEvalRefusesTooManyPredictions(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	n := predict.MinItemBound + 1
 	var b strings.Builder

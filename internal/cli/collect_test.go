@@ -79,7 +79,7 @@ type evalRec struct {
 }
 
 // demoLLM materialises the demo and serves a scripted LLM for it (at most maxRequests
-// requests) whose key is in CLI_TEST_KEY.
+// requests) whose key is in CLI_TEST_KEY (set by TestMain).
 func demoLLM(t *testing.T, maxRequests int) (*demo.Files, *dataset.Dataset, *fakellm.Server) {
 	t.Helper()
 	files, err := demo.Materialize(context.Background(), filepath.Join(os.TempDir(), "nl2sqlbench-cli-collect-demo"))
@@ -92,11 +92,11 @@ func demoLLM(t *testing.T, maxRequests int) (*demo.Files, *dataset.Dataset, *fak
 	}
 	srv := fakellm.New(demoScript(ds), maxRequests)
 	t.Cleanup(srv.Close)
-	t.Setenv("CLI_TEST_KEY", collectKey)
 	return files, ds, srv
 }
 
 func TestCollectThenEval(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files, ds, srv := demoLLM(t, 5000)
 	tests := []struct {
@@ -185,6 +185,7 @@ func TestCollectThenEval(t *testing.T) {
 // eval reads that path as it always did (a prediction file is just a path), and rerunning
 // collect renames the file to modules.jsonl, says so on stderr, and asks nothing again.
 func TestCollectLegacyRunDirectory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files, _, srv := demoLLM(t, 1000)
 	dir := t.TempDir()

@@ -15,6 +15,7 @@ import (
 // significant drop (exit 3), the reverse an improvement (exit 0), a run against itself
 // no change; runs of different datasets are refused.
 func TestCompareGate(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	ds := "jsonl:" + f.Questions
 	dir := t.TempDir()

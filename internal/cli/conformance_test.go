@@ -59,13 +59,14 @@ func runCLI(tb testing.TB, args ...string) (stdout, stderr string) {
 // (bird_ex, ts_exec) for DAIL, C3 and DIN on every executable Spider dev question, that
 // Spider hardness matches, and that the 62 wta_1 questions are skipped.
 func TestConformanceSpider(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping conformance in -short mode")
 	}
 	spider := testutil.Shared(t, "data/spider")
 	systems := []string{"DAIL", "C3", "DIN"}
 	out := t.TempDir()
-	args := []string{"eval", "--dataset", "spider:" + spider, "--out", out, "--json"}
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--out", out, "--json"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))
 	}
@@ -128,6 +129,7 @@ func TestConformanceSpider(t *testing.T) {
 // JSON) and C3 (text), and the mini-dev GPT-4 and Llama-3-70B files; every question on
 // another database must be skipped.
 func TestConformanceBird(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping conformance in -short mode")
 	}
@@ -144,7 +146,7 @@ func TestConformanceBird(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
-			runCLI(t, "eval", "--dataset", "bird:"+filepath.Join(bird, c.questions), "--db-root", filepath.Join(bird, "dev_databases"),
+			runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+filepath.Join(bird, c.questions), "--db-root", filepath.Join(bird, "dev_databases"),
 				"--pred", c.name+"="+filepath.Join(bird, c.pred), "--out", out, "--json")
 			ref := readRef(t, filepath.Join(bird, c.ref))
 			recs := readRecords(t, filepath.Join(out, c.name, "records.jsonl"))

@@ -455,6 +455,7 @@ func golden(tb testing.TB, name string, got []byte) {
 }
 
 func TestOneNumberEverywhereDemo(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	args := []string{"demo", "--cache", t.TempDir()}
 	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
@@ -467,8 +468,9 @@ func TestOneNumberEverywhereDemo(t *testing.T) {
 }
 
 func TestOneNumberEverywhereSpider(t *testing.T) {
+	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--dataset", "spider:" + root,
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root,
 		"--pred", "DAIL=" + filepath.Join(root, "predictions", "DAIL.txt"), "--pred", "C3=" + filepath.Join(root, "predictions", "C3.txt")}
 	dir := filepath.Join(t.TempDir(), "spider")
 	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
@@ -476,10 +478,11 @@ func TestOneNumberEverywhereSpider(t *testing.T) {
 }
 
 func TestOneNumberEverywhereBIRD(t *testing.T) {
+	t.Parallel()
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
 	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")
-	args := []string{"eval", "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2", "--flex",
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2", "--flex",
 		"--pred", "gpt-4=" + filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"),
 		"--pred", "llama-3-70b=" + filepath.Join(preds, "predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")}
 	dir := filepath.Join(t.TempDir(), "bird")

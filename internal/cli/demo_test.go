@@ -47,6 +47,7 @@ func checksums(tb testing.TB, dir string) map[string]string {
 // category appears, that the run directory is complete, and that the demo databases are
 // byte-identical afterwards (the demo includes DELETE and DROP TABLE predictions).
 func TestDemoEndToEnd(t *testing.T) {
+	t.Parallel()
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "run")
 	files, err := demo.Materialize(t.Context(), cache)
 	if err != nil {

@@ -83,6 +83,7 @@ func jumps(ps []etaPoint) int {
 }
 
 func TestETADoesNotJump(t *testing.T) {
+	t.Parallel()
 	bursty := make([]float64, 1000) // fast items with a slow one every 20
 	for i := range bursty {
 		bursty[i] = 0.05
@@ -146,6 +147,7 @@ func slowThenFast() []float64 {
 
 // TestETAFollowsPace: a lasting change of pace shows in the estimate within half a minute.
 func TestETAFollowsPace(t *testing.T) {
+	t.Parallel()
 	for _, p := range etaTrace(t, slowThenFast(), ours()) {
 		if p.at >= 30+30 && math.Abs(p.shown-p.truth) > 3+0.3*p.truth {
 			t.Errorf("at %.0fs, %.0fs after the pace changed, the estimate is %.1fs, truly %.1fs", p.at, p.at-30, p.shown, p.truth)
@@ -156,6 +158,7 @@ func TestETAFollowsPace(t *testing.T) {
 // TestETAResumed: a resumed phase starts at the records it already had; its rate is the
 // pace of the new items, not the old ones counted as done in no time.
 func TestETAResumed(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	e := newETA(t0, progressDelay)
 	e.observe(t0.Add(100*time.Millisecond), 501, 1000)
@@ -173,6 +176,7 @@ func TestETAResumed(t *testing.T) {
 }
 
 func TestFormatLeft(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{4 * time.Second: "4s", 65 * time.Second: "1m05s", 2*time.Hour + 3*time.Minute: "2h03m"} {
 		if got := formatLeft(d); got != want {
 			t.Errorf("formatLeft(%s) = %q, want %q", d, got, want)

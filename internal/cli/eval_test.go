@@ -29,6 +29,7 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestEvalBadInput(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -67,6 +68,7 @@ func TestEvalBadInput(t *testing.T) {
 
 // TestEvalJSONStdoutIsOnlyJSON: with --json, stdout holds one JSON document.
 func TestEvalJSONStdoutIsOnlyJSON(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	code, stdout, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot,
 		"--pred", "b="+f.Systems["baseline"], "--out", t.TempDir(), "--json", "--timeout", "1s", "--max-rows", "10000")
@@ -92,6 +94,7 @@ func TestEvalJSONStdoutIsOnlyJSON(t *testing.T) {
 // TestEvalResume: a run cut short (records truncated mid-line, its manifest kept) and
 // resumed gives the same records as an uninterrupted run.
 func TestEvalResume(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	args := func(out string) []string {
 		return []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--pred", "r=" + f.Systems["reviser"],

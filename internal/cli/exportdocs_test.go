@@ -11,6 +11,7 @@ import (
 )
 
 func TestExportDocs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbDir := filepath.Join(dir, "shop")
 	if err := os.MkdirAll(dbDir, 0o755); err != nil {

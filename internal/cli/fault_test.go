@@ -30,44 +30,47 @@ func TestEvalServerLost(t *testing.T) {
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("skipping: %s not found", src)
 	}
+	t.Parallel()
 	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
 		pg := startPrivatePG(t)
-		t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", pg.dsn())
-		if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN", src); code != exitOK {
+		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_PG", pg.dsn())
+		if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN_PG", src); code != exitOK {
 			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
 		}
-		evalLosingServer(t, bird, lostServer{engine: "postgres", questions: "mini_dev_postgresql.json", preds: "gpt-4_postgresql",
+		evalLosingServer(t, bird, lostServer{engine: "postgres", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_PG", questions: "mini_dev_postgresql.json", preds: "gpt-4_postgresql",
 			sleep: "SELECT 1 AS slept FROM pg_sleep(3)", down: func() error { return pg.stop(t) }, up: func() error { return pg.start(t) }})
 	})
 	t.Run("mysql", func(t *testing.T) {
+		t.Parallel()
 		tmpl := os.Getenv(defaultMySQLDSNEnv)
 		hostPort := regexp.MustCompile(`tcp\(([^)]+)\)`).FindStringSubmatch(tmpl)
 		if hostPort == nil {
 			t.Skipf("%s not set, or without tcp(host:port): no MySQL server (bash .ci/servers.sh starts one)", defaultMySQLDSNEnv)
 		}
 		// Its own database (superhero_fault), through a proxy the test cuts.
-		t.Setenv("NL2SQLBENCH_TEST_FAULT_LOAD_DSN", tmpl)
+		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", tmpl)
 		if code, out, stderr := run("load-db", "--engine", "mysql", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", "--db-id", "superhero_fault", src); code != exitOK {
 			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
 		}
 		px := testutil.StartProxy(t, hostPort[1])
 		proxied := strings.Replace(tmpl, hostPort[0], "tcp("+px.Addr()+")", 1)
-		t.Setenv("NL2SQLBENCH_TEST_FAULT_DSN", strings.ReplaceAll(proxied, "{db}", "{db}_fault"))
-		evalLosingServer(t, bird, lostServer{engine: "mysql", questions: "mini_dev_mysql.json", preds: "gpt-4_mysql",
+		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_MY", strings.ReplaceAll(proxied, "{db}", "{db}_fault"))
+		evalLosingServer(t, bird, lostServer{engine: "mysql", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_MY", questions: "mini_dev_mysql.json", preds: "gpt-4_mysql",
 			sleep: "SELECT SLEEP(3) AS slept", down: func() error { px.Cut(true); return nil }, up: func() error { px.Cut(false); return nil }})
 	})
 }
 
-// lostServer is a server a run loses: the engine, mini-dev's question file and GPT-4's
+// lostServer is a server a run loses: the engine, the variable holding its DSN, mini-dev's question file and GPT-4's
 // prediction stem for it, a statement that runs for 3 s, and how to take the server
 // down and bring it back.
 type lostServer struct {
-	engine, questions, preds, sleep string
-	down, up                        func() error
+	engine, dsnEnv, questions, preds, sleep string
+	down, up                                func() error
 }
 
 // evalLosingServer judges mini-dev's superhero questions on the server of
-// $NL2SQLBENCH_TEST_FAULT_DSN once without and once with the server going down, then
+// $ls.dsnEnv once without and once with the server going down, then
 // resumes the interrupted run.
 func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 	// The superhero questions (a dataset of their own: --resume wants records numbered
@@ -83,7 +86,7 @@ func evalLosingServer(t *testing.T, bird string, ls lostServer) {
 	eval := func(out string, extra ...string) (int, string) {
 		args := append([]string{"eval", "--dataset", "bird:" + questions,
 			"--db-root", filepath.Join(bird, "dev_databases"), "--tables", filepath.Join(bird, "dev_tables.json"),
-			"--engine", ls.engine, "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN",
+			"--engine", ls.engine, "--dsn-env", ls.dsnEnv,
 			"--workers", "1", "--timeout", "20s", "--pred", "gpt4=" + predFile, "--out", out}, extra...)
 		code, _, stderr := run(args...)
 		return code, stderr

@@ -18,12 +18,13 @@ var comparisonRow = regexp.MustCompile(`(?m)^  (\S*(?: \S+)?)\s+(\S+) - (\S+)\s+
 // DIN prints at most 25 lines (stdout and stderr), which say for EX, ESM and ETM how each
 // system compares with the best, with the p-values of summary.json's paired section.
 func TestSpiderDevComparesOnFirstScreen(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("judges 3 x 1034 Spider dev questions")
 	}
 	root := testutil.Shared(t, "data/spider")
 	out := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--dataset", "spider:" + root, "--out", out}
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--out", out}
 	for _, s := range []string{"DAIL", "C3", "DIN"} {
 		args = append(args, "--pred", s+"="+filepath.Join(root, "predictions", s+".txt"))
 	}
@@ -76,16 +77,17 @@ func pairedTest(tb testing.TB, sec *metrics.PairedSection, a, b, id string) metr
 // TestUsageErrors: every mistake in a call exits 2 with the message, a usage line and one
 // example; an unknown flag names the nearest one.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		args []string
 		want []string
 	}{
-		{"eval without arguments", []string{"eval"}, []string{"--dataset is required", "usage: nl2sqlbench eval --dataset KIND:PATH"}},
-		{"dataset without its kind", []string{"eval", "--dataset", t.TempDir(), "--pred", "x.txt"}, []string{"KIND:PATH", "usage: nl2sqlbench eval"}},
-		{"unknown dataset kind", []string{"eval", "--dataset", "spidr:" + t.TempDir(), "--pred", "x.txt"}, []string{"unknown dataset kind", "usage: nl2sqlbench eval"}},
-		{"misspelt flag", []string{"eval", "--detials"}, []string{"unknown flag: --detials; did you mean --details?"}},
-		{"far from every flag", []string{"eval", "--zzzzzzzz"}, []string{"unknown flag: --zzzzzzzz\n"}},
+		{"eval without arguments", []string{"eval", "--timeout", realTimeout}, []string{"--dataset is required", "usage: nl2sqlbench eval --dataset KIND:PATH"}},
+		{"dataset without its kind", []string{"eval", "--timeout", realTimeout, "--dataset", t.TempDir(), "--pred", "x.txt"}, []string{"KIND:PATH", "usage: nl2sqlbench eval"}},
+		{"unknown dataset kind", []string{"eval", "--timeout", realTimeout, "--dataset", "spidr:" + t.TempDir(), "--pred", "x.txt"}, []string{"unknown dataset kind", "usage: nl2sqlbench eval"}},
+		{"misspelt flag", []string{"eval", "--timeout", realTimeout, "--detials"}, []string{"unknown flag: --detials; did you mean --details?"}},
+		{"far from every flag", []string{"eval", "--timeout", realTimeout, "--zzzzzzzz"}, []string{"unknown flag: --zzzzzzzz\n"}},
 		{"missing argument", []string{"report"}, []string{"report: accepts 1 arg(s), received 0", "usage: nl2sqlbench report RUN_DIR"}},
 		{"unknown command", []string{"evl"}, []string{`unknown command "evl"`, "usage: nl2sqlbench COMMAND"}},
 	} {
@@ -110,10 +112,11 @@ func TestUsageErrors(t *testing.T) {
 // (not "bird semantics"), its per-difficulty values are per backend, and the pointer to
 // --details names no ESM or ETM, which it does not have.
 func TestSpider2Words(t *testing.T) {
+	t.Parallel()
 	suite := testutil.Shared(t, "data/spider2/spider2-lite")
 	sub := filepath.Join(suite, "evaluation_suite", "example_submission_folder_csv")
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, stderr := runCLI(t, "eval", "--dataset", "spider2:"+suite, "--pred", "a="+sub, "--pred", "b="+sub, "--out", out)
+	stdout, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "spider2:"+suite, "--pred", "a="+sub, "--pred", "b="+sub, "--out", out)
 	t.Logf("%s%s", stderr, stdout)
 	for _, w := range []string{"EX under Spider 2.0 official semantics", "EX by backend (%)", "Spider2 Final/Real = "} {
 		if !strings.Contains(stdout, w) {

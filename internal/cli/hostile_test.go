@@ -101,6 +101,7 @@ var hostileKnownFailures = map[string]string{}
 // test binary), and that stderr names the file and the line or key at fault, and holds
 // no Go panic trace.
 func TestEvalHostileInputs(t *testing.T) {
+	t.Parallel()
 	fx := newHostileFixture(t)
 	cases := hostileCases()
 	if len(cases) < 130 {

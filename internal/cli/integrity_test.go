@@ -47,6 +47,7 @@ func readFile(tb testing.TB, path string) []byte {
 // TestEvalManifest: the run directory holds manifest.json, and summary.json carries the
 // same manifest.
 func TestEvalManifest(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	out := filepath.Join(t.TempDir(), "run")
 	if code, _, stderr := run(integrityArgs(f, f.Systems["baseline"], out, "--hash-dbs", "--semantics", "spider")...); code != 0 {
@@ -80,6 +81,7 @@ func TestEvalManifest(t *testing.T) {
 // TestEvalResumeRefused: --resume refuses, naming the difference and keeping the
 // records, whenever the run asked for is not the run the directory holds.
 func TestEvalResumeRefused(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	tmp := t.TempDir()
 	pred := filepath.Join(tmp, "b.jsonl") // a copy, so one case can edit it
@@ -152,6 +154,7 @@ func TestEvalResumeRefused(t *testing.T) {
 // TestEvalOutNotEmpty: a new run never destroys an earlier one. Without --force it is
 // refused; with --force it replaces the earlier run only once it is complete.
 func TestEvalOutNotEmpty(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	parent := t.TempDir()
 	out := filepath.Join(parent, "run")
@@ -204,6 +207,7 @@ func TestEvalOutNotEmpty(t *testing.T) {
 
 // TestDemoRerun: the demo replaces its own run directory on a rerun.
 func TestDemoRerun(t *testing.T) {
+	t.Parallel()
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "demo")
 	for i := range 2 {
 		code, stdout, stderr := run("demo", "--cache", cache, "--out", out, "--json")
@@ -222,6 +226,7 @@ func TestDemoRerun(t *testing.T) {
 // TestEvalNoDatabases: a --db-root where none of the dataset's databases is fails before
 // judging, naming the path, instead of reporting 0.00 rates over nothing.
 func TestEvalNoDatabases(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	empty := t.TempDir()
 	for _, root := range []string{filepath.Join(empty, "nope"), empty} {

@@ -11,6 +11,7 @@ import (
 // prediction or dataset file that is not a regular file (an endless device, a FIFO that
 // would block, a directory) is refused before anything is read.
 func TestLimitsAndInputs(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")

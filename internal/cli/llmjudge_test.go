@@ -42,7 +42,6 @@ func judgeDemo(t testing.TB, malformed string) (files *demo.Files, pred, cfg str
 	}
 	srv = fakellm.New(judgeScript(malformed), 2000)
 	t.Cleanup(srv.Close)
-	t.Setenv("CLI_JUDGE_KEY", collectKey)
 	cfg = filepath.Join(t.TempDir(), "judge.yaml")
 	os.WriteFile(cfg, []byte("llm: {base_url: "+srv.BaseURL+", model: judge-fake, api_key_env: CLI_JUDGE_KEY, temperature: 0, max_retries: 0}\n"+
 		"pricing: {input: 1000, output: 1000, cache_hit_share: 0}\n"), 0o644)
@@ -69,6 +68,7 @@ func judgeRecords(t testing.TB, dir string) []record.Record {
 // leaves its record unjudged, the metric and the judge's usage are in summary.json, the
 // judge is named in the manifest, and nothing holds the API key.
 func TestEvalLLMJudge(t *testing.T) {
+	t.Parallel()
 	files, pred, cfg, srv := judgeDemo(t, "List the titles of the books published before 1950.")
 	out := filepath.Join(t.TempDir(), "run")
 	_, stderr := runCLI(t, "eval", "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--pred", pred,
@@ -138,6 +138,7 @@ func TestEvalLLMJudge(t *testing.T) {
 // continues it; resume takes the judge's config from the command line only, refuses
 // another prompt, and finishes without paying again for an answer it has.
 func TestEvalLLMJudgeCapResume(t *testing.T) {
+	t.Parallel()
 	files, pred, cfg, srv := judgeDemo(t, "")
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", pred, "--out", out,
@@ -208,6 +209,7 @@ func readManifest(t testing.TB, dir string) *rundir.Manifest {
 
 // TestEvalLLMJudgeUsage: judge flags that cannot work are refused before anything runs.
 func TestEvalLLMJudgeUsage(t *testing.T) {
+	t.Parallel()
 	files, pred, cfg, srv := judgeDemo(t, "")
 	noPrice := filepath.Join(t.TempDir(), "noprice.yaml")
 	os.WriteFile(noPrice, []byte("llm: {base_url: "+srv.BaseURL+", model: m, api_key_env: CLI_JUDGE_KEY}\n"), 0o644)

@@ -17,6 +17,7 @@ import (
 // gold structurally if it were parsed, so its 0s are the limit's doing; the control
 // question (the gold itself) shows the structural metrics ran.
 func TestEvalOverlongPrediction(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := t.TempDir()
 	const gold = "SELECT title FROM books WHERE book_id = 1"
@@ -35,7 +36,7 @@ func TestEvalOverlongPrediction(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "run")
-	runCLI(t, "eval", "--dataset", "jsonl:"+questions, "--db-root", f.DBRoot, "--pred", "long="+pred, "--out", out, "--json")
+	runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "jsonl:"+questions, "--db-root", f.DBRoot, "--pred", "long="+pred, "--out", out, "--json")
 	recs := readRecords(t, filepath.Join(out, "long", "records.jsonl"))
 	if len(recs) != len(preds) {
 		t.Fatalf("%d records, want %d", len(recs), len(preds))

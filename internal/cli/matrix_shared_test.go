@@ -61,6 +61,7 @@ func TestMatrixKillResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the matrix end-to-end run in -short mode")
 	}
+	t.Parallel()
 	spiderDev, dailSub := spiderSubset(t, "concert_singer")
 	spiderRoot := testutil.Shared(t, "data/spider")
 	birdDev := testutil.Shared(t, "data/bird/dev.json")
@@ -89,7 +90,6 @@ func TestMatrixKillResume(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	t.Setenv("CLI_TEST_KEY", collectKey)
 	srv := fakellm.New(matrixScript(both, hook), 100000)
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()

@@ -106,6 +106,7 @@ func cellValues(m *rundir.Matrix) map[string]string {
 }
 
 func TestMatrixDemoGrid(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	plan, _, srv, files := demoMatrix(t, nil)
 	out := filepath.Join(t.TempDir(), "grid")
@@ -216,6 +217,7 @@ func equalMaps(a, b map[string]string) bool {
 }
 
 func TestMatrixShardMerge(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	plan, _, srv, _ := demoMatrix(t, nil)
 	root := t.TempDir()
@@ -249,6 +251,7 @@ func TestMatrixShardMerge(t *testing.T) {
 }
 
 func TestMatrixPlanErrors(t *testing.T) {
+	t.Parallel()
 	plan, _, _, _ := demoMatrix(t, nil)
 	body, _ := os.ReadFile(plan)
 	tests := []struct{ name, edit, want string }{
@@ -316,6 +319,7 @@ func (c *countingLLM) Chat(ctx context.Context, _ collect.ChatRequest) (*collect
 }
 
 func TestEndpointGate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		lim       benchrun.EndpointLimit
@@ -359,6 +363,7 @@ func TestEndpointGate(t *testing.T) {
 // TestMatrixUntrustedIndex: a matrix.json that cannot be read, or of another schema
 // version, is refused before any cell runs (the cells are never mixed with it).
 func TestMatrixUntrustedIndex(t *testing.T) {
+	t.Parallel()
 	plan, _, srv, _ := demoMatrix(t, nil)
 	tests := []struct{ name, body, want string }{
 		{"not JSON", "{\"cells\": [", "matrix.json"},

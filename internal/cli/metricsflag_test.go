@@ -63,11 +63,12 @@ func sameEX(t *testing.T, a, b *rundir.Summary, systems []string) {
 // remembers the selection (manifest, args.json) and refuses a resume with another one;
 // merge, report, compare, rescore and verify read it.
 func TestMetricsSelectDemo(t *testing.T) {
+	t.Parallel()
 	args, systems, f := demoArgsFiles(t)
 	dir := t.TempDir()
 	full, ex := filepath.Join(dir, "full"), filepath.Join(dir, "ex")
-	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--out", full)...)
-	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--out", ex, "--metrics", "ex")...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", full)...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", ex, "--metrics", "ex")...)
 	fs, es := readSummary(t, full), readSummary(t, ex)
 	sameEX(t, fs, es, systems)
 	if got := metricIDs(es); !slices.Equal(got, []string{"ex"}) {
@@ -133,7 +134,7 @@ func TestMetricsSelectDemo(t *testing.T) {
 
 	// The bird group without --ves: BIRD's EX and Soft-F1, no structural match.
 	bird := filepath.Join(dir, "bird")
-	runCLI(t, append(append([]string{"eval"}, args...), "--json", "--out", bird, "--metrics", "bird")...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", bird, "--metrics", "bird")...)
 	if got := metricIDs(readSummary(t, bird)); !slices.Equal(got, []string{"ex_bird", "soft_f1"}) {
 		t.Errorf("bird group carries %v", got)
 	}
@@ -146,8 +147,9 @@ func TestMetricsSelectDemo(t *testing.T) {
 // TestMetricsSelectRefuses: unknown ids and metrics whose flag is off are usage errors
 // that list what is valid.
 func TestMetricsSelectRefuses(t *testing.T) {
+	t.Parallel()
 	args, _ := demoArgs(t)
-	base := append([]string{"eval"}, args...)
+	base := append([]string{"eval", "--timeout", realTimeout}, args...)
 	for _, tt := range []struct {
 		name     string
 		extra    []string
@@ -167,8 +169,9 @@ func TestMetricsSelectRefuses(t *testing.T) {
 // TestMetricsExSpider: on Spider dev, --metrics ex gives DAIL and C3 the EX of a full
 // run, and no structural match, linking or Soft-F1 ran.
 func TestMetricsExSpider(t *testing.T) {
+	t.Parallel()
 	spider := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--dataset", "spider:" + spider, "--json"}
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--json"}
 	systems := []string{"DAIL", "C3"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlanOutDir(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		setup         func(t *testing.T, out string)
@@ -44,6 +45,7 @@ func TestPlanOutDir(t *testing.T) {
 // TestOutDirCommit: a replacement takes the run directory's name and nothing else is
 // left beside it; an abandoned one leaves the earlier run as it was.
 func TestOutDirCommit(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []bool{true, false} {
 		out := filepath.Join(t.TempDir(), "run")
 		withFile(t, out)
@@ -74,6 +76,7 @@ func TestOutDirCommit(t *testing.T) {
 }
 
 func TestPlanOutDirFile(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(out, nil, 0o644); err != nil {
 		t.Fatal(err)

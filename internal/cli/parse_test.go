@@ -16,6 +16,7 @@ import (
 // TestParseTablesJSONOnly: a dataset with no database files takes schemas from
 // tables.json, and each question's line says exactly what its gold SQL uses.
 func TestParseTablesJSONOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -86,6 +87,7 @@ func TestParseTablesJSONOnly(t *testing.T) {
 // TestParseDemo parses the demo's gold and one system's predictions (SQLite files
 // introspected): every gold query parses and resolves.
 func TestParseDemo(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	code, out, errOut := run("parse", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot, "--json")
 	if code != exitOK {
@@ -126,6 +128,7 @@ func TestParseDemo(t *testing.T) {
 }
 
 func TestParseUsage(t *testing.T) {
+	t.Parallel()
 	if code, _, _ := run("parse"); code != exitUsage {
 		t.Errorf("parse without --dataset: exit %d, want %d", code, exitUsage)
 	}

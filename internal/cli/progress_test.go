@@ -14,6 +14,7 @@ import (
 // done/total, the rate and the time left, and a last line when it ends; a phase shorter
 // than the delay prints nothing.
 func TestProgressLines(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	p := newProgress(&buf, phaseLabel(benchrun.PhaseTiming), 0, 30*time.Millisecond)
 	for i := 1; i <= 20; i++ {
@@ -50,6 +51,7 @@ func TestProgressLines(t *testing.T) {
 
 // TestPhaseLabels: the timing phase has its own name, not "judging".
 func TestPhaseLabels(t *testing.T) {
+	t.Parallel()
 	if got := phaseLabel(benchrun.PhaseTiming); got != "VES timing" {
 		t.Errorf("timing phase label %q", got)
 	}

@@ -110,6 +110,7 @@ func checkCommandLine(t *testing.T, where, line, sub string, newCmd func(*env) *
 }
 
 func TestKubernetesRecipe(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	evalPath := filepath.Join(root, "deploy", "k8s", "indexed-job.yaml")
 	j := readJob(t, evalPath)
@@ -186,6 +187,7 @@ func TestKubernetesRecipe(t *testing.T) {
 // on the embedded demo, with a binary built from this tree, and compares the merged run
 // with an unsharded one.
 func TestSlurmScriptByHand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping: builds the binary (-short)")
 	}
@@ -193,18 +195,9 @@ func TestSlurmScriptByHand(t *testing.T) {
 	if err != nil {
 		t.Skip("skipping: no bash")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("skipping: no go command to build the binary")
-	}
 	root := testutil.RepoRoot(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "nl2sqlbench")
-	build := exec.Command(goBin, "build", "-o", bin, "./cmd/nl2sqlbench")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testBinary(t)
 	args, systems, f := demoArgsFiles(t)
 	full := filepath.Join(dir, "full")
 	// The unsharded run with the same binary, so the manifests' builds agree.

@@ -16,6 +16,7 @@ import (
 // and their paths printed; without flags the Markdown goes to stdout; a directory that is
 // no run is an error.
 func TestReportCommand(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	runDir := filepath.Join(root, "demo")
 	stdout, _ := runCLI(t, "demo", "--cache", filepath.Join(root, "cache"), "--out", runDir)
@@ -64,6 +65,7 @@ func TestReportCommand(t *testing.T) {
 
 // TestServeWarnsOffLoopback: binding to all interfaces prints a warning, loopback does not.
 func TestServeWarnsOffLoopback(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		addr string
 		warn bool

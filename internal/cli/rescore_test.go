@@ -18,6 +18,7 @@ import (
 // is then right there, by the judge's own comparison). The reviewed EX moves by exactly
 // those questions; the records are untouched.
 func TestRescore(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--json"}

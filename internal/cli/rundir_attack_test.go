@@ -126,6 +126,7 @@ func dashboard(tb testing.TB, root, url string) (int, string) {
 const changedBanner = "changed after it was written"
 
 func TestRunDirTampered(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		attack func(t *testing.T, dir string)
@@ -219,6 +220,7 @@ func run2(args ...string) (int, string, string) { return run(args...) }
 // TestRunDirIntact: an untouched run reads as intact, and a later rescore or audit of it
 // records its new file, so the run still reads as written.
 func TestRunDirIntact(t *testing.T) {
+	t.Parallel()
 	dir := sealedRun(t)
 	r, err := rundir.Load(t.Context(), dir)
 	if err != nil || r.Integrity.State != rundir.Intact {
@@ -240,6 +242,7 @@ func TestRunDirIntact(t *testing.T) {
 // TestMergeFlippedShard: 60 flipped verdicts in one shard (the issue's attack) make merge
 // refuse, naming the shard and its records file, instead of merging a false EX.
 func TestMergeFlippedShard(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	tmp := t.TempDir()
 	var shards []string
@@ -259,6 +262,7 @@ func TestMergeFlippedShard(t *testing.T) {
 // size without being read, with an error naming the file and the cap; the dashboard
 // keeps serving the other runs and shows that run's error.
 func TestRunDirHugeFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	good := filepath.Join(root, "good")
 	copyTree(t, sealedRun(t), good)
@@ -288,6 +292,7 @@ func TestRunDirHugeFiles(t *testing.T) {
 // TestRunDirBrokenFiles: a summary.json that is not JSON, and a records file with a bad
 // line, each fail alone: the error names the file and line, the other runs are served.
 func TestRunDirBrokenFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	copyTree(t, sealedRun(t), filepath.Join(root, "good"))
 	broken := filepath.Join(root, "broken")
@@ -315,6 +320,7 @@ func TestRunDirBrokenFiles(t *testing.T) {
 // hashes (testdata/oldrun, from the build before issue 27) opens in report, the
 // dashboard and compare, with a note that its integrity cannot be checked.
 func TestOldRunDirOpens(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "oldrun")
 	copyTree(t, filepath.Join("testdata", "oldrun"), dir)
 	r, err := rundir.Load(t.Context(), dir)
@@ -340,6 +346,7 @@ func TestOldRunDirOpens(t *testing.T) {
 // would), a second eval, --resume, --force or merge into it is refused naming the holder,
 // and the run in it is untouched; once released, --force replaces it.
 func TestEvalOutLocked(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	out := sealedRun(t)
 	before := readFile(t, filepath.Join(out, "summary.json"))

@@ -58,6 +58,7 @@ func incorrectQuestion(t *testing.T, runDir, system string) int {
 // none), a form or JSON body, and valid fields; a good one is appended to reviews.jsonl
 // and changes the reviewed EX.
 func TestServeReviewGuards(t *testing.T) {
+	t.Parallel()
 	h, srv, runDir := reviewServer(t)
 	idx := incorrectQuestion(t, runDir, "baseline")
 	target := "/run/demo/q/" + strconv.Itoa(idx) + "/review"

@@ -43,6 +43,7 @@ func birdGoldPreds(tb testing.TB, devJSON string) string {
 // train golds, and says so (count and first question, in summary.json and a warning);
 // corrected mode scores every one correct and keeps the official verdict of those 20.
 func TestSpiderModeSelfScoring(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		correct, judged int // ex_spider
 		questions, gold int // summary.json's spider_rewrite
@@ -83,7 +84,7 @@ func TestSpiderModeSelfScoring(t *testing.T) {
 			for _, mode := range []string{"official", "corrected"} {
 				w := tc.modes[mode]
 				out := t.TempDir()
-				_, stderr := runCLI(t, append([]string{"eval", "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", mode}, args...)...)
+				_, stderr := runCLI(t, append([]string{"eval", "--timeout", realTimeout, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", mode}, args...)...)
 				recs := readRecords(t, filepath.Join(out, "gold", "records.jsonl"))
 				correct, judged, diffs := 0, 0, 0
 				for _, r := range recs {
@@ -126,13 +127,14 @@ func TestSpiderModeSelfScoring(t *testing.T) {
 // ex_spider (ex_spider_official where the modes differ, else ex_spider) still agrees
 // with test-suite-sql-eval's, and the modes differ only where the rewrite was noted.
 func TestConformanceSpiderCorrected(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping conformance in -short mode")
 	}
 	spider := testutil.Shared(t, "data/spider")
 	systems := []string{"DAIL", "C3", "DIN"}
 	out := t.TempDir()
-	args := []string{"eval", "--dataset", "spider:" + spider, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", "corrected"}
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", "corrected"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))
 	}
@@ -164,8 +166,9 @@ func TestConformanceSpiderCorrected(t *testing.T) {
 // TestSpiderRewriteOnlyWhereShown: a run that shows no Spider EX (BIRD semantics, and
 // --metrics without ex_spider) says nothing of Spider's rewrite; with ex_spider it does.
 func TestSpiderRewriteOnlyWhereShown(t *testing.T) {
+	t.Parallel()
 	bird := testutil.Shared(t, "data/bird")
-	args := []string{"eval", "--dataset", "bird:" + filepath.Join(bird, "dev.json"), "--db-root", filepath.Join(bird, "dev_databases"),
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + filepath.Join(bird, "dev.json"), "--db-root", filepath.Join(bird, "dev_databases"),
 		"--db-id", "superhero", "--pred", "gold=" + birdGoldPreds(t, filepath.Join(bird, "dev.json"))}
 	for _, tc := range []struct {
 		metrics string

@@ -15,6 +15,7 @@ import (
 // them on the same SQLite files) while gold SQL runs on SQLite: verdicts must agree with
 // a plain SQLite eval of the same predictions, and records carry the flexible comparison.
 func TestEvalSQLPPThroughFake(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files, ds, _ := demoDocs(t)
 	cb := sqlppfake.New(files.DBRoot)

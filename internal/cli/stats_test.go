@@ -12,6 +12,7 @@ import (
 // TestEvalDetails checks that eval --details prints every headline value with the
 // interval summary.json holds, and the paired comparisons' texts, unchanged.
 func TestEvalDetails(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--details"}
@@ -57,6 +58,7 @@ func TestEvalDetails(t *testing.T) {
 // TestSignedText: a change prints with its sign, and no change prints as 0.00, never as
 // "-0.00" (B - A of two equal values is a negated zero).
 func TestSignedText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		d    float64
 		want string

@@ -49,6 +49,7 @@ func legendOf(out string) string {
 // system is, compares its three systems with the best one, explains every headline label
 // it prints, and shows its deliberately broken questions as a note rather than as warnings.
 func TestDemoFitsOneScreen(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	stdout, stderr := runCLI(t, "demo", "--cache", t.TempDir(), "--out", dir)
 	checkLines(t, "demo", stdout, stderr, 30)
@@ -89,8 +90,9 @@ func TestDemoFitsOneScreen(t *testing.T) {
 // (stdout and stderr); --details prints every section that says something for one system,
 // and none that does not (no cross-system analysis, no Pass@k for one candidate).
 func TestEvalSpiderFitsOneScreen(t *testing.T) {
+	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--dataset", "spider:" + root, "--pred", filepath.Join(root, "predictions", "DAIL.txt")}
+	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--pred", filepath.Join(root, "predictions", "DAIL.txt")}
 	stdout, stderr := runCLI(t, append(args, "--out", filepath.Join(t.TempDir(), "run"))...)
 	checkLines(t, "eval on one Spider system", stdout, stderr, 20)
 	for _, want := range []string{"EX by difficulty", "failed to run (error): 14 of 972", "legend: ", "run directory: ", "HTML report: nl2sqlbench report "} {
@@ -117,6 +119,7 @@ func TestEvalSpiderFitsOneScreen(t *testing.T) {
 // TestDBIDDropsOtherWarnings: BIRD mini-dev repeats two question_ids on databases other
 // than superhero; a run narrowed with --db-id superhero does not warn about them.
 func TestDBIDDropsOtherWarnings(t *testing.T) {
+	t.Parallel()
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
 	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")
@@ -127,7 +130,7 @@ func TestDBIDDropsOtherWarnings(t *testing.T) {
 	if !strings.Contains(strings.Join(ds.Warnings, "\n"), "repeats question_id") {
 		t.Fatalf("mini-dev no longer repeats a question_id: the test says nothing (warnings %q)", ds.Warnings)
 	}
-	_, stderr := runCLI(t, "eval", "--dataset", "bird:"+qs, "--db-root", dbRoot, "--db-id", "superhero",
+	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--db-id", "superhero",
 		"--pred", filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"), "--out", filepath.Join(t.TempDir(), "run"))
 	if strings.Contains(stderr, "repeats question_id") {
 		t.Errorf("--db-id superhero still warns about other databases' questions:\n%s", stderr)

@@ -20,6 +20,7 @@ import (
 // read its records from there; a summary written before the field existed falls back to
 // the same mapping.
 func TestSystemDirEndToEnd(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	out := t.TempDir()
 	const name = "GPT 4 (x)"

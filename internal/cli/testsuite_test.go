@@ -13,6 +13,7 @@ import (
 // record and a script for every counterexample; verify confirms them all, and names the
 // one whose script was broken or removed.
 func TestEvalTestSuiteThenVerify(t *testing.T) {
+	t.Parallel()
 	f := demoFiles(t)
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", out, "--json",
@@ -78,6 +79,7 @@ func TestEvalTestSuiteThenVerify(t *testing.T) {
 }
 
 func TestTestSuiteBudgetFlag(t *testing.T) {
+	t.Parallel()
 	checkExit(t, []string{"eval", "--dataset", "jsonl:x", "--pred", "x", "--test-suite-budget", "soon"}, exitUsage, "test-suite-budget")
 	checkExit(t, []string{"eval", "--dataset", "jsonl:x", "--pred", "x", "--test-suite-domain", "strict"}, exitUsage, "test-suite-domain")
 }

@@ -86,6 +86,7 @@ func markerLibrary(t *testing.T, dir, marker string) string {
 // --duckdb-lib=DIR/x.so must not run the library's code: resume does not take those
 // settings, and when the user gives them, nothing is loaded before the manifest matched.
 func TestResumeLoadsNoLibraryFromRunDir(t *testing.T) {
+	t.Parallel()
 	fx := newHostileFixture(t)
 	out := cutRun(t, fx)
 	marker := filepath.Join(t.TempDir(), "library-ran")
@@ -166,6 +167,7 @@ func TestResumeSendsNoSecretFromRunDir(t *testing.T) {
 // TestResumeHostileArgs: args.json is the run directory's word; each of these must be
 // refused (or ignored) without hanging, reading outside the run or writing elsewhere.
 func TestResumeHostileArgs(t *testing.T) {
+	t.Parallel()
 	fx := newHostileFixture(t)
 	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
 	fifo := filepath.Join(t.TempDir(), "fifo")
@@ -263,6 +265,7 @@ func TestResumeHostileArgs(t *testing.T) {
 // gives again what resume does not take from args.json (this run's own values), so it
 // works as printed.
 func TestRerunHintRestatesUntrusted(t *testing.T) {
+	t.Parallel()
 	o := runOutput{Args: []string{"--dataset=jsonl:/d/q.jsonl", "--engine=postgres", "--dsn-env=MY_DSN", "--timeout=5s", "--pricing=/p/my prices.yaml"}}
 	got := rerunHint(o, "/runs/x")
 	want := "nl2sqlbench eval --resume --out /runs/x --engine postgres --dsn-env MY_DSN --pricing '/p/my prices.yaml'"

@@ -14,6 +14,7 @@ const terminalControls = "\x1b\a\r\b\x7f"
 // file name, SQL in an error) reaches stdout and stderr with its control characters
 // escaped, whatever the command prints it in (tables, warnings, errors).
 func TestTerminalOutputEscaped(t *testing.T) {
+	t.Parallel()
 	fx := newHostileFixture(t)
 	dir := t.TempDir()
 	evil := "\x1b]0;pwned\a\x1b[2J\x1b[H\rover\bx\x7f\u009b"

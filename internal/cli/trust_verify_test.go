@@ -39,6 +39,7 @@ func hostileRunDir(tb testing.TB, path, script, gold, pred string) string {
 // else. Each case must fail with a clear message and touch nothing outside the scratch
 // database: no file read outside the run directory, none created, none changed.
 func TestVerifyHostileRunDir(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	victim := filepath.Join(outside, "bench.sqlite")
 	db, err := sql.Open("sqlite3", victim)

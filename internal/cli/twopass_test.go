@@ -314,6 +314,7 @@ func TestCollectTwoPass(t *testing.T) {
 }
 
 func TestCollectSQLPPUsageErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files, _, docs := demoDocs(t)
 	dir := t.TempDir()

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/buildid"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // TestVersionCommandAndFlag: `version` and `--version` print the same line, naming the
 // build's version (in a test binary: none set, so buildid.Devel).
 func TestVersionCommandAndFlag(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		var out, errb bytes.Buffer
@@ -35,22 +35,13 @@ func TestVersionCommandAndFlag(t *testing.T) {
 // checks that `version`, `--version` and a run's manifest (manifest.json and the copy in
 // summary.json) all report the version set.
 func TestVersionSetAtBuildTime(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping: builds the binary (-short)")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("skipping: no go command to build the binary")
-	}
-	const want = "9.8.7-test"
+	bin := testBinary(t)
+	want := testBinaryVersion
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "nl2sqlbench")
-	build := exec.Command(goBin, "build", "-o", bin,
-		"-ldflags", "-X github.com/nl2sqlbench/nl2sqlbench/internal/buildid.version="+want, "./cmd/nl2sqlbench")
-	build.Dir = testutil.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	for _, arg := range []string{"version", "--version"} {
 		out, err := exec.Command(bin, arg).Output()
 		if err != nil {

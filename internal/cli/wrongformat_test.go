@@ -99,6 +99,7 @@ func wrongFormatCases() []wrongFormatCase {
 // TestEvalWrongFormats runs eval on each input of wrongFormatCases and checks the exit
 // code, that stderr names the file and the fix, and, for accepted files, the verdicts.
 func TestEvalWrongFormats(t *testing.T) {
+	t.Parallel()
 	fx := newHostileFixture(t)
 	for _, c := range wrongFormatCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -178,11 +179,12 @@ func rawRecords(tb testing.TB, out string) []map[string]any {
 // is the same but for timings, whether the JSON is found beside the .sql or named by
 // --diff-json.
 func TestEvalBIRDGoldSQL(t *testing.T) {
+	t.Parallel()
 	root := testutil.Shared(t, "data/bird")
 	pred := filepath.Join(root, "predictions/mini_dev/predict_mini_dev_gpt-4-32k_sqlite.json")
 	base := func(spec string, extra ...string) ([]map[string]any, string) {
 		out := filepath.Join(t.TempDir(), "out")
-		args := append([]string{"eval", "--dataset", spec, "--pred", "gpt4=" + pred, "--db-id", "superhero", "--out", out, "--json"}, extra...)
+		args := append([]string{"eval", "--timeout", realTimeout, "--dataset", spec, "--pred", "gpt4=" + pred, "--db-id", "superhero", "--out", out, "--json"}, extra...)
 		code, _, stderr := run(args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
@@ -213,9 +215,9 @@ func TestEvalBIRDGoldSQL(t *testing.T) {
 		}
 	}
 	// BIRD's directory given as spider: names bird:.
-	checkExit(t, []string{"eval", "--dataset", "spider:" + root, "--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")},
+	checkExit(t, []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")},
 		1, "BIRD questions", "use --dataset bird:")
 	// A question JSON that does not belong to the .sql is refused, naming both files.
-	checkExit(t, []string{"eval", "--dataset", "bird:" + gold, "--diff-json", filepath.Join(root, "dev.json"),
+	checkExit(t, []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + gold, "--diff-json", filepath.Join(root, "dev.json"),
 		"--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")}, 1, "dev.json", "mini_dev_sqlite_gold.sql")
 }
