@@ -14,7 +14,7 @@ import (
 // each would otherwise hold a core for 30 s. Every default timeout (eval, audit,
 // export-docs, a matrix cell, a pipeline's exec_timeout) reads engine.DefaultTimeout, so
 // the verdicts are the same as at 30 s; TestDefaultTimeout checks what users get.
-const testTimeout = 2 * time.Second
+const testTimeout = time.Second
 
 // realTimeout is the users' default, stated by the tests on real benchmark data (Spider,
 // BIRD) and on long queries: their verdicts must not depend on a loaded machine.
