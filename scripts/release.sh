@@ -3,15 +3,20 @@
 # in a tarball with LICENSE, README.md, CHANGELOG.md and BUILDINFO, plus SHA256SUMS, in
 # dist/release/ (replaced on every run).
 #
-#   bash scripts/release.sh                # every target; the version from CHANGELOG.md
+#   bash scripts/release.sh                          # this machine's target; the version from CHANGELOG.md
+#   TARGETS="amd64 arm64" bash scripts/release.sh    # a whole release: both targets
 #   VERSION=0.1.0 TARGETS="amd64" bash scripts/release.sh
+#   TARGETS="amd64 arm64" bash scripts/release.sh --check   # only check the C compilers
 #
 # Reproducible: the same tree, Go and C compilers give the same bytes. Paths are trimmed
 # (-trimpath), no VCS stamp or Go build id is embedded (-buildvcs=false, -buildid=), symbols
 # are stripped (-s -w), and the tarballs fix names' order, mtimes (SOURCE_DATE_EPOCH, by
 # default the last commit's time), owners and modes, with gzip -n (no name or time).
-# arm64 needs Debian's cross compiler (apt-get install gcc-aarch64-linux-gnu); CC_arm64
-# names another. Prints where the files are, and SHA256SUMS.
+# The other target needs Debian's cross compiler (on amd64: apt-get install
+# gcc-aarch64-linux-gnu; on arm64: gcc-x86-64-linux-gnu); CC_amd64 and CC_arm64 name others.
+# Every target's compiler is checked before anything is built, so a missing one fails at
+# once; a target that fails later keeps the tarballs (and SHA256SUMS) of those built before
+# it. Prints where the files are, and SHA256SUMS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,11 +26,70 @@ if [ -z "$version" ]; then
   echo "release.sh: no version: set VERSION or add a '## X.Y.Z' entry to CHANGELOG.md" >&2
   exit 2
 fi
+# The host's Go architecture, from uname so that --check needs no Go.
+case "$(uname -m)" in
+  x86_64 | amd64) host=amd64 ;;
+  aarch64 | arm64) host=arm64 ;;
+  *) host="$(uname -m)" ;;
+esac
+targets="${TARGETS:-$host}"
+
+# cc_for ARCH is the C compiler that builds for linux/ARCH here: CC_<ARCH> when set, gcc for
+# the host, else Debian's cross compiler.
+cc_for() {
+  local v="CC_$1"
+  if [ -n "${!v:-}" ]; then
+    echo "${!v}"
+  elif [ "$1" = "$host" ]; then
+    echo gcc
+  else
+    case "$1" in
+      amd64) echo x86_64-linux-gnu-gcc ;;
+      arm64) echo aarch64-linux-gnu-gcc ;;
+    esac
+  fi
+}
+
+# debian_package CC is the Debian package that installs the compiler CC.
+debian_package() {
+  case "$1" in
+    gcc) echo gcc ;;
+    x86_64-linux-gnu-gcc) echo gcc-x86-64-linux-gnu ;;
+    aarch64-linux-gnu-gcc) echo gcc-aarch64-linux-gnu ;;
+  esac
+}
+
+# check_compilers fails, before anything is built, naming every target whose C compiler
+# is missing, the package that installs it and how to build fewer targets.
+check_compilers() {
+  local arch cc pkg bad=""
+  for arch in $targets; do
+    cc="$(cc_for "$arch")"
+    if [ -z "$cc" ]; then
+      echo "release.sh: no C compiler known for linux/$arch (the targets are amd64 and arm64); name one with CC_$arch=..." >&2
+      bad="$bad $arch"
+    elif ! command -v "$cc" >/dev/null 2>&1; then
+      pkg="$(debian_package "$cc")"
+      echo "release.sh: linux/$arch needs the C compiler $cc, which is not on PATH: apt-get install ${pkg:-the package that has it} (or name another with CC_$arch=...)" >&2
+      bad="$bad $arch"
+    fi
+  done
+  if [ -n "$bad" ]; then
+    echo "release.sh: nothing built. TARGETS=\"$host\" builds for this machine only; TARGETS=\"amd64 arm64\" builds both once each compiler is installed" >&2
+    exit 1
+  fi
+}
+
+check_compilers
+if [ "${1:-}" = "--check" ]; then
+  for arch in $targets; do
+    echo "linux/$arch: $(cc_for "$arch")"
+  done
+  exit 0
+fi
+
 export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}"
-targets="${TARGETS:-amd64 arm64}"
 out="${OUT:-dist/release}"
-cc_amd64="${CC_amd64:-gcc}"
-cc_arm64="${CC_arm64:-aarch64-linux-gnu-gcc}"
 ldflags="-s -w -buildid= -X $pkg/internal/buildid.version=$version"
 flags=(-trimpath -buildvcs=false)
 
@@ -42,12 +106,7 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
 for arch in $targets; do
-  cc_var="cc_$arch"
-  cc="${!cc_var:-}"
-  if [ -z "$cc" ] || ! command -v "$cc" >/dev/null 2>&1; then
-    echo "release.sh: no C compiler for linux/$arch (${cc:-none}); for arm64: apt-get install gcc-aarch64-linux-gnu" >&2
-    exit 1
-  fi
+  cc="$(cc_for "$arch")"
   name="nl2sqlbench-$version-linux-$arch"
   dir="$stage/$name"
   mkdir -p "$dir"
@@ -71,8 +130,9 @@ EOF
   chmod 0644 "$dir/LICENSE" "$dir/README.md" "$dir/CHANGELOG.md" "$dir/BUILDINFO"
   tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
     --format=gnu -C "$stage" -cf - "$name" | gzip -n -9 >"$out/$name.tar.gz"
+  # After each target, so that one failing later keeps this one, checksummed.
+  (cd "$out" && sha256sum -- *.tar.gz >SHA256SUMS)
 done
 
-(cd "$out" && sha256sum -- *.tar.gz >SHA256SUMS)
 echo "release $version in $out/:" >&2
 cat "$out/SHA256SUMS"

@@ -43,6 +43,34 @@ const chartTextJS = `(() => {
   return out;
 })()`
 
+// chartFitJS lists the charts whose box scrolls sideways, or with a label drawn outside
+// the chart (cut at its edge): from a 460px screen up, charts fit (issue 44; svg.go's
+// fitWidth).
+const chartFitJS = `(() => {
+  const out = [];
+  for (const box of document.querySelectorAll(".chart-box")) {
+    const svg = box.querySelector("svg.chart");
+    if (!svg) continue;
+    const name = svg.getAttribute("aria-label") || "a chart";
+    if (box.scrollWidth > box.clientWidth + 1) out.push(name + ": scrolls, " + box.scrollWidth + "px in " + box.clientWidth + "px");
+    const s = svg.getBoundingClientRect();
+    if (s.right > box.getBoundingClientRect().right + 1) out.push(name + ": wider than its box");
+    for (const t of svg.querySelectorAll("text")) {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0) continue;
+      if (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1) {
+        out.push(name + ": label " + JSON.stringify(t.textContent.slice(0, 30)) + " outside the chart");
+        break;
+      }
+    }
+  }
+  return out;
+})()`
+
+// chartsFitFrom is the narrowest screen at which charts fit unscrolled (svg.go's fitWidth);
+// below it they keep 11px text and scroll inside their box.
+const chartsFitFrom = 460
+
 // cardsHideNothingJS lists the score-table cells that have a value but show no label at
 // phone width (a card's line must say what its number is).
 const cardsHideNothingJS = `(() => {
@@ -55,7 +83,8 @@ const cardsHideNothingJS = `(() => {
 })()`
 
 // checkReadable fails when a score table scrolls sideways or chart text is under 11px;
-// at phone width also when a card's value has no label.
+// from 460px up when a chart scrolls or cuts a label; at phone width also when a card's
+// value has no label.
 func checkReadable(t *testing.T, ctx context.Context, page string, width int64) {
 	t.Helper()
 	if over := eval[[]string](t, ctx, tableScrollJS); len(over) > 0 {
@@ -63,6 +92,11 @@ func checkReadable(t *testing.T, ctx context.Context, page string, width int64) 
 	}
 	if small := eval[[]string](t, ctx, chartTextJS); len(small) > 0 {
 		t.Errorf("%s at %dpx: chart text under 11px:\n  %s", page, width, strings.Join(small, "\n  "))
+	}
+	if width >= chartsFitFrom {
+		if bad := eval[[]string](t, ctx, chartFitJS); len(bad) > 0 {
+			t.Errorf("%s at %dpx: charts that scroll or cut a label:\n  %s", page, width, strings.Join(bad, "\n  "))
+		}
 	}
 	if width < 600 {
 		if bare := eval[[]string](t, ctx, cardsHideNothingJS); len(bare) > 0 {
@@ -91,8 +125,9 @@ func topScreenshot(t *testing.T, ctx context.Context, dir, name string, w int64)
 
 // TestBrowserSpiderLayouts opens the report and the dashboard of a real three-system
 // Spider dev run (DAIL, C3, DIN: the widest tables a run has, with the slice tables) at
-// 1400px and at 390px: nothing is wider than the viewport, no score table scrolls
-// sideways, chart text is at least 11px, the slice filter narrows the question list,
+// 1400px, 500px and 390px: nothing is wider than the viewport, no score table scrolls
+// sideways, chart text is at least 11px, at 1400 and 500px no chart scrolls sideways or
+// draws a label outside itself, the slice filter narrows the question list,
 // and a screenshot of each goes to artifactDir.
 func TestBrowserSpiderLayouts(t *testing.T) {
 	if testing.Short() {
@@ -120,7 +155,7 @@ func TestBrowserSpiderLayouts(t *testing.T) {
 		{"spider-report", "file://" + reportFile},
 		{"spider-dashboard", base + "run/spider-dev/"},
 	}
-	for _, w := range []int64{1400, 390} {
+	for _, w := range []int64{1400, 500, 390} {
 		do(t, ctx, fmt.Sprintf("viewport %dpx", w), chromedp.EmulateViewport(w, 900))
 		for _, p := range pages {
 			do(t, ctx, fmt.Sprintf("open %s at %dpx", p.name, w), chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.ID("qlist")))

@@ -86,7 +86,12 @@ Writes RUN_DIR/agreement.json, which report and serve show. See docs/agreement.m
 			if asJSON {
 				return safefile.EncodeJSON(e.stdout, a)
 			}
-			if err := report.WriteAgreement(e.stdout, a, dir); err != nil {
+			clean := filepath.Clean(dir)
+			drill := report.DrillDown{
+				Report: e.command("report", shellQuote(clean), "--html", shellQuote(filepath.Join(clean, "report.html"))),
+				Serve:  e.command("serve", shellQuote(filepath.Dir(clean))),
+			}
+			if err := report.WriteAgreement(e.stdout, a, dir, drill); err != nil {
 				return err
 			}
 			_, err = fmt.Fprintf(e.stdout, "agreement: %s\n", absPath(filepath.Join(dir, rundir.AgreementFile)))

@@ -17,6 +17,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -158,11 +159,11 @@ func runAuditWith(ctx context.Context, e *env, cfg benchrun.AuditConfig, out, co
 
 func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) error {
 	w := e.stdout
-	id := func(i int) string {
+	label := func(i int) string {
 		if i >= 0 && i < len(ds.Questions) {
-			return ds.Questions[i].ID
+			return report.QuestionLabel(i, ds.Questions[i].ID)
 		}
-		return "?"
+		return fmt.Sprintf("#%d ?", i)
 	}
 	fmt.Fprintf(w, "corrections %s: %d corrected golds audited (%d without a database); the audit flags %d, misses %d; %d other questions have gold findings\n",
 		absPath(path), c.Corrected, c.Skipped, len(c.Flagged), len(c.Missed), c.Elsewhere)
@@ -172,11 +173,11 @@ func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) e
 	}
 	sort.Ints(flagged)
 	for _, i := range flagged {
-		fmt.Fprintf(w, "  flagged #%d %s: %s\n", i, id(i), strings.Join(c.Flagged[i], ", "))
+		fmt.Fprintf(w, "  flagged %s: %s\n", label(i), strings.Join(c.Flagged[i], ", "))
 	}
 	var missed []string
 	for _, i := range c.Missed {
-		missed = append(missed, fmt.Sprintf("#%d %s", i, id(i)))
+		missed = append(missed, label(i))
 	}
 	if len(missed) > 0 {
 		fmt.Fprintf(w, "  missed: %s\n", strings.Join(missed, ", "))
@@ -248,7 +249,7 @@ func printAudit(e *env, res *audit.Result, path string, took time.Duration) erro
 		if f.System != "" {
 			who += " " + f.System
 		}
-		fmt.Fprintf(w, "#%d %s %s [%s, %s]: %s\n", f.Index, f.QuestionID, f.DBID, f.Check, who, clip(f.Evidence, 300))
+		fmt.Fprintf(w, "%s %s [%s, %s]: %s\n", report.QuestionLabel(f.Index, f.QuestionID), f.DBID, f.Check, who, clip(f.Evidence, 300))
 	}
 	_, err := fmt.Fprintf(w, "findings: %s\n", absPath(path))
 	return err

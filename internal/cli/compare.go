@@ -65,7 +65,7 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 			if err := sameDataset(a, b); err != nil {
 				return err
 			}
-			name, err := commonSystem(a, b, system)
+			name, err := commonSystem(e.prog, a, b, system)
 			if err != nil {
 				return err
 			}
@@ -117,8 +117,8 @@ func sameDataset(a, b *rundir.Run) error {
 	return nil
 }
 
-// commonSystem picks the system to compare.
-func commonSystem(a, b *rundir.Run, want string) (string, error) {
+// commonSystem picks the system to compare. prog starts the hint when there is none.
+func commonSystem(prog string, a, b *rundir.Run, want string) (string, error) {
 	inB := map[string]bool{}
 	for _, s := range b.Systems {
 		inB[s.Name] = true
@@ -140,9 +140,24 @@ func commonSystem(a, b *rundir.Run, want string) (string, error) {
 	case len(common) == 1:
 		return common[0], nil
 	case len(common) == 0:
-		return "", fmt.Errorf("the runs have no system in common (%s: %s; %s: %s)", a.Dir, systemList(a), b.Dir, systemList(b))
+		return "", noCommonSystem(prog, a, b)
 	}
 	return "", usagef("both runs have several systems (%s): choose one with --system", strings.Join(common, ", "))
+}
+
+// noCommonSystem says why two runs without a system in common cannot be compared, and
+// the two ways to what was probably meant: two systems side by side are judged in one
+// run (its summary pairs them); one system under two names is judged again under one.
+func noCommonSystem(prog string, a, b *rundir.Run) error {
+	sa, sb := "A", "B"
+	if len(a.Systems) > 0 && len(b.Systems) > 0 {
+		sa, sb = a.Systems[0].Name, b.Systems[0].Name
+	}
+	return fmt.Errorf("the runs have no system in common (%s: %s; %s: %s): compare follows one system across two runs. "+
+		"To compare %s with %s, judge both in one run (%s), whose paired tests compare them; "+
+		"if they are one system under two names, judge it again under one name (--pred NAME=FILE) and pass --system NAME",
+		a.Dir, systemList(a), b.Dir, systemList(b), sa, sb,
+		hintCommand(prog, "eval", "--dataset", "...", "--pred", shellQuote(sa+"=FILE"), "--pred", shellQuote(sb+"=FILE")))
 }
 
 func systemList(r *rundir.Run) string {

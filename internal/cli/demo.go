@@ -63,7 +63,7 @@ does: the new run takes its place only once complete).`,
 				},
 				// A rerun replaces the previous demo run, once the new one is complete.
 				runOutput: runOutput{Out: out, JSON: asJSON, Force: true, Details: details, WritesReport: true, HoldWarnings: true,
-					Rerun: "nl2sqlbench demo --out " + out + " (it starts again)"},
+					Rerun: e.command("demo", "--out", shellQuote(out)) + " (it starts again)"},
 			}
 			for _, name := range files.SystemOrder {
 				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])

@@ -54,6 +54,8 @@ type runOutput struct {
 	Rerun string
 	// Judge, when set, is eval --llm-judge's flags (llmjudge.go).
 	Judge *judgeFlags
+	// prog is the command printed hints start with (env.prog, set by evaluate).
+	prog string
 }
 
 // runConfig is the run layer's Config the flags ask for.
@@ -202,6 +204,7 @@ queries (docs/spider2.md).`,
 // and replaced with o.Force, the new run written beside it and swapped in when
 // complete (outdir.go); otherwise it is refused.
 func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*benchrun.Result, error) {
+	o.prog = e.prog
 	obs := runPrinter{stderr: e.stderr}
 	out := o.Out
 	if out == "" {

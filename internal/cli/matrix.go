@@ -90,7 +90,7 @@ func runMatrix(ctx context.Context, e *env, planPath string, o matrixOpts) error
 		shard = &s
 	}
 	m := &matrixRun{e: e, plan: plan, out: o.out, getenv: os.Getenv, evalJobs: o.evalJobs, gates: endpointGates(plan),
-		rerun: "nl2sqlbench matrix " + planPath + " --out " + o.out}
+		rerun: e.command("matrix", shellQuote(planPath), "--out", shellQuote(o.out))}
 	if o.shard != "" {
 		m.rerun += " --shard " + o.shard
 	}

@@ -135,7 +135,7 @@ var ErrNoArgs = errors.New("the run directory does not remember its arguments")
 //
 // restated are the flags of args.json that resume does not take (untrusted) and the
 // command line gave again, for a note.
-func resumeArgs(out string, now *pflag.FlagSet) (args, restated []string, err error) {
+func resumeArgs(prog, out string, now *pflag.FlagSet) (args, restated []string, err error) {
 	path := filepath.Join(out, argsFile)
 	data, err := rundir.ReadInside(out, argsFile, rundir.MaxArgs)
 	if errors.Is(err, os.ErrNotExist) {
@@ -191,8 +191,8 @@ func resumeArgs(out string, now *pflag.FlagSet) (args, restated []string, err er
 		args = append(args, a)
 	}
 	if len(missing) > 0 {
-		return nil, nil, usagef("--resume: %v: %s has %s, which resume never takes from a run directory (each loads code, reaches the network, reads a secret or names a configuration file); if the run needs them, give them again: nl2sqlbench eval --resume --out %s %s ...",
-			ErrUntrustedArgs, path, strings.Join(missing, ", "), out, strings.Join(missing, " ... "))
+		return nil, nil, usagef("--resume: %v: %s has %s, which resume never takes from a run directory (each loads code, reaches the network, reads a secret or names a configuration file); if the run needs them, give them again: %s %s ...",
+			ErrUntrustedArgs, path, strings.Join(missing, ", "), hintCommand(prog, "eval", "--resume", "--out", shellQuote(out)), strings.Join(missing, " ... "))
 	}
 	if !hasDataset || !hasPred {
 		return nil, nil, fmt.Errorf("--resume: %s remembers no --dataset or no --pred: %w", path, ErrNoArgs)
@@ -228,7 +228,7 @@ func checkArgPath(name, value string) error {
 
 // resumeFromArgs runs eval again with the arguments the run in out remembers.
 func resumeFromArgs(cmd *cobra.Command, e *env, out string) error {
-	args, restated, err := resumeArgs(out, cmd.Flags())
+	args, restated, err := resumeArgs(e.prog, out, cmd.Flags())
 	if err != nil {
 		return err
 	}
@@ -249,7 +249,7 @@ func rerunHint(o runOutput, dir string) string {
 	if o.Rerun != "" {
 		return o.Rerun
 	}
-	hint := "nl2sqlbench eval --resume --out " + dir
+	hint := hintCommand(o.prog, "eval", "--resume", "--out", shellQuote(dir))
 	// What resume will not take from args.json is given on the command line: this run's
 	// own values (the user's, not the directory's), quoted for a shell.
 	for _, a := range o.Args {

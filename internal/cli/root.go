@@ -13,10 +13,12 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/termsafe"
 )
 
-// env carries the streams every subcommand writes to.
+// env carries the streams every subcommand writes to, and how the program was run.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// prog is the command printed hints start with (hints.go): "" is nl2sqlbench.
+	prog string
 }
 
 // Exit codes.
@@ -29,7 +31,15 @@ const (
 )
 
 // Run executes the nl2sqlbench command line with args (without the program name).
+// Printed hints name the program nl2sqlbench; RunAs names it as the user ran it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return RunAs(ctx, "", args, stdin, stdout, stderr)
+}
+
+// RunAs is Run for a program the user ran as argv0 (main's os.Args[0]): the commands
+// it prints as hints start with what runs the same program again (./nl2sqlbench, the bare
+// name when it was found on PATH, go run ./cmd/nl2sqlbench under go run).
+func RunAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	gctune.Start() // fewer collections while the heap is small (internal/gctune)
 	// Everything printed may hold text from data: control characters are escaped on
 	// the way out (a progress bar reaches the terminal through Unwrap).
@@ -37,7 +47,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer safeOut.Flush()
 	defer safeErr.Flush()
 	stdout, stderr = safeOut, safeErr
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, prog: programName(argv0)}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -54,7 +64,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitRegression
 	case isUsage(err):
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)
-		writeUsageHint(stderr, cmd)
+		writeUsageHint(stderr, cmd, e.prog)
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "nl2sqlbench: %v\n", err)

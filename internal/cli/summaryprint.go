@@ -33,7 +33,7 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 		more = "every table (" + strings.Join(detailsHas(sum), ", ") + "): add --details; "
 	}
 	if !o.WritesReport {
-		more += fmt.Sprintf("HTML report: nl2sqlbench report %s --html %s", out, filepath.Join(out, "report.html"))
+		more += "HTML report: " + hintCommand(o.prog, "report", shellQuote(out), "--html", shellQuote(filepath.Join(out, "report.html")))
 	} else {
 		more += fmt.Sprintf("per-question verdicts: %s", filepath.Join(out, "<system>", "records.jsonl"))
 	}

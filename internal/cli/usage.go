@@ -28,8 +28,8 @@ func isUsage(err error) bool {
 }
 
 // writeUsageHint prints cmd's usage line and its first example (the root's when cmd has
-// none), and where every flag is listed.
-func writeUsageHint(w io.Writer, cmd *cobra.Command) {
+// none), and where every flag is listed, each starting with prog as the user ran it.
+func writeUsageHint(w io.Writer, cmd *cobra.Command, prog string) {
 	if cmd == nil {
 		return
 	}
@@ -37,15 +37,15 @@ func writeUsageHint(w io.Writer, cmd *cobra.Command) {
 	if !cmd.HasParent() {
 		use = cmd.Name() + " COMMAND [flags]"
 	}
-	fmt.Fprintf(w, "usage: %s\n", use)
+	fmt.Fprintf(w, "usage: %s\n", asRun(prog, use))
 	ex := firstExample(cmd)
 	if ex == "" {
 		ex = firstExample(cmd.Root())
 	}
 	if ex != "" {
-		fmt.Fprintf(w, "example: %s\n", ex)
+		fmt.Fprintf(w, "example: %s\n", asRun(prog, ex))
 	}
-	fmt.Fprintf(w, "every flag: %s --help\n", cmd.CommandPath())
+	fmt.Fprintf(w, "every flag: %s --help\n", asRun(prog, cmd.CommandPath()))
 }
 
 // firstExample is the first command of cmd.Example on one line (continuation lines

@@ -43,14 +43,16 @@ first check (the Python package calls it before reading a run).`,
 			if integrityOnly {
 				return nil
 			}
-			return verifyCounterexamples(cmd, e, dir)
+			return verifyCounterexamples(cmd, e, dir, sum.TestSuite != nil)
 		},
 	}
 	cmd.Flags().BoolVar(&integrityOnly, "integrity-only", false, "only check the files against the recorded hashes")
 	return cmd
 }
 
-func verifyCounterexamples(cmd *cobra.Command, e *env, dir string) error {
+// verifyCounterexamples re-runs the run's counterexamples; testSuite says whether it was
+// judged with --test-suite, for the message when there are none.
+func verifyCounterexamples(cmd *cobra.Command, e *env, dir string, testSuite bool) error {
 	checked, warnings, err := benchrun.VerifyCounterexamples(cmd.Context(), dir)
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
@@ -67,6 +69,15 @@ func verifyCounterexamples(cmd *cobra.Command, e *env, dir string) error {
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d counterexamples do not reproduce", failed, len(checked))
+	}
+	if len(checked) == 0 {
+		// "0 counterexamples verified: every one reproduces" reads as a check that passed.
+		why := "it was not judged with eval --test-suite, which writes them"
+		if testSuite {
+			why = "the test suite found no prediction whose result differs from the gold's on a counterexample database"
+		}
+		fmt.Fprintf(e.stdout, "0 counterexamples verified: the run has none (%s)\n", why)
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "%s verified: every one reproduces\n", plural(len(checked), "counterexample"))
 	return nil

@@ -91,10 +91,11 @@ func (p *pairer) byPosition(spider bool) error {
 		if p.set.Format == FormatList {
 			msg = fmt.Sprintf("%d SQL strings for %d questions (element i answers question i, so they must agree)", n, m)
 		}
-		return &PairError{Path: p.set.Path, Err: ErrCountMismatch, Msg: msg}
+		return &PairError{Path: p.set.Path, Err: ErrCountMismatch, Msg: msg, Predictions: n, Questions: m}
 	}
 	if countBad {
-		p.fail(0, "", ErrCountMismatch, "%d predictions for %d questions", n, m)
+		p.problems = append(p.problems, &PairError{Path: p.set.Path, Err: ErrCountMismatch,
+			Msg: fmt.Sprintf("%d predictions for %d questions", n, m), Predictions: n, Questions: m})
 	}
 	for i := range p.set.Items {
 		it := &p.set.Items[i]

@@ -75,6 +75,9 @@ type PairError struct {
 	Key  string // the prediction's key (or question text), "" if not applicable
 	Msg  string
 	Err  error // the sentinel: ErrCountMismatch, ErrMissing, ErrDuplicate, ...
+	// Predictions and Questions are the two counts of an ErrCountMismatch (0 otherwise),
+	// so a caller that knows the benchmark can say which file the other count belongs to.
+	Predictions, Questions int
 }
 
 func (e *PairError) Error() string {

@@ -122,10 +122,17 @@ func agreementLeftOut(a *rundir.Agreement) string {
 	return " Left out: " + strings.Join(parts, "; ") + "."
 }
 
+// DrillDown names the commands that make a run's question pages: the HTML report
+// (DIR/report.html) and the dashboard. The caller writes them as they run, program and
+// quoting included; an empty one is not mentioned.
+type DrillDown struct {
+	Report, Serve string
+}
+
 // WriteAgreement prints the agreement section on a terminal: the tables, then each
-// verdict's disagreements with where their drill-down is (report.html#qN, or the
-// dashboard's /run/RUN/q/N).
-func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string) error {
+// verdict's disagreements with where their drill-down is (report.html#qN, made by
+// drill.Report, or the dashboard's /run/RUN/q/N, started by drill.Serve).
+func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string, drill DrillDown) error {
 	for _, t := range AgreementTables(a) {
 		matrix := t.Title == matrixTitle
 		fmt.Fprintf(w, "%s\n", t.Title)
@@ -167,7 +174,14 @@ func WriteAgreement(w io.Writer, a *rundir.Agreement, dir string) error {
 		}
 	}
 	if listed {
-		fmt.Fprintf(w, "drill-down: #N is %s/report.html#qN (nl2sqlbench report), or /run/<run>/q/N in nl2sqlbench serve\n", strings.TrimSuffix(dir, "/"))
+		line := fmt.Sprintf("drill-down: #N is %s/report.html#qN", strings.TrimSuffix(dir, "/"))
+		if drill.Report != "" {
+			line += " (" + drill.Report + ")"
+		}
+		if drill.Serve != "" {
+			line += ", or /run/<run>/q/N in the dashboard (" + drill.Serve + ")"
+		}
+		fmt.Fprintln(w, line)
 	}
 	return nil
 }

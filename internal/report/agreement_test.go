@@ -47,11 +47,11 @@ func TestAgreementSection(t *testing.T) {
 		})
 	}
 	var b bytes.Buffer
-	if err := WriteAgreement(&b, run.Agreement, "runs/x/"); err != nil {
+	if err := WriteAgreement(&b, run.Agreement, "runs/x/", DrillDown{Report: "./nl2sqlbench report runs/x --html runs/x/report.html"}); err != nil {
 		t.Fatal(err)
 	}
 	if out := b.String(); !strings.Contains(out, "sys<b> #7 (question_id q7, db): EX bird says correct, labelled incorrect: <i>wrong</i> table") ||
-		!strings.Contains(out, "runs/x/report.html#qN") {
+		!strings.Contains(out, "runs/x/report.html#qN (./nl2sqlbench report runs/x --html runs/x/report.html)") {
 		t.Errorf("terminal:\n%s", out)
 	}
 }

@@ -166,9 +166,14 @@ func loadEvidence(ctx context.Context, run *rundir.Run) (map[int]string, string)
 // Label names the question in the list and on its page: its position in the dataset
 // and, when the dataset gives one that says more, its question_id ("#5 lib-006"; a
 // Spider question, whose id is its position, reads "#0").
-func (q QuestionView) Label() string {
-	if q.ID == "" || q.ID == strconv.Itoa(q.Index) {
-		return fmt.Sprintf("#%d", q.Index)
+func (q QuestionView) Label() string { return QuestionLabel(q.Index, q.ID) }
+
+// QuestionLabel names a question by its position in the dataset and its question_id
+// when that says more: "#5 lib-006", but "#5" for a question whose id is its position
+// (Spider's, most of BIRD dev's), so no line reads "#5 5".
+func QuestionLabel(index int, id string) string {
+	if id == "" || id == strconv.Itoa(index) {
+		return fmt.Sprintf("#%d", index)
 	}
-	return fmt.Sprintf("#%d %s", q.Index, q.ID)
+	return fmt.Sprintf("#%d %s", index, id)
 }

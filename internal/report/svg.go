@@ -51,6 +51,12 @@ func (b *svgBuf) close() template.HTML {
 	return template.HTML(b.String())
 }
 
+// fitWidth is the widest a chart is drawn: at a 500px screen the chart's box has about
+// 466px, so a chart this wide shows there unscaled, its 12px text at 12px, and nothing
+// scrolls sideways or is cut (the browser test's 500px layout checks it). Below that it
+// scales down (svg.chart max-width: 100%), to 11px text at 456px.
+const fitWidth = 460
+
 func svgOpen(b *svgBuf, w, h int, title string) {
 	b.f(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" font-family="sans-serif" font-size="12">`, w, h, w, h, esc(title))
 	b.f(`<title>%s</title>`, esc(title))
@@ -63,8 +69,23 @@ func textWidth(s string) int { return 8 * len([]rune(s)) }
 // legendItemWidth is one legend entry: its box, its label and the gap to the next.
 func legendItemWidth(it Segment) int { return 16 + textWidth(it.Label) + 12 }
 
+// fitLegend shortens the labels too long for a line of their own between x and right
+// (legend keeps the whole label in the entry's tooltip).
+func fitLegend(x, right int, items []Segment) []Segment {
+	room := (right - x - 16 - 12) / 8
+	out := make([]Segment, len(items))
+	for i, it := range items {
+		out[i] = it
+		if room > 1 && len([]rune(it.Label)) > room {
+			out[i].Label = shorten(it.Label, room)
+		}
+	}
+	return out
+}
+
 // legendLines is how many lines a legend needs between x and right.
 func legendLines(x, right int, items []Segment) int {
+	items = fitLegend(x, right, items)
 	lines, cx := 1, x
 	for _, it := range items {
 		if w := legendItemWidth(it); cx+w > right && cx > x {
@@ -81,19 +102,23 @@ const legendLineH = 18
 // rowLabel draws a right-aligned row label ending at x, shortened to fit the label
 // column (the full text in its tooltip).
 func rowLabel(b *svgBuf, x, y int, label string) {
-	b.f(`<text x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, x, y, esc(label), esc(shorten(label, (x-4)/7)))
+	b.f(`<text x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, x, y, esc(label), esc(shorten(label, (x-4)/8)))
 }
 
 // legend draws coloured boxes with labels from x, the first line's baseline at y,
 // starting a new line rather than passing right (see legendLines).
 func legend(b *svgBuf, x, y, right int, items []Segment) {
 	cx := x
-	for _, it := range items {
+	for i, it := range fitLegend(x, right, items) {
 		if w := legendItemWidth(it); cx+w > right && cx > x {
 			cx, y = x, y+legendLineH
 		}
 		b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, cx, y-10, it.Color)
-		b.f(`<text x="%d" y="%d">%s</text>`, cx+16, y, esc(it.Label))
+		if full := items[i].Label; full != it.Label {
+			b.f(`<text x="%d" y="%d"><title>%s</title>%s</text>`, cx+16, y, esc(full), esc(it.Label))
+		} else {
+			b.f(`<text x="%d" y="%d">%s</text>`, cx+16, y, esc(it.Label))
+		}
 		cx += legendItemWidth(it)
 	}
 }
@@ -111,8 +136,9 @@ func barsOpen(b *svgBuf, title string, labelW, barW, head, bodyH int, keys []Seg
 }
 
 // StackedBars draws horizontal bars of fractions (0..1) stacked left to right, with a legend.
+// A row's note (n=1534) goes in the 60px right of the bars.
 func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
-	const labelW, barW, rowH = 170, 250, 22
+	const labelW, barW, rowH = 150, 240, 22 // 450 wide with the notes' 60
 	var b svgBuf
 	top := barsOpen(&b, title, labelW, barW, 30, 10+rowH*len(rows), keys)
 	for i, r := range rows {
@@ -135,7 +161,7 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 			x += w
 		}
 		if r.Note != "" {
-			b.f(`<text x="%d" y="%d" fill="#555">%s</text>`, labelW+barW+6, y+14, esc(r.Note))
+			b.f(`<text x="%d" y="%d" fill="#555"><title>%s</title>%s</text>`, labelW+barW+6, y+14, esc(r.Note), esc(shorten(r.Note, 54/8)))
 		}
 	}
 	return b.close()
@@ -144,7 +170,7 @@ func StackedBars(title string, rows []BarRow, keys []Segment) template.HTML {
 // GroupedBars draws, per row, one thin horizontal bar per series. Values are scaled to max
 // (1 for rates); format prints each value.
 func GroupedBars(title string, rows []string, series []string, values [][]float64, max float64, format func(float64) string) template.HTML {
-	const labelW, barW, barH = 150, 260, 12
+	const labelW, barW, barH = 150, 240, 12 // 450 wide with the values' 60
 	groupH := barH*len(series) + 8
 	var keys []Segment
 	for i, s := range series {
@@ -180,9 +206,13 @@ type Line struct {
 	Points [][2]float64 // (x, y)
 }
 
+// plotW and keyW are a line chart's or scatter plot's plot area and its key to the
+// right: with the y axis's 44px, 454 wide.
+const plotW, keyW = 270, 140
+
 // LineChart draws series over numeric x (labelled at xs) with y in [0, 1] as percentages.
 func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
-	const left, top, w, h = 44, 30, 300, 200
+	const left, top, w, h = 44, 30, plotW, 200
 	xmin, xmax := xs[0], xs[len(xs)-1]
 	if xmax == xmin {
 		xmax = xmin + 1
@@ -212,7 +242,7 @@ func LineChart(title, xLabel string, xs []float64, lines []Line) template.HTML {
 // plotOpen starts a line chart or a scatter plot of w by h at (left, top): the SVG
 // element, the axes, the x ticks xs (at px, labelled by tick) and the x axis's label.
 func plotOpen(b *svgBuf, title, xLabel string, left, top, w, h int, xs []float64, px func(float64) float64, tick func(float64) string) {
-	svgOpen(b, left+w+150, top+h+44, title)
+	svgOpen(b, left+w+keyW, top+h+44, title)
 	axes(b, left, top, w, h)
 	for _, x := range xs {
 		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, px(x), top+h+16, esc(tick(x)))
@@ -220,9 +250,11 @@ func plotOpen(b *svgBuf, title, xLabel string, left, top, w, h int, xs []float64
 	b.f(`<text x="%d" y="%d" text-anchor="middle">%s</text>`, left+w/2, top+h+36, esc(xLabel))
 }
 
-// plotKey is one entry of a plot's key (to its right): a box of the series' colour and its label.
+// plotKey is one entry of a plot's key (to its right): a box of the series' colour and its
+// label, shortened to end inside the chart (the whole label in its tooltip).
 func plotKey(b *svgBuf, x, y int, color, label string) {
-	b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`, x, y, color, x+16, y+10, esc(label))
+	room := (keyW - 14 - 16) / 8 // textWidth's 8px a character
+	b.f(`<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d"><title>%s</title>%s</text>`, x, y, color, x+16, y+10, esc(label), esc(shorten(label, room)))
 }
 
 // axes draws a y axis from 0 to 100% with grid lines and the x axis line.
@@ -238,12 +270,17 @@ func axes(b *svgBuf, left, top, w, h int) {
 
 // Heatmap draws a square matrix of values in [0, 1] with row and column labels.
 func Heatmap(title string, labels []string, m [][]float64) template.HTML {
-	const cell, labelW = 56, 150
+	const labelW = 150
 	n := len(labels)
+	// Cells narrow so that up to 7 systems fit fitWidth; never under 40px (a value's text).
+	cell := 56
+	if n > 0 {
+		cell = max(40, min(56, (fitWidth-labelW-10)/n))
+	}
 	var b svgBuf
 	svgOpen(&b, labelW+cell*n+10, 40+cell*n+10, title)
 	for j, l := range labels {
-		b.f(`<text x="%d" y="%d" text-anchor="middle" font-size="11">%s</text>`, labelW+j*cell+cell/2, 30, esc(shorten(l, 9)))
+		b.f(`<text x="%d" y="%d" text-anchor="middle" font-size="11"><title>%s</title>%s</text>`, labelW+j*cell+cell/2, 30, esc(l), esc(shorten(l, (cell+6)/7)))
 	}
 	for i, l := range labels {
 		y := 36 + i*cell
@@ -286,7 +323,7 @@ func (p Point) xText() string {
 // Scatter draws points with y in [0, 1] against x (from 0), and joins the frontier points
 // (indexes into pts, in x order) with a line.
 func Scatter(title, xLabel string, pts []Point, frontier []int) template.HTML {
-	const left, top, w, h = 44, 20, 300, 200
+	const left, top, w, h = 44, 20, plotW, 200
 	xmax := 0.0
 	for _, p := range pts {
 		xmax = math.Max(xmax, p.X)

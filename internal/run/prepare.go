@@ -172,7 +172,7 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 		}
 		s.Preds, err = predict.Pair(set, refs, predict.PairOptions{AllowMissing: cfg.AllowMissing})
 		if err != nil {
-			return nil, err
+			return nil, pairHint(ds, paths[i], err)
 		}
 	}
 	return out, nil

@@ -122,7 +122,12 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	// Only where Spider's EX is shown: as the verdict, or as the ex_spider metric.
 	if sum.Spider2 == nil && (sem == judge.Spider || sel.Has("ex_spider")) {
 		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(cfg.spiderMode()), srs)
-		if w := sum.SpiderRewrite.Warning(); w != "" {
+		// Warned about where Spider's EX is the verdict, the dataset is Spider's or
+		// --metrics asked for ex_spider: on a BIRD run judged by BIRD's rules, ex_spider
+		// is a side column of the default table, and a warning about Spider's rewrite
+		// reads as if the run's scores were in doubt.
+		asked := len(cfg.Metrics) > 0
+		if w := sum.SpiderRewrite.Warning(); w != "" && (sem == judge.Spider || ds.Kind != dataset.KindBIRD || asked) {
 			sum.Warnings = append(sum.Warnings, w)
 		}
 	}

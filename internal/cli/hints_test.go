@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
+)
+
+func TestProgramName(t *testing.T) {
+	for _, tc := range []struct{ argv0, want string }{
+		{"", "nl2sqlbench"},
+		{"nl2sqlbench", "nl2sqlbench"}, // found on PATH (the wheel's console script execs it so)
+		{"./nl2sqlbench", "./nl2sqlbench"},
+		{"/opt/nl2sqlbench-0.1.0-linux-amd64/nl2sqlbench", "/opt/nl2sqlbench-0.1.0-linux-amd64/nl2sqlbench"},
+		{"/home/a b/nl2sqlbench", "'/home/a b/nl2sqlbench'"},
+		{"/tmp/go-build2973112233/b001/exe/nl2sqlbench", "go run ./cmd/nl2sqlbench"},
+		{"/scratch/gotmp/go-build12/b001/exe/nl2sqlbench", "go run ./cmd/nl2sqlbench"}, // GOTMPDIR
+		{"/srv/exe/nl2sqlbench", "/srv/exe/nl2sqlbench"},                               // an exe directory, not go run's
+	} {
+		if got := programName(tc.argv0); got != tc.want {
+			t.Errorf("programName(%q) = %q, want %q", tc.argv0, got, tc.want)
+		}
+	}
+}
+
+// runAs runs the command line as a program started as argv0; it returns the exit code.
+func runAs(t *testing.T, argv0 string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = RunAs(context.Background(), argv0, args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestHintsRunAsTyped: every command the CLI prints to paste starts with the program as
+// it was run, not with a bare nl2sqlbench that a source build does not put on PATH.
+func TestHintsRunAsTyped(t *testing.T) {
+	files, err := demo.Materialize(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := files.SystemOrder[0]
+	out := filepath.Join(t.TempDir(), "my run") // a space: the hint must quote it
+	eval := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot,
+		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--force",
+		"--timeout", demoTimeout.String()} // as demo judges: the demo has a query that runs until its timeout
+	for _, tc := range []struct {
+		name, argv0 string
+		args        []string
+		want        []string // parts of the output
+	}{
+		{"eval's report hint, built binary", "./nl2sqlbench", eval,
+			[]string{"HTML report: ./nl2sqlbench report '" + out + "' --html '" + filepath.Join(out, "report.html") + "'"}},
+		{"eval's report hint, go run", "/tmp/go-build42/b001/exe/nl2sqlbench", eval,
+			[]string{"HTML report: go run ./cmd/nl2sqlbench report '" + out + "' --html"}},
+		{"usage error", "./bin/nl2sqlbench", []string{"eval", "--detials"},
+			[]string{"usage: ./bin/nl2sqlbench eval --dataset", "example: ./bin/nl2sqlbench eval --dataset", "every flag: ./bin/nl2sqlbench eval --help"}},
+		{"usage error, on PATH", "nl2sqlbench", []string{"report"},
+			[]string{"usage: nl2sqlbench report RUN_DIR", "every flag: nl2sqlbench report --help"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stdout, stderr := runAs(t, tc.argv0, tc.args...)
+			for _, w := range tc.want {
+				if !strings.Contains(stdout+stderr, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestRerunHintRunsAsTyped(t *testing.T) {
+	got := rerunHint(runOutput{prog: "go run ./cmd/nl2sqlbench", Args: []string{"--pricing=my prices.yaml"}}, "runs/a b")
+	want := "go run ./cmd/nl2sqlbench eval --resume --out 'runs/a b' --pricing 'my prices.yaml'"
+	if got != want {
+		t.Errorf("rerunHint = %q, want %q", got, want)
+	}
+}
