@@ -11,6 +11,7 @@ import (
 )
 
 func TestProgramName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ argv0, want string }{
 		{"", "nl2sqlbench"},
 		{"nl2sqlbench", "nl2sqlbench"}, // found on PATH (the wheel's console script execs it so)
@@ -38,6 +39,7 @@ func runAs(t *testing.T, argv0 string, args ...string) (code int, stdout, stderr
 // TestHintsRunAsTyped: every command the CLI prints to paste starts with the program as
 // it was run, not with a bare nl2sqlbench that a source build does not put on PATH.
 func TestHintsRunAsTyped(t *testing.T) {
+	t.Parallel()
 	files, err := demo.Materialize(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +75,7 @@ func TestHintsRunAsTyped(t *testing.T) {
 }
 
 func TestRerunHintRunsAsTyped(t *testing.T) {
+	t.Parallel()
 	got := rerunHint(runOutput{prog: "go run ./cmd/nl2sqlbench", Args: []string{"--pricing=my prices.yaml"}}, "runs/a b")
 	want := "go run ./cmd/nl2sqlbench eval --resume --out 'runs/a b' --pricing 'my prices.yaml'"
 	if got != want {

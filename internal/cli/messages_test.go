@@ -23,6 +23,7 @@ func demoEval(t *testing.T, files *demo.Files, sys, out string) []string {
 }
 
 func TestMessagesNameTheFix(t *testing.T) {
+	t.Parallel()
 	files, err := demo.Materialize(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +62,7 @@ func TestMessagesNameTheFix(t *testing.T) {
 
 // TestMessagesOnRealData: the mistakes made with BIRD's and Spider's files.
 func TestMessagesOnRealData(t *testing.T) {
+	t.Parallel()
 	bird := testutil.Shared(t, "data/bird")
 	spider := testutil.Shared(t, "data/spider")
 	short := filepath.Join(t.TempDir(), "short.txt")
@@ -103,7 +105,7 @@ func TestMessagesOnRealData(t *testing.T) {
 
 	// A BIRD run judged by BIRD's rules: Spider's rewrite is not its business.
 	run := filepath.Join(t.TempDir(), "bird")
-	_, stderr := runCLI(t, "eval", "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--pred", "DAIL="+filepath.Join(bird, "predictions", "dev", "DAIL.txt"), "--out", run)
+	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--pred", "DAIL="+filepath.Join(bird, "predictions", "dev", "DAIL.txt"), "--out", run)
 	if strings.Contains(stderr, "Spider's official rewrite") {
 		t.Errorf("a BIRD run warns about Spider's rewrite:\n%s", stderr)
 	}
