@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	for _, dir := range []string{sealedRoot, binDir} {
+	for _, dir := range []string{sealedRoot, binDir, shared.root} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

@@ -85,14 +85,15 @@ func checkSameRun(t *testing.T, merged, full string, systems []string) {
 	}
 }
 
-func demoArgs(t *testing.T) ([]string, []string) {
+func demoArgs(t testing.TB) ([]string, []string) {
 	args, systems, _ := demoArgsFiles(t)
 	return args, systems
 }
 
-func demoArgsFiles(t *testing.T) ([]string, []string, *demo.Files) {
-	f := demoFiles(t)
-	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", "2s", "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
+// demoArgsFiles: the arguments that judge every demo system over the shared demo files.
+func demoArgsFiles(t testing.TB) ([]string, []string, *demo.Files) {
+	f := sharedDemoFiles(t)
+	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", "1s", "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
 	for _, name := range f.SystemOrder {
 		args = append(args, "--pred", name+"="+f.Systems[name])
 	}
@@ -103,6 +104,7 @@ func TestMergeDemoShards(t *testing.T) {
 	t.Parallel()
 	args, systems := demoArgs(t)
 	dir := t.TempDir()
+	copyTree(t, sharedFullDemoRun(t), filepath.Join(dir, "full")) // shardedRun's unsharded run
 	for _, n := range []int{1, 2, 3} { // 3: one shard is the demo's missing database alone
 		merged, full := shardedRun(t, dir, n, args)
 		checkSameRun(t, merged, full, systems)
@@ -167,8 +169,7 @@ func TestMergeRefuses(t *testing.T) {
 		return out
 	}
 	s0, s1 := shard("s0", "0/2"), shard("s1", "1/2")
-	full := filepath.Join(dir, "full")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", full)...)
+	full := sharedFullDemoRun(t)
 
 	// A foreign shard: shard 1 judged with another prediction file for the first system.
 	other := filepath.Join(dir, "other.jsonl")
