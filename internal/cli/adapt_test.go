@@ -139,7 +139,7 @@ func TestAdaptTASQLReal(t *testing.T) {
 		t.Errorf("adapt output: %s", stdout)
 	}
 	out := filepath.Join(dir, "run")
-	runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--pred", "TA-SQL="+recsFile, "--out", out, "--json")
+	runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--pred", "TA-SQL="+recsFile, "--out", out, "--json")
 	s := readSummary(t, out)
 	if s.Modules == nil || len(s.Modules.Systems) != 1 {
 		t.Fatalf("modules: %+v", s.Modules)

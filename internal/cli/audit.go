@@ -119,7 +119,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
 	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")
 	fl.DurationVar(&f.timeout, "timeout", engine.DefaultTimeout, "per-query timeout")
-	fl.IntVar(&f.maxRows, "max-rows", 1_000_000, "largest result read per query")
+	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "largest result read per query")
 	return cmd
 }
 

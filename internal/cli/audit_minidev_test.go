@@ -23,7 +23,7 @@ func TestAuditMiniDevSuperhero(t *testing.T) {
 	bird := testutil.Shared(t, "data/bird")
 	testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + filepath.Join(bird, "mini_dev_sqlite.json"), "--db-root", filepath.Join(bird, "dev_databases"),
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:" + filepath.Join(bird, "mini_dev_sqlite.json"), "--db-root", filepath.Join(bird, "dev_databases"),
 		"--db-id", "superhero", "--metrics", "ex", "--out", dir, "--json"}
 	files, _ := filepath.Glob(filepath.Join(bird, "predictions", "mini_dev", "predict_mini_dev_*_[sS][qQ][lL]ite.json"))
 	if len(files) != 13 {

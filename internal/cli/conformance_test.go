@@ -66,7 +66,7 @@ func TestConformanceSpider(t *testing.T) {
 	spider := testutil.Shared(t, "data/spider")
 	systems := []string{"DAIL", "C3", "DIN"}
 	out := t.TempDir()
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--out", out, "--json"}
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + spider, "--out", out, "--json"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))
 	}
@@ -146,7 +146,7 @@ func TestConformanceBird(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
-			runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+filepath.Join(bird, c.questions), "--db-root", filepath.Join(bird, "dev_databases"),
+			runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:"+filepath.Join(bird, c.questions), "--db-root", filepath.Join(bird, "dev_databases"),
 				"--pred", c.name+"="+filepath.Join(bird, c.pred), "--out", out, "--json")
 			ref := readRef(t, filepath.Join(bird, c.ref))
 			recs := readRecords(t, filepath.Join(out, c.name, "records.jsonl"))

@@ -470,7 +470,7 @@ func TestOneNumberEverywhereDemo(t *testing.T) {
 func TestOneNumberEverywhereSpider(t *testing.T) {
 	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root,
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root,
 		"--pred", "DAIL=" + filepath.Join(root, "predictions", "DAIL.txt"), "--pred", "C3=" + filepath.Join(root, "predictions", "C3.txt")}
 	dir := filepath.Join(t.TempDir(), "spider")
 	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
@@ -482,7 +482,7 @@ func TestOneNumberEverywhereBIRD(t *testing.T) {
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
 	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2", "--flex",
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:" + qs, "--db-root", dbRoot, "--db-id", "superhero", "--ves", "--ves-iterations", "2", "--flex",
 		"--pred", "gpt-4=" + filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"),
 		"--pred", "llama-3-70b=" + filepath.Join(preds, "predict_mini_dev_meta-llama-3-70b-instruct-2_sqlite.json")}
 	dir := filepath.Join(t.TempDir(), "bird")

@@ -162,7 +162,7 @@ queries (docs/spider2.md).`,
 	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
 	f.DurationVar(&cfg.Timeout, "timeout", engine.DefaultTimeout, "per-query timeout (must be positive)")
 	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
-	f.IntVar(&cfg.MaxRows, "max-rows", 1_000_000, "largest result read per query (must be positive); larger ones get error category row_limit")
+	f.IntVar(&cfg.MaxRows, "max-rows", engine.DefaultMaxRows, "largest result read per query (must be positive); larger ones get error category row_limit")
 	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
 	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
 	f.StringVar(&cfg.SpiderMode, "spider-mode", "official", "ex_spider with Spider's rewrite as test-suite-sql-eval does it (official) or plugging only real placeholders and dropping only top-level DISTINCT (corrected; records also carry ex_spider_official where the two differ); docs/spider-modes.md")

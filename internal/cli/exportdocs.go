@@ -88,7 +88,7 @@ func exportGoldCSV(ctx context.Context, spec, dbRoot, db, dbID, dir string, time
 		if q.DBID != dbID || len(q.Gold) == 0 {
 			continue
 		}
-		res, err := eng.Query(ctx, db, q.Gold[0], engine.Limits{Timeout: timeout, MaxRows: 1_000_000})
+		res, err := eng.Query(ctx, db, q.Gold[0], engine.Limits{Timeout: timeout, MaxRows: engine.DefaultMaxRows})
 		if err != nil {
 			return n, fmt.Errorf("gold SQL of question %s: %w", q.ID, err)
 		}

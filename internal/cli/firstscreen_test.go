@@ -24,7 +24,7 @@ func TestSpiderDevComparesOnFirstScreen(t *testing.T) {
 	}
 	root := testutil.Shared(t, "data/spider")
 	out := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--out", out}
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root, "--out", out}
 	for _, s := range []string{"DAIL", "C3", "DIN"} {
 		args = append(args, "--pred", s+"="+filepath.Join(root, "predictions", s+".txt"))
 	}
@@ -83,11 +83,11 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"eval without arguments", []string{"eval", "--timeout", realTimeout}, []string{"--dataset is required", "usage: nl2sqlbench eval --dataset KIND:PATH"}},
-		{"dataset without its kind", []string{"eval", "--timeout", realTimeout, "--dataset", t.TempDir(), "--pred", "x.txt"}, []string{"KIND:PATH", "usage: nl2sqlbench eval"}},
-		{"unknown dataset kind", []string{"eval", "--timeout", realTimeout, "--dataset", "spidr:" + t.TempDir(), "--pred", "x.txt"}, []string{"unknown dataset kind", "usage: nl2sqlbench eval"}},
-		{"misspelt flag", []string{"eval", "--timeout", realTimeout, "--detials"}, []string{"unknown flag: --detials; did you mean --details?"}},
-		{"far from every flag", []string{"eval", "--timeout", realTimeout, "--zzzzzzzz"}, []string{"unknown flag: --zzzzzzzz\n"}},
+		{"eval without arguments", []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, []string{"--dataset is required", "usage: nl2sqlbench eval --dataset KIND:PATH"}},
+		{"dataset without its kind", []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", t.TempDir(), "--pred", "x.txt"}, []string{"KIND:PATH", "usage: nl2sqlbench eval"}},
+		{"unknown dataset kind", []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spidr:" + t.TempDir(), "--pred", "x.txt"}, []string{"unknown dataset kind", "usage: nl2sqlbench eval"}},
+		{"misspelt flag", []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--detials"}, []string{"unknown flag: --detials; did you mean --details?"}},
+		{"far from every flag", []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--zzzzzzzz"}, []string{"unknown flag: --zzzzzzzz\n"}},
 		{"missing argument", []string{"report"}, []string{"report: accepts 1 arg(s), received 0", "usage: nl2sqlbench report RUN_DIR"}},
 		{"unknown command", []string{"evl"}, []string{`unknown command "evl"`, "usage: nl2sqlbench COMMAND"}},
 	} {
@@ -116,7 +116,7 @@ func TestSpider2Words(t *testing.T) {
 	suite := testutil.Shared(t, "data/spider2/spider2-lite")
 	sub := filepath.Join(suite, "evaluation_suite", "example_submission_folder_csv")
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "spider2:"+suite, "--pred", "a="+sub, "--pred", "b="+sub, "--out", out)
+	stdout, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider2:"+suite, "--pred", "a="+sub, "--pred", "b="+sub, "--out", out)
 	t.Logf("%s%s", stderr, stdout)
 	for _, w := range []string{"EX under Spider 2.0 official semantics", "EX by backend (%)", "Spider2 Final/Real = "} {
 		if !strings.Contains(stdout, w) {

@@ -36,7 +36,7 @@ func TestEvalOverlongPrediction(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "run")
-	runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "jsonl:"+questions, "--db-root", f.DBRoot, "--pred", "long="+pred, "--out", out, "--json")
+	runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "jsonl:"+questions, "--db-root", f.DBRoot, "--pred", "long="+pred, "--out", out, "--json")
 	recs := readRecords(t, filepath.Join(out, "long", "records.jsonl"))
 	if len(recs) != len(preds) {
 		t.Fatalf("%d records, want %d", len(recs), len(preds))

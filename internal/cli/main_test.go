@@ -16,15 +16,25 @@ import (
 // the verdicts are the same as at 30 s; TestDefaultTimeout checks what users get.
 const testTimeout = time.Second
 
-// realTimeout is the users' default, stated by the tests on real benchmark data (Spider,
-// BIRD) and on long queries: their verdicts must not depend on a loaded machine.
-const realTimeout = "30s"
+// testMaxRows replaces the 1,000,000-row default cap the same way: it is the demo's own
+// (demo.go), and a demo candidate that returns a million rows is otherwise read whole by
+// every test that judges it.
+const testMaxRows = 10_000
 
-// userTimeout is engine.DefaultTimeout as users get it, read before TestMain shortens it.
-var userTimeout = engine.DefaultTimeout
+// realTimeout and realMaxRows are the users' defaults, stated by the tests on real
+// benchmark data (Spider, BIRD) and on long queries: their verdicts must not depend on a
+// loaded machine or on a test's cap.
+const (
+	realTimeout = "30s"
+	realMaxRows = "1000000"
+)
+
+// userTimeout and userMaxRows are the defaults as users get them, read before TestMain
+// lowers them.
+var userTimeout, userMaxRows = engine.DefaultTimeout, engine.DefaultMaxRows
 
 func TestMain(m *testing.M) {
-	engine.DefaultTimeout = testTimeout
+	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
 	// The fake LLMs' keys, set once for the whole package: t.Setenv in the helpers that
 	// start them would keep their tests from running in parallel.
 	for _, k := range []string{"CLI_TEST_KEY", "CLI_JUDGE_KEY"} {
@@ -41,17 +51,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestDefaultTimeout: users get 30 s, and every command's --timeout default is the one
-// variable (here shortened to testTimeout), so the shortened tests judge as users do.
+// TestDefaultTimeout: users get 30 s and a million rows, and every command's --timeout
+// and --max-rows defaults are the variables (here lowered), so the tests judge as users do.
 func TestDefaultTimeout(t *testing.T) {
 	t.Parallel()
-	if userTimeout != 30*time.Second {
-		t.Errorf("engine.DefaultTimeout is %s; the documented default is 30s", userTimeout)
+	if userTimeout != 30*time.Second || userMaxRows != 1_000_000 {
+		t.Errorf("engine.DefaultTimeout is %s, DefaultMaxRows %d; the documented defaults are 30s and 1000000", userTimeout, userMaxRows)
 	}
 	for _, cmd := range []string{"eval", "audit", "export-docs"} {
 		_, stdout, stderr := run(cmd, "--help")
 		if want := "(default " + testTimeout.String() + ")"; !strings.Contains(stdout+stderr, want) {
 			t.Errorf("%s --help: the --timeout default is not engine.DefaultTimeout (no %q)", cmd, want)
+		}
+		if want := "(default 10000)"; cmd != "export-docs" && !strings.Contains(stdout+stderr, want) {
+			t.Errorf("%s --help: the --max-rows default is not engine.DefaultMaxRows (no %q)", cmd, want)
 		}
 	}
 }

@@ -215,7 +215,7 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 	}
 	d := m.plan.Datasets[c.Dataset]
 	cfg := benchrun.Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
-		Preds: []string{c.EvalName() + "=" + pred}, Timeout: engine.DefaultTimeout, Workers: m.evalJobs, MaxRows: 1_000_000,
+		Preds: []string{c.EvalName() + "=" + pred}, Timeout: engine.DefaultTimeout, Workers: m.evalJobs, MaxRows: engine.DefaultMaxRows,
 		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
 		Timing: "official", VESIterations: 100,
 		// A cell collected only the db_id filter's questions (and none of them failed, or

@@ -24,12 +24,12 @@ func shardedRun(t *testing.T, dir string, n int, args []string) (merged, full st
 	t.Helper()
 	full = filepath.Join(dir, "full")
 	if _, err := os.Stat(full); err != nil {
-		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", full)...)
+		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--out", full)...)
 	}
 	var shards []string
 	for i := range n {
 		out := filepath.Join(dir, fmt.Sprintf("n%d-shard-%d", n, i))
-		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--shard", fmt.Sprintf("%d/%d", i, n), "--out", out)...)
+		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--shard", fmt.Sprintf("%d/%d", i, n), "--out", out)...)
 		shards = append(shards, out)
 	}
 	merged = filepath.Join(dir, fmt.Sprintf("n%d-merged", n))
@@ -165,7 +165,7 @@ func TestMergeRefuses(t *testing.T) {
 	dir := t.TempDir()
 	shard := func(name, spec string, extra ...string) string {
 		out := filepath.Join(dir, name)
-		runCLI(t, append(append(append([]string{"eval", "--timeout", realTimeout}, args...), extra...), "--json", "--shard", spec, "--out", out)...)
+		runCLI(t, append(append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), extra...), "--json", "--shard", spec, "--out", out)...)
 		return out
 	}
 	s0, s1 := shard("s0", "0/2"), shard("s1", "1/2")
@@ -180,7 +180,7 @@ func TestMergeRefuses(t *testing.T) {
 	os.WriteFile(other, append(b, '\n'), 0o644) // same predictions, another file (sha256)
 	fargs := slicesReplace(args, f.Systems[systems[0]], other)
 	foreign := filepath.Join(dir, "foreign")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, fargs...), "--json", "--shard", "1/2", "--out", foreign)...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, fargs...), "--json", "--shard", "1/2", "--out", foreign)...)
 	// Another split: a shard of 1.
 	whole := shard("whole", "0/1")
 	// An unfinished shard: no summary.json.
@@ -247,7 +247,7 @@ func TestMergeMixedHostsVES(t *testing.T) {
 	shard := func(name, spec, host string) string {
 		t.Setenv("NL2SQLBENCH_HOST", host)
 		out := filepath.Join(dir, name)
-		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--shard", spec, "--out", out)...)
+		runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--shard", spec, "--out", out)...)
 		return out
 	}
 	a0, b1, a1 := shard("a0", "0/2", "host-a"), shard("b1", "1/2", "host-b"), shard("a1", "1/2", "host-a")
@@ -277,7 +277,7 @@ func TestEvalShardManifestAndResume(t *testing.T) {
 	args, _ := demoArgs(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s0")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--shard", "0/2", "--out", out)...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--shard", "0/2", "--out", out)...)
 	var m rundir.Manifest
 	b, _ := os.ReadFile(filepath.Join(out, manifestFile))
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -288,13 +288,13 @@ func TestEvalShardManifestAndResume(t *testing.T) {
 		t.Fatalf("shard manifest: shard %+v host %q", sh, m.Host)
 	}
 	checkExit(t, append(append([]string{"eval"}, args...), "--shard", "1/2", "--resume", "--out", out), exitError, "setting shard changed")
-	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--shard", "2/2"), exitUsage, "INDEX is 0-based")
-	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--shard", "0/4"), exitUsage, "at most 3 shards")
+	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--shard", "2/2"), exitUsage, "INDEX is 0-based")
+	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--shard", "0/4"), exitUsage, "at most 3 shards")
 	t.Setenv("JOB_COMPLETION_INDEX", "1")
-	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--shard", "auto"), exitUsage, "NL2SQLBENCH_SHARDS is not")
+	checkExit(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--shard", "auto"), exitUsage, "NL2SQLBENCH_SHARDS is not")
 	t.Setenv("NL2SQLBENCH_SHARDS", "2")
 	auto := filepath.Join(dir, "auto")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--shard", "auto", "--out", auto)...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--shard", "auto", "--out", auto)...)
 	b, _ = os.ReadFile(filepath.Join(auto, manifestFile))
 	m = rundir.Manifest{}
 	if err := json.Unmarshal(b, &m); err != nil || m.Settings.Shard == nil || m.Settings.Shard.Index != 1 {
@@ -336,7 +336,7 @@ func TestCollectShards(t *testing.T) {
 	}
 	judge := func(name, pred string) []record.Record {
 		out := filepath.Join(dir, "eval-"+name)
-		runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--timeout", "2s", "--json", "--pred", "sys="+pred, "--out", out)
+		runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--timeout", "2s", "--json", "--pred", "sys="+pred, "--out", out)
 		return readRecords(t, filepath.Join(out, "sys", recordsFile))
 	}
 	got, want := judge("shards", cat), judge("full", filepath.Join(dir, "full", "modules.jsonl"))

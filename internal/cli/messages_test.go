@@ -105,7 +105,7 @@ func TestMessagesOnRealData(t *testing.T) {
 
 	// A BIRD run judged by BIRD's rules: Spider's rewrite is not its business.
 	run := filepath.Join(t.TempDir(), "bird")
-	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--pred", "DAIL="+filepath.Join(bird, "predictions", "dev", "DAIL.txt"), "--out", run)
+	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--pred", "DAIL="+filepath.Join(bird, "predictions", "dev", "DAIL.txt"), "--out", run)
 	if strings.Contains(stderr, "Spider's official rewrite") {
 		t.Errorf("a BIRD run warns about Spider's rewrite:\n%s", stderr)
 	}

@@ -67,7 +67,7 @@ func TestMetricsSelectDemo(t *testing.T) {
 	args, systems, f := demoArgsFiles(t)
 	dir := t.TempDir()
 	full, ex := sharedFullDemoRun(t), filepath.Join(dir, "ex")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", ex, "--metrics", "ex")...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--out", ex, "--metrics", "ex")...)
 	fs, es := readSummary(t, full), readSummary(t, ex)
 	sameEX(t, fs, es, systems)
 	if got := metricIDs(es); !slices.Equal(got, []string{"ex"}) {
@@ -133,7 +133,7 @@ func TestMetricsSelectDemo(t *testing.T) {
 
 	// The bird group without --ves: BIRD's EX and Soft-F1, no structural match.
 	bird := filepath.Join(dir, "bird")
-	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout}, args...), "--json", "--out", bird, "--metrics", "bird")...)
+	runCLI(t, append(append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...), "--json", "--out", bird, "--metrics", "bird")...)
 	if got := metricIDs(readSummary(t, bird)); !slices.Equal(got, []string{"ex_bird", "soft_f1"}) {
 		t.Errorf("bird group carries %v", got)
 	}
@@ -148,7 +148,7 @@ func TestMetricsSelectDemo(t *testing.T) {
 func TestMetricsSelectRefuses(t *testing.T) {
 	t.Parallel()
 	args, _ := demoArgs(t)
-	base := append([]string{"eval", "--timeout", realTimeout}, args...)
+	base := append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows}, args...)
 	for _, tt := range []struct {
 		name     string
 		extra    []string
@@ -170,7 +170,7 @@ func TestMetricsSelectRefuses(t *testing.T) {
 func TestMetricsExSpider(t *testing.T) {
 	t.Parallel()
 	spider := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--json"}
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + spider, "--json"}
 	systems := []string{"DAIL", "C3"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))

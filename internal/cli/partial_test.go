@@ -21,7 +21,7 @@ func TestPartialMatchSpiderDev(t *testing.T) {
 	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
 	out := filepath.Join(t.TempDir(), "run")
-	stdout, _ := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "spider:"+root, "--pred", "DAIL="+filepath.Join(root, "predictions/DAIL.txt"), "--details", "--out", out)
+	stdout, _ := runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:"+root, "--pred", "DAIL="+filepath.Join(root, "predictions/DAIL.txt"), "--details", "--out", out)
 	if !strings.Contains(stdout, "Spider partial match") || !strings.Contains(stdout, "keywords f1") {
 		t.Errorf("the terminal output has no partial-match table:\n%s", stdout)
 	}

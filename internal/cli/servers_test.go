@@ -44,7 +44,7 @@ func TestEvalOnServers(t *testing.T) {
 				t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
 			}
 			out := t.TempDir()
-			args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + filepath.Join(bird, tc.questions),
+			args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:" + filepath.Join(bird, tc.questions),
 				"--db-root", filepath.Join(bird, "dev_databases"), "--tables", filepath.Join(bird, "dev_tables.json"),
 				"--engine", tc.engine, "--dsn-env", "NL2SQLBENCH_TEST_CLI_DSN", "--db-id", "superhero", "--flex", "--out", out}
 			for _, stem := range tc.stems {
@@ -111,7 +111,7 @@ func TestEngineFlagErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append([]string{"eval", "--timeout", realTimeout, "--dataset", "jsonl:" + f.Questions, "--pred", f.Systems[f.SystemOrder[0]], "--out", t.TempDir()}, tt.args...)
+			args := append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "jsonl:" + f.Questions, "--pred", f.Systems[f.SystemOrder[0]], "--out", t.TempDir()}, tt.args...)
 			code, _, stderr := run(args...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.want)
@@ -120,7 +120,7 @@ func TestEngineFlagErrors(t *testing.T) {
 	}
 	// An unreachable server stops the run before judging, and the password stays out.
 	t.Setenv("NL2SQLBENCH_TEST_DEAD_DSN", "postgres://u:s3cret@127.0.0.1:1/x?search_path={db}")
-	code, _, stderr := run("eval", "--timeout", realTimeout, "--dataset", "jsonl:"+f.Questions, "--pred", f.Systems[f.SystemOrder[0]], "--out", t.TempDir(),
+	code, _, stderr := run("eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "jsonl:"+f.Questions, "--pred", f.Systems[f.SystemOrder[0]], "--out", t.TempDir(),
 		"--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_DEAD_DSN")
 	if code != exitError || !strings.Contains(stderr, "cannot run a query on database") || strings.Contains(stderr, "s3cret") {
 		t.Errorf("unreachable server: exit %d, %q", code, stderr)

@@ -84,7 +84,7 @@ func TestSpiderModeSelfScoring(t *testing.T) {
 			for _, mode := range []string{"official", "corrected"} {
 				w := tc.modes[mode]
 				out := t.TempDir()
-				_, stderr := runCLI(t, append([]string{"eval", "--timeout", realTimeout, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", mode}, args...)...)
+				_, stderr := runCLI(t, append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", mode}, args...)...)
 				recs := readRecords(t, filepath.Join(out, "gold", "records.jsonl"))
 				correct, judged, diffs := 0, 0, 0
 				for _, r := range recs {
@@ -134,7 +134,7 @@ func TestConformanceSpiderCorrected(t *testing.T) {
 	spider := testutil.Shared(t, "data/spider")
 	systems := []string{"DAIL", "C3", "DIN"}
 	out := t.TempDir()
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + spider, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", "corrected"}
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + spider, "--out", out, "--metrics", "ex,ex_spider", "--spider-mode", "corrected"}
 	for _, s := range systems {
 		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))
 	}
@@ -168,7 +168,7 @@ func TestConformanceSpiderCorrected(t *testing.T) {
 func TestSpiderRewriteOnlyWhereShown(t *testing.T) {
 	t.Parallel()
 	bird := testutil.Shared(t, "data/bird")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + filepath.Join(bird, "dev.json"), "--db-root", filepath.Join(bird, "dev_databases"),
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:" + filepath.Join(bird, "dev.json"), "--db-root", filepath.Join(bird, "dev_databases"),
 		"--db-id", "superhero", "--pred", "gold=" + birdGoldPreds(t, filepath.Join(bird, "dev.json"))}
 	for _, tc := range []struct {
 		metrics string

@@ -92,7 +92,7 @@ func TestDemoFitsOneScreen(t *testing.T) {
 func TestEvalSpiderFitsOneScreen(t *testing.T) {
 	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
-	args := []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--pred", filepath.Join(root, "predictions", "DAIL.txt")}
+	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root, "--pred", filepath.Join(root, "predictions", "DAIL.txt")}
 	stdout, stderr := runCLI(t, append(args, "--out", filepath.Join(t.TempDir(), "run"))...)
 	checkLines(t, "eval on one Spider system", stdout, stderr, 20)
 	for _, want := range []string{"EX by difficulty", "failed to run (error): 14 of 972", "legend: ", "run directory: ", "HTML report: nl2sqlbench report "} {
@@ -130,7 +130,7 @@ func TestDBIDDropsOtherWarnings(t *testing.T) {
 	if !strings.Contains(strings.Join(ds.Warnings, "\n"), "repeats question_id") {
 		t.Fatalf("mini-dev no longer repeats a question_id: the test says nothing (warnings %q)", ds.Warnings)
 	}
-	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--db-id", "superhero",
+	_, stderr := runCLI(t, "eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:"+qs, "--db-root", dbRoot, "--db-id", "superhero",
 		"--pred", filepath.Join(preds, "predict_mini_dev_gpt-4_sqlite.json"), "--out", filepath.Join(t.TempDir(), "run"))
 	if strings.Contains(stderr, "repeats question_id") {
 		t.Errorf("--db-id superhero still warns about other databases' questions:\n%s", stderr)

@@ -184,7 +184,7 @@ func TestEvalBIRDGoldSQL(t *testing.T) {
 	pred := filepath.Join(root, "predictions/mini_dev/predict_mini_dev_gpt-4-32k_sqlite.json")
 	base := func(spec string, extra ...string) ([]map[string]any, string) {
 		out := filepath.Join(t.TempDir(), "out")
-		args := append([]string{"eval", "--timeout", realTimeout, "--dataset", spec, "--pred", "gpt4=" + pred, "--db-id", "superhero", "--out", out, "--json"}, extra...)
+		args := append([]string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", spec, "--pred", "gpt4=" + pred, "--db-id", "superhero", "--out", out, "--json"}, extra...)
 		code, _, stderr := run(args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
@@ -215,9 +215,9 @@ func TestEvalBIRDGoldSQL(t *testing.T) {
 		}
 	}
 	// BIRD's directory given as spider: names bird:.
-	checkExit(t, []string{"eval", "--timeout", realTimeout, "--dataset", "spider:" + root, "--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")},
+	checkExit(t, []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root, "--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")},
 		1, "BIRD questions", "use --dataset bird:")
 	// A question JSON that does not belong to the .sql is refused, naming both files.
-	checkExit(t, []string{"eval", "--timeout", realTimeout, "--dataset", "bird:" + gold, "--diff-json", filepath.Join(root, "dev.json"),
+	checkExit(t, []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:" + gold, "--diff-json", filepath.Join(root, "dev.json"),
 		"--pred", "gpt4=" + pred, "--out", filepath.Join(t.TempDir(), "out")}, 1, "dev.json", "mini_dev_sqlite_gold.sql")
 }

@@ -28,6 +28,12 @@ type Limits struct {
 // assigns it.
 var DefaultTimeout = 30 * time.Second
 
+// DefaultMaxRows is the row cap of a query's result when the user names none: every
+// command's --max-rows default for judging, a matrix cell's and two-pass's evaluation.
+// A variable for the same reason as DefaultTimeout (a test binary may lower it to the
+// demo's own cap); nothing else assigns it.
+var DefaultMaxRows = 1_000_000
+
 // DefaultMaxBytes is the byte cap of a result when Limits.MaxBytes is 0: 256 MiB.
 const DefaultMaxBytes int64 = 256 << 20
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -28,7 +29,6 @@ const (
 	EvalDir     = "eval"  // the final records judged
 	pass1System = "pass1"
 	finalSystem = "final"
-	evalMaxRows = 1_000_000
 	// TwoPassFormat is TwoPassReport.Format.
 	TwoPassFormat = 1
 )
@@ -202,7 +202,7 @@ func runPass(ctx context.Context, ps Passes, base collect.Options, pass int, dir
 func judgeRecords(ctx context.Context, ps Passes, eval Config, cfg0 *collect.Config, system, records, evalOut string) ([]record.Record, error) {
 	cfg := eval
 	cfg.Preds = []string{system + "=" + records}
-	cfg.Timeout, cfg.Workers, cfg.MaxRows = cfg0.Pipeline.QueryRevision.ExecTimeout.Duration, runtime.NumCPU(), evalMaxRows
+	cfg.Timeout, cfg.Workers, cfg.MaxRows = cfg0.Pipeline.QueryRevision.ExecTimeout.Duration, runtime.NumCPU(), engine.DefaultMaxRows
 	cfg.AllowMissing = true // --limit: questions not asked are judged as errors and left out
 	cfg.Flex = true
 	res, err := ps.Judge(ctx, cfg, evalOut)

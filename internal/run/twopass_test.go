@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -119,7 +120,7 @@ func TestTwoPass(t *testing.T) {
 		t.Fatalf("judged into %q", ps.dirs)
 	}
 	for i, c := range ps.cfgs {
-		if !c.Flex || !c.AllowMissing || c.Timeout != 7*time.Second || c.MaxRows != evalMaxRows || c.DatasetSpec != eval.DatasetSpec || c.Engine != "sqlite" || len(c.Preds) != 1 {
+		if !c.Flex || !c.AllowMissing || c.Timeout != 7*time.Second || c.MaxRows != engine.DefaultMaxRows || c.DatasetSpec != eval.DatasetSpec || c.Engine != "sqlite" || len(c.Preds) != 1 {
 			t.Errorf("judged run %d: %+v", i, c)
 		}
 	}
