@@ -51,7 +51,7 @@ func TestEvalModulesDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--out", out,
-		"--details", "--timeout", "2s", "--max-rows", "10000", "--pass-k", "3,1", "--pricing", filepath.Join(testutil.RepoRoot(t), "docs", "pricing.example.yaml")}
+		"--details", "--timeout", testTimeout.String(), "--max-rows", "10000", "--pass-k", "3,1", "--pricing", filepath.Join(testutil.RepoRoot(t), "docs", "pricing.example.yaml")}
 	for _, name := range files.SystemOrder {
 		args = append(args, "--pred", name+"="+files.Systems[name])
 	}

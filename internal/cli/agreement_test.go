@@ -21,7 +21,7 @@ func TestAgreement(t *testing.T) {
 	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--json"}
+	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", testTimeout.String(), "--max-rows", "10000", "--json"}
 	for _, s := range []string{"baseline", "reviser"} {
 		args = append(args, "--pred", s+"="+f.Systems[s])
 	}

@@ -34,7 +34,7 @@ func TestEvalAlternatives(t *testing.T) {
 	}
 	args := func(out string, extra ...string) []string {
 		return append([]string{"eval", "--dataset", "bird:" + dev, "--db-root", f.DBRoot, "--pred", "b=" + f.Systems["baseline"],
-			"--out", out, "--json", "--timeout", "2s"}, extra...)
+			"--out", out, "--json", "--timeout", testTimeout.String()}, extra...)
 	}
 	records := func(out string) []record.Record {
 		fh, err := os.Open(filepath.Join(out, "b", "records.jsonl"))

@@ -38,7 +38,7 @@ func TestAuditDemo(t *testing.T) {
 	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--audit"}
+	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", testTimeout.String(), "--max-rows", "10000", "--audit"}
 	for _, s := range f.SystemOrder {
 		args = append(args, "--pred", s+"="+f.Systems[s])
 	}

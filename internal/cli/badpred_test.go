@@ -37,7 +37,7 @@ func TestEvalHostilePredictions(t *testing.T) {
 	}
 	out := t.TempDir()
 	if code, _, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot, "--pred", "h="+pred,
-		"--out", out, "--json", "--timeout", "2s", "--max-rows", "10000"); code != 0 {
+		"--out", out, "--json", "--timeout", testTimeout.String(), "--max-rows", "10000"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	recs := readRecords(t, filepath.Join(out, "h", "records.jsonl"))

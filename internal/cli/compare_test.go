@@ -21,7 +21,7 @@ func TestCompareGate(t *testing.T) {
 	dir := t.TempDir()
 	eval := func(name, dataset, pred string) string {
 		out := filepath.Join(dir, name)
-		if code, _, stderr := run("eval", "--dataset", dataset, "--db-root", f.DBRoot, "--pred", "s="+pred, "--out", out, "--json", "--timeout", "1s", "--max-rows", "100000"); code != 0 {
+		if code, _, stderr := run("eval", "--dataset", dataset, "--db-root", f.DBRoot, "--pred", "s="+pred, "--out", out, "--json", "--timeout", testTimeout.String(), "--max-rows", "100000"); code != 0 {
 			t.Fatalf("eval %s: exit %d: %s", name, code, stderr)
 		}
 		return out

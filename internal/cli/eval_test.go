@@ -71,7 +71,7 @@ func TestEvalJSONStdoutIsOnlyJSON(t *testing.T) {
 	t.Parallel()
 	f := demoFiles(t)
 	code, stdout, stderr := run("eval", "--dataset", "jsonl:"+f.Questions, "--db-root", f.DBRoot,
-		"--pred", "b="+f.Systems["baseline"], "--out", t.TempDir(), "--json", "--timeout", "1s", "--max-rows", "10000")
+		"--pred", "b="+f.Systems["baseline"], "--out", t.TempDir(), "--json", "--timeout", testTimeout.String(), "--max-rows", "10000")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -98,7 +98,7 @@ func TestEvalResume(t *testing.T) {
 	f := demoFiles(t)
 	args := func(out string) []string {
 		return []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--pred", "r=" + f.Systems["reviser"],
-			"--out", out, "--json", "--timeout", "1s", "--max-rows", "10000"}
+			"--out", out, "--json", "--timeout", testTimeout.String(), "--max-rows", "10000"}
 	}
 	full := t.TempDir()
 	if code, _, stderr := run(args(full)...); code != 0 {

@@ -72,7 +72,7 @@ func TestEvalLLMJudge(t *testing.T) {
 	files, pred, cfg, srv := judgeDemo(t, "List the titles of the books published before 1950.")
 	out := filepath.Join(t.TempDir(), "run")
 	_, stderr := runCLI(t, "eval", "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--pred", pred,
-		"--out", out, "--llm-judge", cfg, "--llm-judge-on", "all", "--json", "--timeout", "2s") // the demo has a query that runs for ever
+		"--out", out, "--llm-judge", cfg, "--llm-judge-on", "all", "--json", "--timeout", testTimeout.String()) // the demo has a query that runs for ever
 	recs := judgeRecords(t, out)
 	judged, verdicts, unjudged := 0, 0, 0
 	for _, r := range recs {
@@ -142,7 +142,7 @@ func TestEvalLLMJudgeCapResume(t *testing.T) {
 	files, pred, cfg, srv := judgeDemo(t, "")
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", pred, "--out", out,
-		"--workers", "1", "--llm-judge", cfg, "--llm-judge-on", "all", "--llm-judge-max-cost", "1.5", "--json", "--timeout", "2s"}
+		"--workers", "1", "--llm-judge", cfg, "--llm-judge-on", "all", "--llm-judge-max-cost", "1.5", "--json", "--timeout", testTimeout.String()}
 	var stdout, stderr strings.Builder
 	code := Run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	if code == 0 || !strings.Contains(stderr.String(), "cost cap reached") || !strings.Contains(stderr.String(), "--resume --out "+out+" --llm-judge "+cfg) {

@@ -93,7 +93,7 @@ func demoArgs(t testing.TB) ([]string, []string) {
 // demoArgsFiles: the arguments that judge every demo system over the shared demo files.
 func demoArgsFiles(t testing.TB) ([]string, []string, *demo.Files) {
 	f := sharedDemoFiles(t)
-	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", "1s", "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
+	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", testTimeout.String(), "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
 	for _, name := range f.SystemOrder {
 		args = append(args, "--pred", name+"="+f.Systems[name])
 	}

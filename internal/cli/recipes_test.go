@@ -210,7 +210,7 @@ func TestSlurmScriptByHand(t *testing.T) {
 	}
 	runs := filepath.Join(dir, "runs")
 	base := append(os.Environ(), "NL2SQLBENCH="+bin, "DATASET=jsonl:"+f.Questions, "PREDS="+strings.Join(preds, " "),
-		"RUNS="+runs, "EXTRA=--db-root "+f.DBRoot+" --timeout 1s --max-rows 10000", "SLURM_CPUS_PER_TASK=2") // demoArgs' limits
+		"RUNS="+runs, "EXTRA=--db-root "+f.DBRoot+" --timeout "+testTimeout.String()+" --max-rows 10000", "SLURM_CPUS_PER_TASK=2") // demoArgs' limits
 	for id := range 3 {
 		cmd := exec.Command(bash, filepath.Join(root, "deploy", "slurm", "eval-array.sh"))
 		cmd.Env = append(base, "SLURM_ARRAY_TASK_ID="+strconv.Itoa(id+1), "SLURM_ARRAY_TASK_MIN=1", "SLURM_ARRAY_TASK_MAX=3", "SLURM_ARRAY_TASK_COUNT=3")

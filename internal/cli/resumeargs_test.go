@@ -18,7 +18,7 @@ func TestResumeFromRunDirectory(t *testing.T) {
 	f := demoFiles(t)
 	args := func(out string) []string {
 		return []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--pred", "r=" + f.Systems["reviser"],
-			"--out", out, "--timeout", "1s", "--max-rows", "10000", "--workers", "1"}
+			"--out", out, "--timeout", testTimeout.String(), "--max-rows", "10000", "--workers", "1"}
 	}
 	full := filepath.Join(t.TempDir(), "full")
 	if code, _, stderr := run(args(full)...); code != exitOK {
@@ -95,12 +95,12 @@ func TestResumeFromRunDirectory(t *testing.T) {
 	}
 	relOut := filepath.Join(t.TempDir(), "rel")
 	if code, _, errOut := run("eval", "--dataset", "jsonl:"+rel(f.Questions), "--db-root", rel(f.DBRoot),
-		"--pred", rel(f.Systems["baseline"]), "--out", relOut, "--timeout", "1s", "--max-rows", "10000"); code != exitOK {
+		"--pred", rel(f.Systems["baseline"]), "--out", relOut, "--timeout", testTimeout.String(), "--max-rows", "10000"); code != exitOK {
 		t.Fatalf("relative paths: exit %d: %s", code, errOut)
 	}
 	var saved savedArgs
 	readJSON(t, filepath.Join(relOut, argsFile), &saved)
-	wantArgs := []string{"--dataset=jsonl:" + f.Questions, "--db-root=" + f.DBRoot, "--max-rows=10000", "--pred=" + f.Systems["baseline"], "--timeout=1s"}
+	wantArgs := []string{"--dataset=jsonl:" + f.Questions, "--db-root=" + f.DBRoot, "--max-rows=10000", "--pred=" + f.Systems["baseline"], "--timeout=" + testTimeout.String()}
 	if strings.Join(saved.Args, " ") != strings.Join(wantArgs, " ") {
 		t.Errorf("args.json remembers %q, want %q", saved.Args, wantArgs)
 	}

@@ -47,7 +47,7 @@ func sealedRun(t *testing.T) string {
 		}
 		sealedDir = filepath.Join(root, "run")
 		code, _, stderr := run("eval", "--dataset", "jsonl:"+df.Questions, "--db-root", df.DBRoot,
-			"--pred", "a="+df.Systems["baseline"], "--pred", "b="+df.Systems["reviser"], "--out", sealedDir, "--json", "--timeout", "2s")
+			"--pred", "a="+df.Systems["baseline"], "--pred", "b="+df.Systems["reviser"], "--out", sealedDir, "--json", "--timeout", testTimeout.String())
 		if code != 0 {
 			sealedErr = stderr
 		}

@@ -15,7 +15,7 @@ func TestEvalDetails(t *testing.T) {
 	t.Parallel()
 	f := demoFiles(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", "1s", "--max-rows", "10000", "--details"}
+	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", dir, "--timeout", testTimeout.String(), "--max-rows", "10000", "--details"}
 	for _, s := range f.SystemOrder {
 		args = append(args, "--pred", s+"="+f.Systems[s])
 	}
