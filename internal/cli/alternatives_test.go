@@ -17,6 +17,7 @@ import (
 // the manifest records the file, and --resume with a changed file is refused.
 func TestEvalAlternatives(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	ds, err := dataset.Load(context.Background(), "jsonl:"+f.Questions, dataset.Options{DBRoot: f.DBRoot})
 	if err != nil {

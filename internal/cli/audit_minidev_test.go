@@ -20,6 +20,7 @@ import (
 // docs/examples' corrections and checks the ranks, the paired tests and what moved.
 func TestAuditMiniDevSuperhero(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	bird := testutil.Shared(t, "data/bird")
 	testutil.Shared(t, "data/bird/dev_databases/superhero/superhero.sqlite")
 	dir := filepath.Join(t.TempDir(), "run")

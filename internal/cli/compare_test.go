@@ -16,6 +16,7 @@ import (
 // no change; runs of different datasets are refused.
 func TestCompareGate(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	ds := "jsonl:" + f.Questions
 	dir := t.TempDir()

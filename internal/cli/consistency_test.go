@@ -456,6 +456,7 @@ func golden(tb testing.TB, name string, got []byte) {
 
 func TestOneNumberEverywhereDemo(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	dir := filepath.Join(t.TempDir(), "demo")
 	args := []string{"demo", "--cache", t.TempDir()}
 	stdout, _ := runCLI(t, append(args, "--out", dir, "--details")...)
@@ -469,6 +470,7 @@ func TestOneNumberEverywhereDemo(t *testing.T) {
 
 func TestOneNumberEverywhereSpider(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	root := testutil.Shared(t, "data/spider")
 	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root,
 		"--pred", "DAIL=" + filepath.Join(root, "predictions", "DAIL.txt"), "--pred", "C3=" + filepath.Join(root, "predictions", "C3.txt")}
@@ -479,6 +481,7 @@ func TestOneNumberEverywhereSpider(t *testing.T) {
 
 func TestOneNumberEverywhereBIRD(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	qs := testutil.Shared(t, "data/bird/mini_dev_sqlite.json")
 	dbRoot := testutil.Shared(t, "data/bird/dev_databases")
 	preds := testutil.Shared(t, "data/bird/predictions/mini_dev")

@@ -40,6 +40,7 @@ func runAs(t *testing.T, argv0 string, args ...string) (code int, stdout, stderr
 // it was run, not with a bare nl2sqlbench that a source build does not put on PATH.
 func TestHintsRunAsTyped(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	files, err := demo.Materialize(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)

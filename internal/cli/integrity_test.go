@@ -82,6 +82,7 @@ func TestEvalManifest(t *testing.T) {
 // records, whenever the run asked for is not the run the directory holds.
 func TestEvalResumeRefused(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	tmp := t.TempDir()
 	pred := filepath.Join(tmp, "b.jsonl") // a copy, so one case can edit it
@@ -155,6 +156,7 @@ func TestEvalResumeRefused(t *testing.T) {
 // refused; with --force it replaces the earlier run only once it is complete.
 func TestEvalOutNotEmpty(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	parent := t.TempDir()
 	out := filepath.Join(parent, "run")
@@ -208,6 +210,7 @@ func TestEvalOutNotEmpty(t *testing.T) {
 // TestDemoRerun: the demo replaces its own run directory on a rerun.
 func TestDemoRerun(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "demo")
 	for i := range 2 {
 		code, stdout, stderr := run("demo", "--cache", cache, "--out", out, "--json")

@@ -84,3 +84,14 @@ func setenvOwn(tb testing.TB, key, value string) {
 	}
 	tb.Cleanup(func() { os.Unsetenv(key) })
 }
+
+// skipLongInShort skips an end-to-end test of several seconds under -short (the
+// edit-compile-test loop: `go test -short ./...` stays within scripts/test-budget.txt's
+// short budget); `go test ./...` runs it, and so does CI's `go test -race -short`, where
+// these are the tests that exercise the commands' concurrency.
+func skipLongInShort(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() && !raceEnabled {
+		tb.Skip("skipping a long end-to-end test in -short mode (go test ./... runs it)")
+	}
+}

@@ -218,6 +218,7 @@ func equalMaps(a, b map[string]string) bool {
 
 func TestMatrixShardMerge(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	ctx := context.Background()
 	plan, _, srv, _ := demoMatrix(t, nil)
 	root := t.TempDir()

@@ -102,6 +102,7 @@ func demoArgsFiles(t testing.TB) ([]string, []string, *demo.Files) {
 
 func TestMergeDemoShards(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	args, systems := demoArgs(t)
 	dir := t.TempDir()
 	copyTree(t, sharedFullDemoRun(t), filepath.Join(dir, "full")) // shardedRun's unsharded run
@@ -161,6 +162,7 @@ func copyDir(t *testing.T, src, dst string) {
 
 func TestMergeRefuses(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	args, systems, f := demoArgsFiles(t)
 	dir := t.TempDir()
 	shard := func(name, spec string, extra ...string) string {
@@ -241,6 +243,7 @@ func slicesReplace(args []string, from, to string) []string {
 // TestMergeMixedHostsVES: shards that timed VES on different hosts are refused unless
 // --allow-mixed-hosts, which says so in the summary; on one host they merge.
 func TestMergeMixedHostsVES(t *testing.T) {
+	skipLongInShort(t)
 	args, _ := demoArgs(t)
 	args = append(args, "--ves", "--ves-iterations", "1")
 	dir := t.TempDir()

@@ -24,6 +24,7 @@ func demoEval(t *testing.T, files *demo.Files, sys, out string) []string {
 
 func TestMessagesNameTheFix(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	files, err := demo.Materialize(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)

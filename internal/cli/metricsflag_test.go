@@ -64,6 +64,7 @@ func sameEX(t *testing.T, a, b *rundir.Summary, systems []string) {
 // merge, report, compare, rescore and verify read it.
 func TestMetricsSelectDemo(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	args, systems, f := demoArgsFiles(t)
 	dir := t.TempDir()
 	full, ex := sharedFullDemoRun(t), filepath.Join(dir, "ex")

@@ -17,6 +17,7 @@ import (
 // no run is an error.
 func TestReportCommand(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	root := t.TempDir()
 	runDir := filepath.Join(root, "demo")
 	stdout, _ := runCLI(t, "demo", "--cache", filepath.Join(root, "cache"), "--out", runDir)

@@ -127,6 +127,7 @@ const changedBanner = "changed after it was written"
 
 func TestRunDirTampered(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	cases := []struct {
 		name   string
 		attack func(t *testing.T, dir string)
@@ -347,6 +348,7 @@ func TestOldRunDirOpens(t *testing.T) {
 // and the run in it is untouched; once released, --force replaces it.
 func TestEvalOutLocked(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	out := sealedRun(t)
 	before := readFile(t, filepath.Join(out, "summary.json"))

@@ -59,6 +59,7 @@ func incorrectQuestion(t *testing.T, runDir, system string) int {
 // and changes the reviewed EX.
 func TestServeReviewGuards(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	h, srv, runDir := reviewServer(t)
 	idx := incorrectQuestion(t, runDir, "baseline")
 	target := "/run/demo/q/" + strconv.Itoa(idx) + "/review"

@@ -16,6 +16,7 @@ import (
 // a plain SQLite eval of the same predictions, and records carry the flexible comparison.
 func TestEvalSQLPPThroughFake(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	ctx := context.Background()
 	files, ds, _ := demoDocs(t)
 	cb := sqlppfake.New(files.DBRoot)

@@ -50,6 +50,7 @@ func legendOf(out string) string {
 // it prints, and shows its deliberately broken questions as a note rather than as warnings.
 func TestDemoFitsOneScreen(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	dir := filepath.Join(t.TempDir(), "demo")
 	stdout, stderr := runCLI(t, "demo", "--cache", t.TempDir(), "--out", dir)
 	checkLines(t, "demo", stdout, stderr, 30)

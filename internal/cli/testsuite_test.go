@@ -14,6 +14,7 @@ import (
 // one whose script was broken or removed.
 func TestEvalTestSuiteThenVerify(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	f := demoFiles(t)
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"eval", "--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--out", out, "--json",

@@ -40,6 +40,7 @@ func hostileRunDir(tb testing.TB, path, script, gold, pred string) string {
 // database: no file read outside the run directory, none created, none changed.
 func TestVerifyHostileRunDir(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	outside := t.TempDir()
 	victim := filepath.Join(outside, "bench.sqlite")
 	db, err := sql.Open("sqlite3", victim)
