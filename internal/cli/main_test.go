@@ -95,3 +95,13 @@ func skipLongInShort(tb testing.TB) {
 		tb.Skip("skipping a long end-to-end test in -short mode (go test ./... runs it)")
 	}
 }
+
+// withUserLimits restores the users' default timeout and row cap for the rest of a test
+// that judges real data through a command without --timeout/--max-rows flags (a matrix
+// plan). Only for a test that does not call t.Parallel: the parallel tests wait until
+// every sequential test has finished, so none sees the change.
+func withUserLimits(tb testing.TB) {
+	tb.Helper()
+	engine.DefaultTimeout, engine.DefaultMaxRows = userTimeout, userMaxRows
+	tb.Cleanup(func() { engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows })
+}

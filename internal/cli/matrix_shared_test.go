@@ -61,7 +61,9 @@ func TestMatrixKillResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the matrix end-to-end run in -short mode")
 	}
-	t.Parallel()
+	// Not parallel: a matrix cell and collect's execution-guided revision take their
+	// limits from the defaults, and on real data they must be the users'.
+	withUserLimits(t)
 	spiderDev, dailSub := spiderSubset(t, "concert_singer")
 	spiderRoot := testutil.Shared(t, "data/spider")
 	birdDev := testutil.Shared(t, "data/bird/dev.json")

@@ -112,7 +112,7 @@ func TestMessagesOnRealData(t *testing.T) {
 	}
 
 	// The audit names a BIRD dev question once: its question_id is its index.
-	stdout, _ := runCLI(t, "audit", "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--out", filepath.Join(t.TempDir(), "audit"))
+	stdout, _ := runCLI(t, "audit", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "bird:"+filepath.Join(bird, "dev.json"), "--out", filepath.Join(t.TempDir(), "audit"))
 	if !strings.Contains(stdout, "#736 superhero [limit_tie, gold]") || strings.Contains(stdout, "#736 736") {
 		t.Errorf("audit lines should read \"#736 superhero ...\":\n%s", stdout)
 	}
