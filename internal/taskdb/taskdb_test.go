@@ -194,7 +194,6 @@ func toText(v any) string {
 	return "?"
 }
 
-
 // TestSweep drops a leftover whose owner is gone (its process id now has another start
 // time) and keeps one whose owner runs (this test).
 func TestSweep(t *testing.T) {
