@@ -49,7 +49,6 @@ func TestLiveSQLStream(t *testing.T) {
 	}
 }
 
-
 // TestBadInput: each broken file is an error naming the file, the line and the key.
 func TestBadInput(t *testing.T) {
 	cases := []struct {
