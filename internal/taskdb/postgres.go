@@ -252,8 +252,16 @@ func (p *Postgres) runSetup(ctx context.Context, db string, s Setup) error {
 }
 
 func (p *Postgres) dropDatabase(ctx context.Context, name string) error {
-	// WITH (FORCE) ends connections a killed worker may have left behind (PostgreSQL 13+).
-	if err := p.adminExec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+	// A plain DROP first: it ends autovacuum workers itself, which WITH (FORCE) may not
+	// signal (they are not this role's). Only when a connection is left (SQLSTATE 55006,
+	// a killed worker's) is it forced (PostgreSQL 13+).
+	q := "DROP DATABASE IF EXISTS " + pgx.Identifier{name}.Sanitize()
+	err := p.adminExec(ctx, q)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "55006" {
+		err = p.adminExec(ctx, q+" WITH (FORCE)")
+	}
+	if err != nil {
 		return fmt.Errorf("drop database %s: %w", name, err)
 	}
 	return nil
