@@ -75,6 +75,9 @@ func TestConformance(t *testing.T) {
 		if !v.Pass {
 			got = [2]string{"fail", string(v.Failure)}
 		}
+		if !v.Pass {
+			t.Logf("%s fails: %s", task.ID, v.Detail)
+		}
 		if got != w {
 			t.Errorf("%s: %v (%s), official %v", task.ID, got, v.Detail, w)
 			continue
