@@ -30,6 +30,17 @@ type Verdict struct {
 	Pass    bool
 	Failure Failure
 	Detail  string // why, when it failed
+	Ran     []Ran  // every statement run on the copy, in order
+}
+
+// Ran is one statement run on a task's copy: the step that ran it (preprocess,
+// prediction, test: the default test case's cleaned prediction, gold: its cleaned
+// gold), and its row count or error.
+type Ran struct {
+	Step  string
+	SQL   string
+	Rows  int
+	Error string
 }
 
 // Official limits: psycopg2's statement_timeout of 60 s before every statement, and
@@ -50,26 +61,48 @@ func RunQuery(ctx context.Context, db Execer, preprocess, pred, gold []string, o
 		timeout = OfficialTimeout
 	}
 	lim := taskdb.ExecLimits{Timeout: timeout, KeepRows: OfficialRows}
-	if _, _, err := executeQueries(ctx, db, preprocess, lim); err != nil {
+	rec := &recorder{db: db}
+	if _, _, err := executeQueries(ctx, rec.as("preprocess"), preprocess, lim); err != nil {
 		return Verdict{}, err
 	}
-	if _, fail, err := executeQueries(ctx, db, pred, lim); err != nil {
+	if _, fail, err := executeQueries(ctx, rec.as("prediction"), pred, lim); err != nil {
 		return Verdict{}, err
 	} else if fail != nil {
 		kind := ExecutionError
 		if errors.Is(fail, taskdb.ErrTimeout) {
 			kind = Timeout
 		}
-		return Verdict{Failure: kind, Detail: fail.Error()}, nil
+		return Verdict{Failure: kind, Detail: fail.Error(), Ran: rec.ran}, nil
 	}
-	ok, detail, err := exBase(ctx, db, clean(pred), clean(gold), order, lim)
+	ok, detail, err := exBase(ctx, rec, clean(pred), clean(gold), order, lim)
 	if err != nil {
 		return Verdict{}, err
 	}
 	if !ok {
-		return Verdict{Failure: Assertion, Detail: detail}, nil
+		return Verdict{Failure: Assertion, Detail: detail, Ran: rec.ran}, nil
 	}
-	return Verdict{Pass: true}, nil
+	return Verdict{Pass: true, Ran: rec.ran}, nil
+}
+
+// recorder is an Execer that notes each statement it runs under the current step.
+type recorder struct {
+	db   Execer
+	step string
+	ran  []Ran
+}
+
+func (r *recorder) as(step string) *recorder { r.step = step; return r }
+
+func (r *recorder) Exec(ctx context.Context, sql string, lim taskdb.ExecLimits) (*taskdb.Result, error) {
+	res, err := r.db.Exec(ctx, sql, lim)
+	x := Ran{Step: r.step, SQL: sql}
+	if err != nil {
+		x.Error = err.Error()
+	} else if res != nil {
+		x.Rows = res.TotalRows
+	}
+	r.ran = append(r.ran, x)
+	return res, err
 }
 
 func clean(sqls []string) []string {
@@ -88,9 +121,15 @@ func exBase(ctx context.Context, db Execer, pred, gold []string, order bool, lim
 	if len(pred) == 0 || len(gold) == 0 {
 		return false, "no SQL", nil
 	}
+	if r, ok := db.(*recorder); ok {
+		db = r.as("test")
+	}
 	pres, pfail, err := executeQueries(ctx, db, pred, lim)
 	if err != nil {
 		return false, "", err
+	}
+	if r, ok := db.(*recorder); ok {
+		db = r.as("gold")
 	}
 	gres, gfail, err := executeQueries(ctx, db, gold, lim)
 	if err != nil {
