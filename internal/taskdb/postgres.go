@@ -308,3 +308,16 @@ func (p *Postgres) Sweep(ctx context.Context) ([]string, error) {
 	}
 	return dropped, nil
 }
+
+// Mine lists the copies and unfinished templates this process made that still exist: a
+// run that dropped every copy it made has none.
+func (p *Postgres) Mine(ctx context.Context) ([]string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	tag := p.me.tag() + "_"
+	rows, err := p.admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR starts_with(datname, $2) ORDER BY datname`, pgCopyPrefix+tag, pgBuildPrefix+tag)
+	if err != nil {
+		return nil, fmt.Errorf("list task databases: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
