@@ -58,6 +58,8 @@ DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'nl2sqlbench') THEN CREATE ROLE nl2sqlbench LOGIN; END IF;
 END \$\$;
 ALTER ROLE nl2sqlbench PASSWORD '$PW';
+-- CREATEDB: task databases (internal/taskdb) are a template plus one CREATE DATABASE ... TEMPLATE copy per task.
+ALTER ROLE nl2sqlbench CREATEDB;
 SELECT 'CREATE DATABASE nl2sqlbench OWNER nl2sqlbench' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'nl2sqlbench')
 \gexec
 SQL

@@ -134,6 +134,22 @@ func (o *engineOpts) Open(workers int, sqlite engine.Engine) (engine.Engine, jud
 	return eng, judge.ByDBID, gold, nil
 }
 
+// TaskDSN is the DSN template of the server where tasks on a database copy get their
+// template and copies (livesql:, evalbench: with --engine postgres).
+func (o *engineOpts) TaskDSN() (string, error) {
+	name := o.DSNEnv
+	if name == "" {
+		name = defaultPGDSNEnv
+	}
+	dsn, err := engine.DSNFromEnv(name)
+	if err != nil {
+		return "", fmt.Errorf("--engine %s: %w (export it, e.g. from a mode-600 file; see the README)", o.Engine, err)
+	}
+	return dsn, nil
+}
+
+var _ benchrun.TaskServer = (*engineOpts)(nil)
+
 // goldName is where gold SQL runs, for the summary ("" when everything is SQLite).
 func (o *engineOpts) goldName() string {
 	switch {

@@ -93,7 +93,10 @@ A non-empty DIR is refused unless --resume continues it (refused in turn when an
 its manifest differs, each difference named) or --force replaces it (the new run is
 written beside it and takes its place only once complete).
 
-KIND is bird, spider, spider2 or jsonl. Prediction formats are detected: BIRD JSON, Spider text
+KIND is bird, spider, spider2, jsonl, livesql or evalbench. livesql:DIR (BIRD-Interact /
+LiveSQLBench tasks, --engine postgres) and evalbench:DIR (--engine sqlite or postgres) run
+each task on a fresh copy of its database; their --pred is JSONL, one
+{"instance_id", "pred_sqls", "follow_up_pred_sqls"} per task (docs/tasks.md). Prediction formats are detected: BIRD JSON, Spider text
 (one SQL per line), NL2SQLBench records (JSON array or JSONL). For spider2 (a Spider 2.0
 suite directory) each --pred is a folder of <instance_id>.csv result tables or .sql
 queries (docs/spider2.md).`,
@@ -185,6 +188,7 @@ queries (docs/spider2.md).`,
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
 	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
+	f.StringVar(&cfg.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official); corrected is not yet implemented and is refused; see docs/tasks.md")
 	bindTestSuite(f, &cfg.Config)
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")

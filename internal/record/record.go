@@ -88,6 +88,7 @@ type Record struct {
 	SpiderRewrite // spider_rewrite.go: where Spider's official rewrite changed a query
 	LLMJudge      // llmjudge.go: the LLM judge's verdict, category and rationale
 	ResultDiff    // resultdiff.go: how an incorrect result differs from the gold's
+	Task          // task.go: tasks on a database copy of their own (LiveSQLBench, EvalBench), their follow-up
 }
 
 // Judged reports whether the record counts towards rates (correct, incorrect or error).

@@ -600,6 +600,49 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = e.appendJSONDiff(b, p62)
 		}
 	}
+	if len(v.Task.TaskCategory) != 0 {
+		b = append(b, ",\"task_category\":"...)
+		b = appendJSONString(b, string(v.Task.TaskCategory))
+	}
+	if len(v.Task.TaskFailure) != 0 {
+		b = append(b, ",\"task_failure\":"...)
+		b = appendJSONString(b, string(v.Task.TaskFailure))
+	}
+	if len(v.Task.TaskNotJudged) != 0 {
+		b = append(b, ",\"task_not_judged\":"...)
+		b = appendJSONString(b, string(v.Task.TaskNotJudged))
+	}
+	if len(v.Task.TaskRan) != 0 {
+		b = append(b, ",\"task_ran\":"...)
+		if s63 := v.Task.TaskRan; s63 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i64 := range s63 {
+				if i64 > 0 {
+					b = append(b, ',')
+				}
+				b = e.appendJSONTaskStep(b, &s63[i64])
+			}
+			b = append(b, ']')
+		}
+	}
+	if v.Task.TaskReward != nil {
+		b = append(b, ",\"task_reward\":"...)
+		if p65 := v.Task.TaskReward; p65 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendFloat(b, float64((*p65)), 64)
+		}
+	}
+	if v.Task.FollowUp != nil {
+		b = append(b, ",\"follow_up\":"...)
+		if p66 := v.Task.FollowUp; p66 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendJSONFollowUp(b, p66)
+		}
+	}
 	return append(b, '}')
 }
 
@@ -634,15 +677,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s63 := v.Assumes; s63 == nil {
+		if s67 := v.Assumes; s67 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i64 := range s63 {
-				if i64 > 0 {
+			for i68 := range s67 {
+				if i68 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s63[i64]))
+				b = appendJSONString(b, string(s67[i68]))
 			}
 			b = append(b, ']')
 		}
@@ -669,15 +712,88 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 	b = strconv.AppendInt(b, int64(v.Extra), 10)
 	if len(v.Clauses) != 0 {
 		b = append(b, ",\"clauses\":"...)
-		if s65 := v.Clauses; s65 == nil {
+		if s69 := v.Clauses; s69 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i66 := range s65 {
-				if i66 > 0 {
+			for i70 := range s69 {
+				if i70 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s65[i66]))
+				b = appendJSONString(b, string(s69[i70]))
+			}
+			b = append(b, ']')
+		}
+	}
+	return append(b, '}')
+}
+
+// appendJSONTaskStep appends a TaskStep as encoding/json encodes it.
+func (e *jsonState) appendJSONTaskStep(b []byte, v *TaskStep) []byte {
+	b = append(b, '{')
+	b = append(b, "\"step\":"...)
+	b = appendJSONString(b, string(v.Step))
+	b = append(b, ",\"sql\":"...)
+	b = appendJSONString(b, string(v.SQL))
+	if v.Rows != 0 {
+		b = append(b, ",\"rows\":"...)
+		b = strconv.AppendInt(b, int64(v.Rows), 10)
+	}
+	if len(v.Error) != 0 {
+		b = append(b, ",\"error\":"...)
+		b = appendJSONString(b, string(v.Error))
+	}
+	return append(b, '}')
+}
+
+// appendJSONFollowUp appends a FollowUp as encoding/json encodes it.
+func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
+	b = append(b, '{')
+	b = append(b, "\"verdict\":"...)
+	b = appendJSONString(b, string(v.Verdict))
+	if len(v.Category) != 0 {
+		b = append(b, ",\"category\":"...)
+		b = appendJSONString(b, string(v.Category))
+	}
+	if len(v.Difficulty) != 0 {
+		b = append(b, ",\"difficulty\":"...)
+		b = appendJSONString(b, string(v.Difficulty))
+	}
+	if len(v.Question) != 0 {
+		b = append(b, ",\"question\":"...)
+		b = appendJSONString(b, string(v.Question))
+	}
+	b = append(b, ",\"gold_sql\":"...)
+	b = appendJSONString(b, string(v.GoldSQL))
+	b = append(b, ",\"pred_sql\":"...)
+	b = appendJSONString(b, string(v.PredSQL))
+	if len(v.ErrorCategory) != 0 {
+		b = append(b, ",\"error_category\":"...)
+		b = appendJSONString(b, string(v.ErrorCategory))
+	}
+	if len(v.ErrorMessage) != 0 {
+		b = append(b, ",\"error_message\":"...)
+		b = appendJSONString(b, string(v.ErrorMessage))
+	}
+	if len(v.Failure) != 0 {
+		b = append(b, ",\"failure\":"...)
+		b = appendJSONString(b, string(v.Failure))
+	}
+	if len(v.NotJudged) != 0 {
+		b = append(b, ",\"not_judged\":"...)
+		b = appendJSONString(b, string(v.NotJudged))
+	}
+	if len(v.Ran) != 0 {
+		b = append(b, ",\"ran\":"...)
+		if s71 := v.Ran; s71 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i72 := range s71 {
+				if i72 > 0 {
+					b = append(b, ',')
+				}
+				b = e.appendJSONTaskStep(b, &s71[i72])
 			}
 			b = append(b, ']')
 		}
@@ -689,36 +805,36 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s67 := v.Columns; s67 == nil {
+	if s73 := v.Columns; s73 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i68 := range s67 {
-			if i68 > 0 {
+		for i74 := range s73 {
+			if i74 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s67[i68]))
+			b = appendJSONString(b, string(s73[i74]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s69 := v.Rows; s69 == nil {
+	if s75 := v.Rows; s75 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i70 := range s69 {
-			if i70 > 0 {
+		for i76 := range s75 {
+			if i76 > 0 {
 				b = append(b, ',')
 			}
-			if s71 := s69[i70]; s71 == nil {
+			if s77 := s75[i76]; s77 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i72 := range s71 {
-					if i72 > 0 {
+				for i78 := range s77 {
+					if i78 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s71[i72])
+					b = e.appendAny(b, s77[i78])
 				}
 				b = append(b, ']')
 			}

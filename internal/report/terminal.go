@@ -19,7 +19,7 @@ import (
 // prints everything summary.json has (eval --details). Like every output it only prints
 // summary.json's values.
 func WriteShort(w io.Writer, s *rundir.Summary) error {
-	return writeSections(w, s, writeShortScores, writeShortIntervals, writeShortComparison, writeEXByDifficulty,
+	return writeSections(w, s, writeShortScores, writeTasksTable, writeShortIntervals, writeShortComparison, writeEXByDifficulty,
 		writeErrorLines, writeHeadlineLegend)
 }
 
@@ -29,7 +29,7 @@ func WriteShort(w io.Writer, s *rundir.Summary) error {
 // Spider's partial match, flex verdicts, Spider 2.0's modes), in that order.
 func WriteTable(w io.Writer, s *rundir.Summary) error {
 	return writeSections(w, s, writeScores, writeHeadlineLegend, writeDifficultyTable, writeErrorCategories,
-		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table)
+		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table, writeTasksTable)
 }
 
 // writeSections prints the sections of a terminal output in order through one errWriter:

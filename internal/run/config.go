@@ -10,6 +10,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/livesql"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
@@ -81,6 +82,13 @@ type Config struct {
 	// (internal/llmjudge), after every other annotator; the cli builds it (endpoint,
 	// cache, prompt, cap), and its Setting goes into the manifest.
 	LLMJudge *llmjudge.Judge
+
+	// LiveSQLMode is --livesql-mode for livesql:DIR and evalbench:DIR (tasks.go):
+	// official ("" too); corrected is not yet.
+	LiveSQLMode string
+	// TestRunner runs a turn's Python test cases (--task-code python); nil: a turn that
+	// needs them is not judged (record.NotJudgedTaskCode).
+	TestRunner livesql.TestRunner
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

@@ -25,7 +25,10 @@
 // Sink.Rewrite. It returns every system's records and statistics.json, and the summary
 // built by Summarize (summary.go, the one place summary.json's sections are computed;
 // each section is a pure function of the records writing its own field, so they run side
-// by side). A spider2 dataset is judged by judge.RunSpider2 (spider2.go).
+// by side). A spider2 dataset is judged by judge.RunSpider2 (spider2.go). A livesql:DIR or evalbench:DIR dataset (tasks that
+// write, test cases, follow-up turns) is prepared and judged by tasks.go: each task on
+// fresh taskdb copies, livesql's official judging, BIRD-Interact's follow-up rule and
+// reward, summary.json's tasks section (tasks_summary.go; docs/tasks.md).
 //
 // Warnings and progress go to the caller's Observer as they happen, each long step a
 // named Phase (hashing databases, judging, VES timing); dataset warnings about databases

@@ -116,6 +116,9 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	if ds.Spider2 != nil {
 		return evalSpider2(ctx, p, res, sink, obs) // result tables: spider2.go
 	}
+	if p.Tasks != nil {
+		return evalTasks(ctx, p, res, sink, obs) // tasks on a database copy: tasks.go
+	}
 
 	sqlite := engine.NewSQLite()
 	sqlite.MaxConnsPerDB = max(cfg.Workers, 1)

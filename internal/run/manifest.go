@@ -123,6 +123,7 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(cfg, p),
+		LiveSQLMode:    liveSQLModeSetting(p),
 		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),

@@ -31,6 +31,9 @@ type Plan struct {
 	Manifest *rundir.Manifest
 	// Shard describes the shard of Config.Shard the dataset was narrowed to; nil: none.
 	Shard *rundir.ShardInfo
+	// Tasks is set for tasks on a database copy (livesql:, evalbench:; tasks.go): the
+	// tasks and predictions, aligned with Dataset.Questions.
+	Tasks *TaskPlan
 }
 
 // System is one system of a run.
@@ -59,6 +62,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	}
 	if !buildid.Pinned() {
 		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
+	}
+	if isTaskKind(cfg.DatasetSpec) {
+		return prepareTasks(ctx, cfg, obs) // tasks on a database copy: tasks.go
 	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives,
 		NoHardness: !cfg.needs().Has(metrics.NeedHardness)})

@@ -90,6 +90,7 @@ type ManifestSettings struct {
 	VESIterations int    `json:"ves_iterations,omitempty"` // with VES
 	Pricing       string `json:"pricing,omitempty"`        // where token prices came from
 	Spider2Mode   string `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
+	LiveSQLMode   string `json:"livesql_mode,omitempty"`   // livesql:/evalbench: runs: official (corrected: not yet)
 	// DuckDB is the DuckDB library that ran queries on DuckDB files ("v1.5.6 /path/libduckdb.so");
 	// "" when the run uses none.
 	DuckDB string `json:"duckdb,omitempty"`

@@ -31,6 +31,9 @@ type Summary struct {
 	Flex       []metrics.FlexSummary     `json:"flex,omitempty"`        // NL2SQL++ flexible comparison (table_flex.go)
 	TestSuite  *metrics.TestSuiteSummary `json:"test_suite,omitempty"`  // counterexample databases (table_testsuite.go)
 	Spider2    []metrics.Spider2Summary  `json:"spider2,omitempty"`     // Spider 2.0: both modes, their disagreements
+	// Tasks: tasks on a database copy (livesql:, evalbench:), per phase, category and
+	// difficulty, and the reward (tasks.go).
+	Tasks []TaskSummary `json:"tasks,omitempty"`
 	// SpiderRewrite: where Spider's official rewrite changed a query (metrics/spider_rewrite.go).
 	SpiderRewrite *metrics.SpiderRewriteSummary `json:"spider_rewrite,omitempty"`
 	// Paired compares every two systems on the same questions (McNemar, paired

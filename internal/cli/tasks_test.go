@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset/taskset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
+)
+
+// taskSubset writes a livesql:DIR holding the tasks ids of src (in src's order), its
+// setup and knowledge base copied, and returns it with the tasks as read.
+func taskSubset(t *testing.T, src string, ids ...string) (string, map[string]taskset.Task) {
+	t.Helper()
+	ctx := context.Background()
+	all, err := taskset.LoadLiveSQL(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, sub := range []string{"setup", "db_blog"} {
+		if err := os.CopyFS(filepath.Join(dir, sub), os.DirFS(filepath.Join(src, sub))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	// The task file's own lines, so the subset is read exactly as the original.
+	var b strings.Builder
+	dec := json.NewDecoder(strings.NewReader(readFileT(t, all.File)))
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatal(err)
+		}
+		var head struct {
+			ID string `json:"instance_id"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil {
+			t.Fatal(err)
+		}
+		if want[head.ID] {
+			b.Write(raw)
+			b.WriteByte('\n')
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "prompts.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tasks := map[string]taskset.Task{}
+	for _, task := range all.Tasks {
+		if want[task.ID] {
+			tasks[task.ID] = task
+		}
+	}
+	return dir, tasks
+}
+
+func readFileT(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeJSONL(t *testing.T, path string, lines []map[string]any) {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range lines {
+		j, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func taskRecords(t *testing.T, path string) map[string]record.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]record.Record{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r record.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		out[r.QuestionID] = r
+	}
+	return out
+}
+
+// officialVerdicts reads livesql's testdata/official_verdicts.tsv: instance_id, pass or
+// fail, the official failure kind.
+func officialVerdicts(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, l := range strings.Split(readFileT(t, filepath.Join(testutil.RepoRoot(t), "internal", "livesql", "testdata", "official_verdicts.tsv")), "\n") {
+		if f := strings.Split(l, "\t"); len(f) == 3 {
+			out[f[0]] = f[1]
+		}
+	}
+	return out
+}
+
+// TestTaskLiveSQLEndToEnd runs eval on five bat-interact tasks on PostgreSQL, the gold
+// as the prediction but for one hand-written wrong one: a task the official evaluator
+// passes (with its follow-up judged on what the first turn's prediction left), one whose
+// gold returns no rows and one whose gold uses DISTINCT ON (both failed by the official
+// evaluator), a Management task (not judged without --task-code python) and a wrong
+// WHERE. Verdicts equal the official ones, the template's every table is unchanged and
+// no task copy is left.
+func TestTaskLiveSQLEndToEnd(t *testing.T) {
+	src := testutil.Shared(t, "data/evalbench/bat-interact")
+	dsn := os.Getenv("NL2SQLBENCH_PG_DSN")
+	if dsn == "" {
+		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
+	}
+	ctx := context.Background()
+	pg, err := taskdb.OpenPostgres(ctx, dsn)
+	if err != nil {
+		t.Skip("skipping: ", err)
+	}
+	defer pg.Close()
+	const (
+		pass     = "db_blog_0"   // official: pass; its follow-up is a Query
+		empty    = "db_blog_15"  // official: fail (the gold returns no rows)
+		distinct = "db_blog_19"  // official: fail (DISTINCT stripped from DISTINCT ON)
+		mgmt     = "db_blog_M_1" // Management: test cases
+		wrong    = "db_blog_4"   // official: pass with the gold; here a wrong WHERE
+	)
+	dir, tasks := taskSubset(t, src, pass, empty, distinct, mgmt, wrong)
+	var preds []map[string]any
+	for id, task := range tasks {
+		p := map[string]any{"instance_id": id, "pred_sqls": task.SolSQL}
+		if task.FollowUp != nil {
+			p["follow_up_pred_sqls"] = task.FollowUp.SolSQL
+		}
+		if id == wrong {
+			p["pred_sqls"] = "SELECT T1.title FROM tbl_posts AS T1 WHERE T1.user_id > 3"
+		}
+		preds = append(preds, p)
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	writeJSONL(t, predFile, preds)
+
+	setup, err := taskset.LiveSQLSetup(ctx, dir, "db_blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := pg.Template(ctx, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := func() map[string]string {
+		c, err := tmpl.Copy(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Drop(ctx)
+		s, err := c.Checksum(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := sums()
+
+	out := filepath.Join(t.TempDir(), "run")
+	stdout, _ := runCLI(t, "eval", "--dataset", "livesql:"+dir, "--pred", "sys="+predFile, "--engine", "postgres",
+		"--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out, "--workers", "2")
+	for _, want := range []string{"sys: tasks by phase", "Management", "mean reward"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("terminal lacks %q:\n%s", want, stdout)
+		}
+	}
+	recs := taskRecords(t, filepath.Join(out, "sys", "records.jsonl"))
+	official := officialVerdicts(t)
+	for _, id := range []string{pass, empty, distinct} {
+		got := "fail"
+		if recs[id].Verdict == record.Correct {
+			got = "pass"
+		}
+		if got != official[id] {
+			t.Errorf("%s: %s (%s), official %s", id, got, recs[id].ErrorMessage, official[id])
+		}
+	}
+	if r := recs[pass]; r.FollowUp == nil || r.FollowUp.Verdict != record.Correct || r.TaskReward == nil || *r.TaskReward != 1 {
+		t.Errorf("%s: follow-up %+v, reward %v; want correct and 1", pass, r.FollowUp, r.TaskReward)
+	}
+	if r := recs[empty]; r.TaskFailure != record.FailMismatch || r.FollowUp.Verdict != record.Skipped || *r.TaskReward != 0 {
+		t.Errorf("%s: %+v; want a mismatch, the follow-up not reached, reward 0", empty, r.Task)
+	}
+	if r := recs[mgmt]; r.Verdict != record.Skipped || r.TaskNotJudged != record.NotJudgedTaskCode || r.TaskReward != nil {
+		t.Errorf("%s: %s %q; want skipped, %q, no reward", mgmt, r.Verdict, r.TaskNotJudged, record.NotJudgedTaskCode)
+	}
+	if r := recs[wrong]; r.Verdict != record.Incorrect || r.TaskFailure != record.FailMismatch || len(r.TaskRan) == 0 {
+		t.Errorf("%s: %s %q, ran %d; want incorrect, mismatch, what ran", wrong, r.Verdict, r.TaskFailure, len(r.TaskRan))
+	}
+
+	if diff := cmp.Diff(before, sums()); diff != "" {
+		t.Errorf("template changed (-before +after):\n%s", diff)
+	}
+	if left, err := pg.Mine(ctx); err != nil || len(left) > 0 {
+		t.Errorf("task databases left after the run: %v %v", left, err)
+	}
+	runCLI(t, "verify", out)
+	runCLI(t, "report", out)
+}
+
+// TestTaskEvalBenchSQLite judges EvalBench's bat dql tasks on SQLite copies: the golden
+// SQL as the prediction is correct on every task, a wrong one incorrect.
+func TestTaskEvalBenchSQLite(t *testing.T) {
+	dir := testutil.Shared(t, "data/evalbench/bat")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // templates and copies
+	ds, err := taskset.LoadEvalBench(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var preds []map[string]any
+	wrong := ""
+	for _, task := range ds.Tasks {
+		p := map[string]any{"instance_id": task.ID, "pred_sqls": task.Golden["sqlite"]}
+		if wrong == "" && task.QueryType == "dql" {
+			wrong = task.ID
+			p["pred_sqls"] = "SELECT -1" // task 3 counts 1 blogger: SELECT 1 would be right
+		}
+		preds = append(preds, p)
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	writeJSONL(t, predFile, preds)
+	out := filepath.Join(t.TempDir(), "run")
+	runCLI(t, "eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+predFile, "--engine", "sqlite", "--out", out)
+	recs := taskRecords(t, filepath.Join(out, "sys", "records.jsonl"))
+	dql := 0
+	for _, task := range ds.Tasks {
+		r := recs[task.ID]
+		switch {
+		case task.ID == wrong:
+			if r.Verdict != record.Incorrect || r.TaskFailure != record.FailMismatch {
+				t.Errorf("task %s, a wrong prediction: %s %q", task.ID, r.Verdict, r.ErrorMessage)
+			}
+		case task.QueryType == "dql":
+			dql++
+			if r.Verdict != record.Correct {
+				t.Errorf("task %s, golden vs golden: %s %q", task.ID, r.Verdict, r.ErrorMessage)
+			}
+		}
+	}
+	if dql != 15 {
+		t.Errorf("%d dql tasks judged golden against golden, want 15", dql)
+	}
+	runCLI(t, "verify", out)
+}
+
+// TestTaskPredErrors: a bad prediction line is refused naming file:line and key; corrected
+// mode is refused as not yet.
+func TestTaskPredErrors(t *testing.T) {
+	dir := testutil.Shared(t, "data/evalbench/bat")
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"instance_id\": \"3\", \"pred_sqls\": [\"SELECT 1\"]}\n{\"instance_id\": \"5\", \"pred_sqls\": 7}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	code, _, stderr := run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--out", filepath.Join(t.TempDir(), "r"))
+	if code == 0 || !strings.Contains(stderr, bad+":2") || !strings.Contains(stderr, `"pred_sqls"`) {
+		t.Errorf("exit %d, stderr %q; want an error naming %s:2 and pred_sqls", code, stderr, bad)
+	}
+	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "corrected", "--out", filepath.Join(t.TempDir(), "r"))
+	if code == 0 || !strings.Contains(stderr, "not yet") {
+		t.Errorf("corrected mode: exit %d, stderr %q; want refused as not yet", code, stderr)
+	}
+}

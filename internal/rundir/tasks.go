@@ -1,0 +1,30 @@
+package rundir
+
+// TaskSummary is one system's scores on a benchmark of tasks on a database copy of their
+// own (livesql:DIR, evalbench:DIR): per phase (1: the first turn, 2: the follow-up),
+// category and difficulty tier, how many turns were judged, correct and not judged, and
+// BIRD-Interact's mean reward. Computed once from the records (internal/run, tasks_summary.go).
+type TaskSummary struct {
+	System string    `json:"system"`
+	Rows   []TaskRow `json:"rows"`
+	// Reward is the mean record.Task.TaskReward over the RewardN tasks that have one;
+	// RewardNotJudged tasks have none (a turn it depends on is not judged). Absent when
+	// no task has one.
+	Reward          *float64 `json:"reward,omitempty"`
+	RewardN         int      `json:"reward_n"`
+	RewardNotJudged int      `json:"reward_not_judged"`
+}
+
+// TaskRow counts one phase's turns of one category and difficulty ("" = all of them).
+// Judged + NotJudged + NotReached = Tasks; Correct is out of Judged. NotReached counts
+// follow-ups never run (the first turn did not pass, or no follow-up prediction).
+type TaskRow struct {
+	Phase      int    `json:"phase"`
+	Category   string `json:"category,omitempty"`
+	Difficulty string `json:"difficulty,omitempty"`
+	Tasks      int    `json:"tasks"`
+	Judged     int    `json:"judged"`
+	Correct    int    `json:"correct"`
+	NotJudged  int    `json:"not_judged"`
+	NotReached int    `json:"not_reached,omitempty"`
+}

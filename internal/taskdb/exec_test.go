@@ -1,0 +1,89 @@
+package taskdb
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestExec runs the cases every backend must agree on, on one copy.
+func TestExec(t *testing.T) {
+	type want struct {
+		err     error // errors.Is; a *SQLError when sqlErr
+		sqlErr  bool
+		hasRows bool
+		rows    int // rows kept
+		total   int
+	}
+	cases := []struct {
+		name string
+		sql  string
+		lim  ExecLimits
+		want want
+	}{
+		{"select", "SELECT id FROM t ORDER BY id", ExecLimits{}, want{hasRows: true, rows: 3, total: 3}},
+		{"no rows is still rows", "SELECT id FROM t WHERE id < 0", ExecLimits{}, want{hasRows: true}},
+		{"update has no rows", "UPDATE t SET name = name", ExecLimits{}, want{}},
+		{"the last statement's result", "UPDATE t SET name = name; SELECT 1", ExecLimits{}, want{hasRows: true, rows: 1, total: 1}},
+		{"keep rows", "SELECT id FROM t", ExecLimits{KeepRows: 2}, want{hasRows: true, rows: 2, total: 3}},
+		{"sql error", "SELECT nope FROM t", ExecLimits{}, want{sqlErr: true}},
+		{"error rolls back", "INSERT INTO t VALUES (9, 'x', 1); SELECT nope", ExecLimits{}, want{sqlErr: true}},
+		{"rolled back", "SELECT id FROM t WHERE id = 9", ExecLimits{}, want{hasRows: true}},
+		{"empty", "  ", ExecLimits{}, want{sqlErr: true}},
+		{"byte cap", "SELECT name FROM t", ExecLimits{MaxBytes: 10}, want{err: ErrTooLarge}},
+	}
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			b := open(t)
+			ctx := context.Background()
+			tmpl, err := b.template(ctx, Setup{Name: "exec", Steps: uniqueSetup(t).Steps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pt, ok := tmpl.(*PGTemplate); ok {
+				t.Cleanup(func() { _ = pt.p.dropDatabase(context.Background(), pt.name) })
+			}
+			c, err := tmpl.Copy(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Drop(ctx)
+			for _, tc := range cases {
+				res, err := c.Exec(ctx, tc.sql, tc.lim)
+				var se *SQLError
+				switch {
+				case tc.want.err != nil || tc.want.sqlErr:
+					if (tc.want.err != nil && !errors.Is(err, tc.want.err)) || (tc.want.sqlErr && !errors.As(err, &se)) {
+						t.Errorf("%s: err %v, want %v (sql error %v)", tc.name, err, tc.want.err, tc.want.sqlErr)
+					}
+				case err != nil:
+					t.Errorf("%s: %v", tc.name, err)
+				case res.HasRows != tc.want.hasRows || len(res.Rows) != tc.want.rows || res.TotalRows != tc.want.total:
+					t.Errorf("%s: has rows %v, %d rows of %d; want %v, %d of %d", tc.name, res.HasRows, len(res.Rows), res.TotalRows,
+						tc.want.hasRows, tc.want.rows, tc.want.total)
+				}
+			}
+			if name != "postgres" {
+				return
+			}
+			// PostgreSQL: the server's statement_timeout stops a runaway statement.
+			start := time.Now()
+			_, err = c.Exec(ctx, "SELECT pg_sleep(5)", ExecLimits{Timeout: 200 * time.Millisecond})
+			if !errors.Is(err, ErrTimeout) || time.Since(start) > 2*time.Second {
+				t.Errorf("pg_sleep(5) under a 200ms timeout: %v after %v", err, time.Since(start))
+			}
+			res, err := c.Exec(ctx, "SELECT 1::int4 AS a, 2.5::numeric AS b, '{1}'::int[] AS c, 'x'::text AS d, now()::date AS e", ExecLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var types []string
+			for _, col := range res.Columns {
+				types = append(types, col.Type)
+			}
+			if got := types; len(got) != 5 || got[0] != "int4" || got[1] != "numeric" || got[2] != "_int4" || got[3] != "text" || got[4] != "date" {
+				t.Errorf("column types %v", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,200 @@
+package taskdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// pgCopy is a PostgreSQL copy and the one connection a task uses on it.
+type pgCopy struct {
+	p     *Postgres
+	name  string
+	conn  *pgx.Conn
+	types *pgtype.Map
+}
+
+func (c *pgCopy) Name() string { return c.name }
+
+// timeoutGrace is how long after its statement_timeout a statement's context ends: the
+// server's own timeout should come first, with its SQLSTATE.
+const timeoutGrace = 2 * time.Second
+
+// Exec runs sql as psycopg2 runs cursor.execute in the official evaluator: BEGIN, SET
+// statement_timeout, the SQL as one simple query (several statements allowed, the last
+// one's result returned), then COMMIT, or ROLLBACK when anything failed.
+func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result, error) {
+	if c.conn == nil {
+		return nil, fmt.Errorf("exec on %s: dropped", c.name)
+	}
+	if lim.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lim.Timeout+timeoutGrace)
+		defer cancel()
+	}
+	pc := c.conn.PgConn()
+	ms := int64(0)
+	if lim.Timeout > 0 {
+		ms = max(lim.Timeout.Milliseconds(), 1)
+	}
+	if err := pc.Exec(ctx, "BEGIN; SET statement_timeout = "+strconv.FormatInt(ms, 10)).Close(); err != nil {
+		return nil, c.execError(ctx, err)
+	}
+	res, err := c.run(ctx, pc, sql, lim)
+	if err == nil {
+		err = c.typeNames(ctx, res)
+	}
+	if err != nil {
+		if rerr := pc.Exec(context.WithoutCancel(ctx), "ROLLBACK").Close(); rerr != nil && !errors.Is(err, ErrConnection) {
+			err = fmt.Errorf("%w (and rollback: %v)", err, rerr)
+		}
+		return nil, c.execError(ctx, err)
+	}
+	if err := pc.Exec(ctx, "COMMIT").Close(); err != nil {
+		return nil, c.execError(ctx, err)
+	}
+	return res, nil
+}
+
+// run reads every result of sql, keeping the last; rows past KeepRows are read and
+// dropped, and more than MaxBytes of values in all fails.
+func (c *pgCopy) run(ctx context.Context, pc *pgconn.PgConn, sql string, lim ExecLimits) (*Result, error) {
+	mrr := pc.Exec(ctx, sql)
+	var last *Result
+	var total int64
+	capped := false
+	for mrr.NextResult() {
+		rr := mrr.ResultReader()
+		fds := rr.FieldDescriptions()
+		res := &Result{HasRows: fds != nil}
+		for _, fd := range fds {
+			res.Columns = append(res.Columns, Column{Name: fd.Name, OID: fd.DataTypeOID})
+		}
+		for rr.NextRow() {
+			res.TotalRows++
+			if capped || (lim.KeepRows > 0 && len(res.Rows) >= lim.KeepRows) {
+				continue
+			}
+			vals := rr.Values()
+			row := make([]any, len(vals))
+			for i, v := range vals {
+				total += int64(len(v)) + 8
+				if v != nil {
+					row[i] = string(v)
+				}
+			}
+			if total > lim.maxBytes() {
+				capped = true // read on without keeping, so the connection stays usable
+				continue
+			}
+			res.Rows = append(res.Rows, row)
+		}
+		tag, err := rr.Close()
+		if err != nil {
+			mrr.Close()
+			return nil, err
+		}
+		res.Tag = tag.String()
+		last = res
+	}
+	if err := mrr.Close(); err != nil {
+		return nil, err
+	}
+	if capped {
+		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, lim.maxBytes())
+	}
+	if last == nil || (!last.HasRows && last.Tag == "") {
+		// The server's EmptyQueryResponse: psycopg2 raises ProgrammingError for it.
+		return nil, &SQLError{Message: "can't execute an empty query"}
+	}
+	return last, nil
+}
+
+// typeNames fills each column's type name: pgx knows the built-in types; any other
+// (an enum, a domain, a composite) is looked up in pg_type.
+func (c *pgCopy) typeNames(ctx context.Context, res *Result) error {
+	if c.types == nil {
+		c.types = pgtype.NewMap()
+	}
+	for i, col := range res.Columns {
+		if t, ok := c.types.TypeForOID(col.OID); ok {
+			res.Columns[i].Type = t.Name
+			continue
+		}
+		var name string
+		err := c.conn.QueryRow(ctx, "SELECT typname FROM pg_type WHERE oid = $1", col.OID).Scan(&name)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		res.Columns[i].Type = name
+	}
+	return nil
+}
+
+// execError classifies err: a timeout, a lost connection, or the database's own error.
+func (c *pgCopy) execError(ctx context.Context, err error) error {
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe) && pe.Code == "57014":
+		return fmt.Errorf("%w: %s", ErrTimeout, pe.Message)
+	case errors.As(err, &pe):
+		return &SQLError{Code: pe.Code, Message: pe.Message}
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%w: %v", ErrTimeout, err)
+	case errors.Is(err, ErrTooLarge), errors.As(err, new(*SQLError)):
+		return err
+	case c.conn.PgConn().IsClosed():
+		return fmt.Errorf("exec on %s: %w: %v", c.name, ErrConnection, err)
+	}
+	return fmt.Errorf("exec on %s: %w", c.name, err)
+}
+
+// Drop closes the connection and drops the database.
+func (c *pgCopy) Drop(ctx context.Context) error {
+	if c.conn != nil {
+		_ = c.conn.Close(ctx)
+		c.conn = nil
+	}
+	return c.p.dropDatabase(ctx, c.name)
+}
+
+// Checksum hashes each table of every user schema (its rows' text, sorted) and the
+// columns of all of them.
+func (c *pgCopy) Checksum(ctx context.Context) (map[string]string, error) {
+	rows, err := c.conn.Query(ctx, `SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c
+		JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+		  AND n.nspname NOT LIKE 'pg\_toast%' AND n.nspname NOT LIKE 'pg\_temp%' ORDER BY 1`)
+	if err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	sums := map[string]string{}
+	for _, t := range tables {
+		var n int64
+		var sum string
+		q := "SELECT count(*), md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), '')) FROM " + t + " r"
+		if err := c.conn.QueryRow(ctx, q).Scan(&n, &sum); err != nil {
+			return nil, fmt.Errorf("checksum %s: %w", t, err)
+		}
+		sums[t] = strconv.FormatInt(n, 10) + ":" + sum
+	}
+	var schema string
+	err = c.conn.QueryRow(ctx, `SELECT md5(coalesce(string_agg(format('%s.%s.%s %s %s %s', table_schema, table_name,
+		column_name, data_type, is_nullable, coalesce(column_default, '')), E'\n' ORDER BY table_schema, table_name, ordinal_position), ''))
+		FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`).Scan(&schema)
+	if err != nil {
+		return nil, fmt.Errorf("checksum schema: %w", err)
+	}
+	sums["(schema)"] = schema
+	return sums, nil
+}
