@@ -14,7 +14,9 @@ import sys, os, json, re, io, resource, traceback
 # in sys.modules.
 import datetime, decimal, math, collections, itertools, functools, time, string
 import statistics, random, copy, typing, operator, textwrap, logging, uuid, hashlib
-import ctypes
+import ctypes, signal
+import encodings.idna, unicodedata, stringprep
+import socket  # so that a test's socket meets the empty network namespace, not an ImportError
 from decimal import Decimal, ROUND_HALF_UP
 
 CFG = json.loads(sys.argv[1])
@@ -677,7 +679,11 @@ def _run(job):
         status, exc = "error", e
     sys.stdout = sys.__stdout__
     if _forked or os.getpid() != _MAIN:
-        os._exit(0)  # a process the test forked: it has no say
+        # A process the test forked has no say. It waits to be killed with the sandbox
+        # rather than exit, so that a fork bomb meets RLIMIT_NPROC at once instead of
+        # churning below it.
+        while True:
+            signal.pause()
     _done(status, exc, out=out.getvalue())
 
 

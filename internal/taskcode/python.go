@@ -59,9 +59,9 @@ type Limits struct {
 var DefaultLimits = Limits{
 	Wall:       2 * time.Minute,
 	CPU:        30 * time.Second,
-	Memory:     1 << 30,
+	Memory:     512 << 20,
 	Files:      64,
-	Procs:      64,
+	Procs:      16,
 	FileSize:   16 << 20,
 	TmpfsBytes: 16 << 20,
 	Statement:  60 * time.Second,

@@ -63,6 +63,9 @@ type Outcome struct {
 	Elapsed   time.Duration
 }
 
+// errEnded: the sandbox closed its end of the channel without an outcome.
+var errEnded = fmt.Errorf("%w: the sandbox ended without an outcome", ErrProtocol)
+
 const (
 	maxLine   = 32 << 20 // a request line from the sandbox
 	maxStderr = 16 << 10
@@ -126,9 +129,16 @@ func (p *Python) run(ctx context.Context, db DB, c Case) (Outcome, error) {
 
 	s := &session{db: db, lim: p.Limits, in: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}
 	o, serr := s.serve(runCtx, job)
-	kill() // whatever it left running (a process it forked) ends with it
+	var werr error
+	if errors.Is(serr, errEnded) {
+		// It ended on its own: how (a signal, a limit) is in its exit status.
+		werr = cmd.Wait()
+		kill() // what it left running in its process group
+	} else {
+		kill() // whatever it left running (a process it forked) ends with it
+		werr = cmd.Wait()
+	}
 	_ = stdin.Close()
-	werr := cmd.Wait()
 	o.Stderr = stderr.String()
 	o.SQL = s.statements
 
@@ -148,7 +158,7 @@ func (p *Python) run(ctx context.Context, db DB, c Case) (Outcome, error) {
 	o.Class = "SandboxError"
 	o.Message = serr.Error()
 	var ee *exec.ExitError
-	if errors.As(werr, &ee) {
+	if errors.Is(serr, errEnded) && errors.As(werr, &ee) {
 		if why := exitReason(ee); why != "" {
 			o.Status, o.Class, o.Message = Killed, "", why
 		}
@@ -222,7 +232,7 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			if errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("%w: the sandbox ended without an outcome", ErrProtocol)
+				return nil, errEnded
 			}
 			return nil, err
 		}
