@@ -451,3 +451,44 @@ func TestLoadRunBeforeRegistry(t *testing.T) {
 		t.Errorf("(-written +recomputed):\n%s", d)
 	}
 }
+
+// TestDrillDownSkipsTimedOut: a prediction that timed out when judged is not run again
+// for the drill-down (it would hold a core until the timeout to show nothing), unless the
+// drill-down was given a longer timeout than the run's.
+func TestDrillDownSkipsTimedOut(t *testing.T) {
+	ctx := context.Background()
+	run := loadFixture(t, fixtureRun(t))
+	run.Summary.Settings.TimeoutS = 0.3
+	eng := engine.NewSQLite()
+	defer eng.Close()
+	const forever = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+	q := func(category string) *QuestionView {
+		return &QuestionView{Index: 0, DBID: "shop", Answers: []AnswerView{{ErrorCategory: category}}}
+	}
+	golds, preds := map[int]string{0: "SELECT 1"}, map[int][]string{0: {forever}}
+	tests := []struct {
+		name     string
+		timeout  time.Duration // the drill-down's; 0: the run's
+		category string
+		note     string
+	}{
+		{"timed out when judged", 0, "timeout", "not run again"},
+		{"a longer drill-down timeout runs it", 400 * time.Millisecond, "timeout", "timed out"},
+		{"another error runs it", 0, "other", "timed out"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := newExecutor(run, eng, ExecOptions{Rows: 5, Timeout: tc.timeout})
+			view := q(tc.category)
+			start := time.Now()
+			fillResults(ctx, x, view, golds, preds)
+			took := time.Since(start)
+			if got := view.Answers[0].Result.Note; !strings.Contains(got, tc.note) {
+				t.Errorf("note %q, want it to say %q", got, tc.note)
+			}
+			if ran := took >= 250*time.Millisecond; ran != (tc.note != "not run again") {
+				t.Errorf("took %s: ran the prediction %v, want %v", took, ran, !ran)
+			}
+		})
+	}
+}

@@ -121,7 +121,13 @@ func fillResults(ctx context.Context, x *executor, q *QuestionView, golds map[in
 		return
 	}
 	for i := range q.Answers {
-		g, p := x.pair(ctx, q.DBID, golds[q.Index], preds[q.Index][i])
+		pred := preds[q.Index][i]
+		if !x.rerun(q.Answers[i].ErrorCategory) {
+			// It ran past the run's timeout when judged, and the drill-down's timeout is
+			// no longer: running it again would hold a core that long to show nothing.
+			pred = skipTimedOut
+		}
+		g, p := x.pair(ctx, q.DBID, golds[q.Index], pred)
 		if i == 0 {
 			q.Gold = g
 		}

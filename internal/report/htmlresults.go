@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -46,6 +47,14 @@ type executor struct {
 	opt  ExecOptions
 	gold map[string]*engine.Result
 	gerr map[string]error
+	// runTimeout is the timeout the run judged with: a prediction that timed out then is
+	// not run again unless the drill-down may wait longer (rerun).
+	runTimeout time.Duration
+}
+
+// rerun says whether a prediction judged with errorCategory is worth running again.
+func (x *executor) rerun(errorCategory string) bool {
+	return errorCategory != string(record.Timeout) || x.opt.Timeout > x.runTimeout
 }
 
 func newExecutor(run *rundir.Run, eng engine.Engine, opt ExecOptions) *executor {
@@ -55,14 +64,15 @@ func newExecutor(run *rundir.Run, eng engine.Engine, opt ExecOptions) *executor 
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = 100_000
 	}
+	runTimeout := time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second))
 	if opt.Timeout <= 0 {
-		opt.Timeout = time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second))
+		opt.Timeout = runTimeout
 		if opt.Timeout <= 0 || opt.Timeout > 10*time.Second {
 			opt.Timeout = 10 * time.Second
 		}
 	}
 	ds := &dataset.Dataset{Kind: run.Summary.Dataset.Kind, DBRoot: run.Summary.Dataset.DBRoot}
-	return &executor{eng: eng, ds: ds, opt: opt, gold: map[string]*engine.Result{}, gerr: map[string]error{}}
+	return &executor{eng: eng, ds: ds, opt: opt, gold: map[string]*engine.Result{}, gerr: map[string]error{}, runTimeout: runTimeout}
 }
 
 // errNoDB says the database of a question cannot be found where summary.json says.
@@ -86,14 +96,23 @@ func (x *executor) goldResult(ctx context.Context, dbID, sql string) (*engine.Re
 	return r, err
 }
 
+// skipTimedOut stands for a prediction pair does not run again: it timed out when judged.
+// Not SQL (a NUL byte), so no prediction can be it.
+const skipTimedOut = "\x00timed out"
+
+var errTimedOutWhenJudged = errors.New("it ran past the run's timeout when judged; not run again for this view")
+
 // pair executes gold and prediction and renders both with differing rows marked.
 func (x *executor) pair(ctx context.Context, dbID, gold, pred string) (g, p *ResultView) {
 	gr, gerr := x.goldResult(ctx, dbID, gold)
 	var pr *engine.Result
 	var perr error
-	if pred == "" {
+	switch pred {
+	case "":
 		perr = engine.ErrEmptyQuery
-	} else {
+	case skipTimedOut:
+		perr = errTimedOutWhenJudged
+	default:
 		pr, perr = x.query(ctx, dbID, pred)
 	}
 	var gkeys, pkeys map[string]bool
