@@ -191,7 +191,7 @@ func TestTaskLiveSQLEndToEnd(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	stdout, _ := runCLI(t, "eval", "--dataset", "livesql:"+dir, "--pred", "sys="+predFile, "--engine", "postgres",
 		"--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out, "--workers", "2")
-	for _, want := range []string{"sys: tasks by phase", "Management", "mean reward"} {
+	for _, want := range []string{"sys: tasks by phase", "Management", "mean reward", "(4 of 5; 1 not judged: needs --task-code python)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("terminal lacks %q:\n%s", want, stdout)
 		}
@@ -227,7 +227,15 @@ func TestTaskLiveSQLEndToEnd(t *testing.T) {
 		t.Errorf("task databases left after the run: %v %v", left, err)
 	}
 	runCLI(t, "verify", out)
-	runCLI(t, "report", out)
+	// The Markdown and HTML reports say why the Management task was not judged, as the
+	// terminal does (summary.json's skips section).
+	md, html := filepath.Join(t.TempDir(), "r.md"), filepath.Join(t.TempDir(), "r.html")
+	runCLI(t, "report", out, "--md", md, "--html", html, "--no-exec")
+	for _, f := range []string{md, html} {
+		if got := strings.ReplaceAll(readFileT(t, f), `\-`, "-"); !strings.Contains(got, "4 of 5; 1 not judged: needs --task-code python") || strings.Contains(got, "database missing") {
+			t.Errorf("%s does not say why a task was not judged", f)
+		}
+	}
 }
 
 // TestTaskEvalBenchSQLite judges EvalBench's bat dql tasks on SQLite copies: the golden
