@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -299,5 +301,77 @@ func TestTaskPredErrors(t *testing.T) {
 	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "corrected", "--out", filepath.Join(t.TempDir(), "r"))
 	if code == 0 || !strings.Contains(stderr, "not yet") {
 		t.Errorf("corrected mode: exit %d, stderr %q; want refused as not yet", code, stderr)
+	}
+}
+
+// TestTaskResumeAfterCancel: a livesql run cancelled after its first record (in process,
+// as a SIGINT does) leaves no task database behind, and --resume gives the records of a
+// clean run (timings aside).
+func TestTaskResumeAfterCancel(t *testing.T) {
+	src := testutil.Shared(t, "data/evalbench/bat-interact")
+	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
+		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
+	}
+	bg := context.Background()
+	pg, err := taskdb.OpenPostgres(bg, os.Getenv("NL2SQLBENCH_PG_DSN"))
+	if err != nil {
+		t.Skip("skipping: ", err)
+	}
+	defer pg.Close()
+	dir, tasks := taskSubset(t, src, "db_blog_0", "db_blog_M_1", "db_blog_4", "db_blog_15")
+	var preds []map[string]any
+	for id, task := range tasks {
+		p := map[string]any{"instance_id": id, "pred_sqls": task.SolSQL}
+		if task.FollowUp != nil {
+			p["follow_up_pred_sqls"] = task.FollowUp.SolSQL
+		}
+		preds = append(preds, p)
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	writeJSONL(t, predFile, preds)
+	args := func(out string) []string {
+		return []string{"eval", "--dataset", "livesql:" + dir, "--pred", "sys=" + predFile, "--engine", "postgres",
+			"--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out, "--workers", "1"}
+	}
+	clean := filepath.Join(t.TempDir(), "clean")
+	runCLI(t, args(clean)...)
+	want := readFileT(t, filepath.Join(clean, "sys", "records.jsonl"))
+
+	// Cancelled once the first record is written (one worker: the next task is on its copy).
+	out := filepath.Join(t.TempDir(), "cut")
+	recs := filepath.Join(out, "sys", "records.jsonl")
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if b, err := os.ReadFile(recs); err == nil && bytes.Count(b, []byte("\n")) >= 1 {
+				cancel()
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	var o, e strings.Builder
+	if code := Run(ctx, args(out), strings.NewReader(""), &o, &e); code == 0 {
+		t.Fatalf("the cancelled run exited 0:\n%s", o.String())
+	}
+	if n := strings.Count(readFileT(t, recs), "\n"); n >= len(tasks) {
+		t.Fatalf("the cancelled run wrote %d records of %d: nothing left to resume", n, len(tasks))
+	} else {
+		t.Logf("cancelled after %d records: %s", n, e.String())
+	}
+	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
+		t.Errorf("task databases left by the cancelled run: %v %v", left, err)
+	}
+
+	var o2, e2 strings.Builder
+	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o2, &e2); code != 0 {
+		t.Fatalf("--resume: exit %d\n%s", code, e2.String())
+	}
+	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
+		t.Errorf("resumed records differ from a clean run's:\n%s\nwant\n%s", got, want)
+	}
+	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
+		t.Errorf("task databases left after --resume: %v %v", left, err)
 	}
 }
