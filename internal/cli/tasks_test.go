@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset/taskset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
@@ -373,5 +374,55 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	}
 	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
 		t.Errorf("task databases left after --resume: %v %v", left, err)
+	}
+}
+
+// TestTaskAudit: audit on bat-interact tasks known to be broken reports each as a gold
+// problem in audit.jsonl: golds that return no rows (db_blog_15, 20, 21: the official
+// ex_base fails them whatever the prediction), a DISTINCT ON the official stripping
+// breaks (db_blog_19), NOW() on fixed data (db_blog_4), and a preprocess that fails (a
+// copy of db_blog_0 given one); db_blog_0 itself has no finding.
+func TestTaskAudit(t *testing.T) {
+	src := testutil.Shared(t, "data/evalbench/bat-interact")
+	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
+		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
+	}
+	dir, tasks := taskSubset(t, src, "db_blog_0", "db_blog_4", "db_blog_15", "db_blog_19", "db_blog_20", "db_blog_21")
+	broken := map[string]any{"instance_id": "db_blog_0_pre", "selected_database": "db_blog", "query": tasks["db_blog_0"].Query,
+		"category": "Query", "sol_sql": tasks["db_blog_0"].SolSQL, "preprocess_sql": []string{"UPDATE no_such_table SET x = 1"}}
+	line, err := json.Marshal(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "prompts.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(line, '\n'))
+	f.Close()
+
+	out := t.TempDir()
+	stdout, _ := runCLI(t, "audit", "--dataset", "livesql:"+dir, "--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out)
+	got := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(readFileT(t, filepath.Join(out, "audit.jsonl"))), "\n") {
+		var fd audit.Finding
+		if err := json.Unmarshal([]byte(l), &fd); err != nil {
+			t.Fatalf("audit.jsonl line %q: %v", l, err)
+		}
+		if fd.Target != "gold" || fd.Evidence == "" {
+			t.Errorf("finding %s: target %q, evidence %q; want a gold finding with evidence", l, fd.Target, fd.Evidence)
+		}
+		got[fd.QuestionID] = append(got[fd.QuestionID], fd.Check)
+	}
+	want := map[string][]string{
+		"db_blog_4":     {"now_on_fixed_data"},
+		"db_blog_15":    {"gold_empty"},
+		"db_blog_19":    {"distinct_on_stripped"},
+		"db_blog_20":    {"gold_empty"},
+		"db_blog_21":    {"now_on_fixed_data", "gold_empty"}, // empty because of the date
+		"db_blog_0_pre": {"preprocess_error"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings by task (-want +got):\n%s\n%s", diff, stdout)
 	}
 }
