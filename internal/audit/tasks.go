@@ -55,10 +55,10 @@ func Tasks(ctx context.Context, tasks []taskset.Task, copyOf TaskCopier, timeout
 }
 
 func auditTask(ctx context.Context, t taskset.Task, copyOf TaskCopier, timeout time.Duration) (out []finding, err error) {
-	if w := todaysDate(t.Preprocess, t.SolSQL); w != "" {
+	if w := todaysDate(t.Category, t.Preprocess, t.SolSQL); w != "" {
 		out = append(out, finding{check: CheckNowOnFixedData, evidence: "the gold or preprocess calls " + w + " on fixed data: its answer depends on the day it runs"})
 	} else if f := t.FollowUp; f != nil {
-		if w := todaysDate(f.SolSQL); w != "" {
+		if w := todaysDate(f.Category, f.SolSQL); w != "" {
 			out = append(out, finding{check: CheckNowOnFixedData, evidence: "the follow-up's gold calls " + w + " on fixed data: its answer depends on the day it runs"})
 		}
 	}
@@ -132,15 +132,28 @@ func auditTask(ctx context.Context, t taskset.Task, copyOf TaskCopier, timeout t
 
 var distinctOn = regexp.MustCompile(`(?i)\bDISTINCT\s+ON\s*\(`)
 
-// todayFuncs are PostgreSQL's functions and special values of the current date and time.
-var todayFuncs = regexp.MustCompile(`(?i)\b(now\s*\(\s*\)|current_date|current_timestamp|current_time|localtimestamp|localtime|transaction_timestamp\s*\(|statement_timestamp\s*\(|clock_timestamp\s*\()|'(now|today|yesterday|tomorrow)'`)
+// todayFuncs are PostgreSQL's functions and special values of the current date and
+// time; todayCompared is one compared with, or computed on (a WHERE on how recent,
+// NOW() - INTERVAL, AGE(NOW(), ...)), rather than stored as a value.
+var (
+	todayFuncs    = regexp.MustCompile(`(?i)\b(now\s*\(\s*\)|(current_date|current_timestamp|current_time|localtimestamp|localtime)\b)`)
+	todayCompared = regexp.MustCompile(`(?i)(<|>|\bbetween\b|\bage\s*\(|\bextract\s*\(|\bdate_part\s*\(|\bdate_trunc\s*\()[^;,]{0,40}?\b(now\s*\(\s*\)|(current_date|current_timestamp|current_time|localtimestamp|localtime)\b)|\b(now\s*\(\s*\)|current_date|current_timestamp|current_time|localtimestamp|localtime)\s*[-+]`)
+)
 
-// todaysDate names the first call of today's date or time in sqls (comments aside), or "".
-func todaysDate(lists ...[]string) string {
+// todaysDate names the first use of today's date or time in sqls (comments aside) that
+// makes a turn's answer depend on the day, or "": in a Query, any; in a Management
+// turn only one compared or computed on, since NOW() stored as a row's timestamp (an
+// INSERT's created_at) changes no answer a test reads from the data.
+func todaysDate(cat taskset.Category, lists ...[]string) string {
+	re := todayFuncs
+	if cat != taskset.Query {
+		re = todayCompared
+	}
 	for _, l := range lists {
 		for _, q := range l {
-			if m := todayFuncs.FindString(livesql.RemoveComments(q)); m != "" {
-				return strings.ToUpper(strings.Join(strings.Fields(m), ""))
+			q = livesql.RemoveComments(q)
+			if loc := re.FindStringIndex(q); loc != nil {
+				return strings.ToUpper(strings.Join(strings.Fields(todayFuncs.FindString(q[loc[0]:])), ""))
 			}
 		}
 	}
