@@ -27,6 +27,10 @@ const (
 	CheckSentinel    = "sentinel_value"
 	CheckPartial     = "partial_answer"
 	CheckRatioScope  = "ratio_scope"
+	// Tasks on a database copy (livesql:, tasks.go).
+	CheckPreprocessError = "preprocess_error"
+	CheckDistinctOn      = "distinct_on_stripped"
+	CheckNowOnFixedData  = "now_on_fixed_data"
 )
 
 // Confidences: how likely a finding is a real gold problem (docs/audit.md gives each
@@ -42,12 +46,13 @@ var checkConfidence = map[string]string{
 	CheckLimitTie: High, CheckNullsFirst: High, CheckTextNumber: Medium, CheckReverseScan: High,
 	CheckGoldError: High, CheckGoldEmpty: Medium, CheckGoldAllNull: Medium, CheckIDForName: Low,
 	CheckConsensus: High, CheckAllDiffer: Low, CheckSentinel: Medium, CheckPartial: Low, CheckRatioScope: Medium,
+	CheckPreprocessError: High, CheckDistinctOn: High, CheckNowOnFixedData: Medium,
 }
 
 // AllChecks lists the checks in report order.
 var AllChecks = []string{CheckLimitTie, CheckNullsFirst, CheckTextNumber, CheckReverseScan,
 	CheckGoldError, CheckGoldEmpty, CheckGoldAllNull, CheckIDForName, CheckSentinel, CheckPartial,
-	CheckRatioScope, CheckConsensus, CheckAllDiffer}
+	CheckRatioScope, CheckConsensus, CheckAllDiffer, CheckPreprocessError, CheckDistinctOn, CheckNowOnFixedData}
 
 // probeRows caps the rows a key probe reads when the query has no LIMIT.
 const probeRows = 100_000

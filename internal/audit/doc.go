@@ -19,6 +19,10 @@
 //     order, rounding and duplicates, on a result that differs from the gold's; failing
 //     that, every judged system differs from it (all_differ, weaker; consensus.go).
 //
+// Tasks on a database copy (livesql:DIR, tasks.go) are audited on a fresh copy per task:
+// a preprocess that fails, a gold that fails or returns nothing, a DISTINCT ON the
+// official stripping breaks, today's date on fixed data.
+//
 // Besides the gold, the order checks run on the predictions judged correct. Each Finding
 // carries its evidence and a confidence (high, medium, low).
 //

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,7 @@ const auditFile = rundir.AuditFile
 type auditFlags struct {
 	dataset, dbRoot, tables, run, out string
 	corrections                       string
+	dsnEnv                            string
 	timeout                           time.Duration
 	maxRows                           int
 }
@@ -45,6 +47,13 @@ the rows a LIMIT keeps (nulls_first), numbers stored as text in an ORDER BY key
 that fails, returns no rows or only NULLs (gold_error, gold_empty, gold_all_null), and a
 question asking for names answered with ids only (id_for_name, a heuristic).
 
+With --dataset livesql:DIR (BIRD-Interact / LiveSQLBench tasks, on the PostgreSQL server
+of --dsn-env), each task's preprocess and gold run on a fresh copy of its database: a
+preprocess that fails (preprocess_error), a gold that fails or, for a Query task, returns
+no rows, which the official evaluator fails whatever the prediction (gold_error,
+gold_empty), a DISTINCT ON the official DISTINCT stripping breaks (distinct_on_stripped),
+and NOW() or CURRENT_DATE on fixed data (now_on_fixed_data).
+
 With --run DIR (a run directory of eval), the judged systems add: consensus (most systems
 agree on a result that differs from the gold's) and the order checks of every prediction
 judged correct. The dataset defaults to the run's.
@@ -60,6 +69,12 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg := benchrun.AuditConfig{DatasetSpec: f.dataset, DBRoot: f.dbRoot, Tables: f.tables, Timeout: f.timeout, MaxRows: f.maxRows}
+			if strings.HasPrefix(strings.ToLower(f.dataset), "livesql:") {
+				env := cmp.Or(f.dsnEnv, defaultPGDSNEnv)
+				if cfg.TaskDSN = os.Getenv(env); cfg.TaskDSN == "" {
+					return usagef("--dataset livesql: the task databases are made on PostgreSQL: $%s is not set (--dsn-env names the variable)", env)
+				}
+			}
 			out := f.out
 			if f.run != "" {
 				run, err := rundir.Load(cmd.Context(), f.run)
@@ -118,6 +133,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
 	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")
+	fl.StringVar(&f.dsnEnv, "dsn-env", "", "livesql: datasets: environment variable holding the PostgreSQL DSN template where task databases are made (default "+defaultPGDSNEnv+"; the role needs CREATEDB)")
 	fl.DurationVar(&f.timeout, "timeout", engine.DefaultTimeout, "per-query timeout")
 	fl.IntVar(&f.maxRows, "max-rows", engine.DefaultMaxRows, "largest result read per query")
 	return cmd

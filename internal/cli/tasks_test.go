@@ -2,15 +2,18 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset/taskset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
@@ -191,7 +194,7 @@ func TestTaskLiveSQLEndToEnd(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	stdout, _ := runCLI(t, "eval", "--dataset", "livesql:"+dir, "--pred", "sys="+predFile, "--engine", "postgres",
 		"--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out, "--workers", "2")
-	for _, want := range []string{"sys: tasks by phase", "Management", "mean reward"} {
+	for _, want := range []string{"sys: tasks by phase", "Management", "mean reward", "(4 of 5; 1 not judged: needs --task-code python)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("terminal lacks %q:\n%s", want, stdout)
 		}
@@ -227,7 +230,15 @@ func TestTaskLiveSQLEndToEnd(t *testing.T) {
 		t.Errorf("task databases left after the run: %v %v", left, err)
 	}
 	runCLI(t, "verify", out)
-	runCLI(t, "report", out)
+	// The Markdown and HTML reports say why the Management task was not judged, as the
+	// terminal does (summary.json's skips section).
+	md, html := filepath.Join(t.TempDir(), "r.md"), filepath.Join(t.TempDir(), "r.html")
+	runCLI(t, "report", out, "--md", md, "--html", html, "--no-exec")
+	for _, f := range []string{md, html} {
+		if got := strings.ReplaceAll(readFileT(t, f), `\-`, "-"); !strings.Contains(got, "4 of 5; 1 not judged: needs --task-code python") || strings.Contains(got, "database missing") {
+			t.Errorf("%s does not say why a task was not judged", f)
+		}
+	}
 }
 
 // TestTaskEvalBenchSQLite judges EvalBench's bat dql tasks on SQLite copies: the golden
@@ -291,5 +302,127 @@ func TestTaskPredErrors(t *testing.T) {
 	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "corrected", "--out", filepath.Join(t.TempDir(), "r"))
 	if code == 0 || !strings.Contains(stderr, "not yet") {
 		t.Errorf("corrected mode: exit %d, stderr %q; want refused as not yet", code, stderr)
+	}
+}
+
+// TestTaskResumeAfterCancel: a livesql run cancelled after its first record (in process,
+// as a SIGINT does) leaves no task database behind, and --resume gives the records of a
+// clean run (timings aside).
+func TestTaskResumeAfterCancel(t *testing.T) {
+	src := testutil.Shared(t, "data/evalbench/bat-interact")
+	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
+		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
+	}
+	bg := context.Background()
+	pg, err := taskdb.OpenPostgres(bg, os.Getenv("NL2SQLBENCH_PG_DSN"))
+	if err != nil {
+		t.Skip("skipping: ", err)
+	}
+	defer pg.Close()
+	dir, tasks := taskSubset(t, src, "db_blog_0", "db_blog_M_1", "db_blog_4", "db_blog_15")
+	var preds []map[string]any
+	for id, task := range tasks {
+		p := map[string]any{"instance_id": id, "pred_sqls": task.SolSQL}
+		if task.FollowUp != nil {
+			p["follow_up_pred_sqls"] = task.FollowUp.SolSQL
+		}
+		preds = append(preds, p)
+	}
+	predFile := filepath.Join(t.TempDir(), "preds.jsonl")
+	writeJSONL(t, predFile, preds)
+	args := func(out string) []string {
+		return []string{"eval", "--dataset", "livesql:" + dir, "--pred", "sys=" + predFile, "--engine", "postgres",
+			"--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out, "--workers", "1"}
+	}
+	clean := filepath.Join(t.TempDir(), "clean")
+	runCLI(t, args(clean)...)
+	want := readFileT(t, filepath.Join(clean, "sys", "records.jsonl"))
+
+	// Cancelled once the first record is written (one worker: the next task is on its copy).
+	out := filepath.Join(t.TempDir(), "cut")
+	recs := filepath.Join(out, "sys", "records.jsonl")
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if b, err := os.ReadFile(recs); err == nil && bytes.Count(b, []byte("\n")) >= 1 {
+				cancel()
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	var o, e strings.Builder
+	if code := Run(ctx, args(out), strings.NewReader(""), &o, &e); code == 0 {
+		t.Fatalf("the cancelled run exited 0:\n%s", o.String())
+	}
+	if n := strings.Count(readFileT(t, recs), "\n"); n >= len(tasks) {
+		t.Fatalf("the cancelled run wrote %d records of %d: nothing left to resume", n, len(tasks))
+	} else {
+		t.Logf("cancelled after %d records: %s", n, e.String())
+	}
+	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
+		t.Errorf("task databases left by the cancelled run: %v %v", left, err)
+	}
+
+	var o2, e2 strings.Builder
+	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o2, &e2); code != 0 {
+		t.Fatalf("--resume: exit %d\n%s", code, e2.String())
+	}
+	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
+		t.Errorf("resumed records differ from a clean run's:\n%s\nwant\n%s", got, want)
+	}
+	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
+		t.Errorf("task databases left after --resume: %v %v", left, err)
+	}
+}
+
+// TestTaskAudit: audit on bat-interact tasks known to be broken reports each as a gold
+// problem in audit.jsonl: golds that return no rows (db_blog_15, 20, 21: the official
+// ex_base fails them whatever the prediction), a DISTINCT ON the official stripping
+// breaks (db_blog_19), NOW() on fixed data (db_blog_4), and a preprocess that fails (a
+// copy of db_blog_0 given one); db_blog_0 itself has no finding.
+func TestTaskAudit(t *testing.T) {
+	src := testutil.Shared(t, "data/evalbench/bat-interact")
+	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
+		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
+	}
+	dir, tasks := taskSubset(t, src, "db_blog_0", "db_blog_4", "db_blog_15", "db_blog_19", "db_blog_20", "db_blog_21")
+	broken := map[string]any{"instance_id": "db_blog_0_pre", "selected_database": "db_blog", "query": tasks["db_blog_0"].Query,
+		"category": "Query", "sol_sql": tasks["db_blog_0"].SolSQL, "preprocess_sql": []string{"UPDATE no_such_table SET x = 1"}}
+	line, err := json.Marshal(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "prompts.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(line, '\n'))
+	f.Close()
+
+	out := t.TempDir()
+	stdout, _ := runCLI(t, "audit", "--dataset", "livesql:"+dir, "--dsn-env", "NL2SQLBENCH_PG_DSN", "--out", out)
+	got := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(readFileT(t, filepath.Join(out, "audit.jsonl"))), "\n") {
+		var fd audit.Finding
+		if err := json.Unmarshal([]byte(l), &fd); err != nil {
+			t.Fatalf("audit.jsonl line %q: %v", l, err)
+		}
+		if fd.Target != "gold" || fd.Evidence == "" {
+			t.Errorf("finding %s: target %q, evidence %q; want a gold finding with evidence", l, fd.Target, fd.Evidence)
+		}
+		got[fd.QuestionID] = append(got[fd.QuestionID], fd.Check)
+	}
+	want := map[string][]string{
+		"db_blog_4":     {"now_on_fixed_data"},
+		"db_blog_15":    {"gold_empty"},
+		"db_blog_19":    {"distinct_on_stripped"},
+		"db_blog_20":    {"gold_empty"},
+		"db_blog_21":    {"now_on_fixed_data", "gold_empty"}, // empty because of the date
+		"db_blog_0_pre": {"preprocess_error"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings by task (-want +got):\n%s\n%s", diff, stdout)
 	}
 }

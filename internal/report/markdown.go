@@ -20,10 +20,15 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	} else if note := run.Integrity.Note(); note != "" {
 		fmt.Fprintf(&b, "> Note: %s.\n\n", mdEsc(note))
 	}
-	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (skipped and gold_error excluded).\n\n",
-		s.Dataset.Questions, mdEsc(SemanticsName(s)))
+	scores := Scores(s)
+	excluded := scores.SkipTerm + " and gold_error excluded"
+	if scores.Excluded != "" {
+		excluded = mdEsc(scores.Excluded)
+	}
+	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (%s).\n\n",
+		s.Dataset.Questions, mdEsc(SemanticsName(s)), excluded)
 
-	mdGrid(&b, scoreRows(Scores(s), true))
+	mdGrid(&b, scoreRows(scores, true))
 	if ct := ComparisonTable(s); ct != nil {
 		mdTextTables(&b, []TextTable{*ct})
 	}

@@ -21,6 +21,24 @@ type ScoreTable struct {
 	Title   string
 	Columns []metrics.Definition
 	Rows    []ScoreRow
+	// SkipTerm is what the records not judged are called (the column of Skipped):
+	// "skipped", or "not judged" for tasks on a database copy (summary.json's skips).
+	SkipTerm string
+	// Excluded says how many were judged and why the others were not, when every system
+	// has as many ("5 of 6; 1 not judged: needs --task-code python"); "" when every
+	// record was judged or systems differ (the skipped and gold_error columns say then).
+	Excluded string
+}
+
+// PerSystemExclusions reports whether systems differ in what was not judged, so that
+// the skipped and gold_error counts need a column per system rather than one note.
+func (t ScoreTable) PerSystemExclusions() bool {
+	for _, r := range t.Rows {
+		if r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError {
+			return true
+		}
+	}
+	return false
 }
 
 // ScoreRow is one system's line of the headline table.
@@ -56,7 +74,8 @@ func Scores(s *rundir.Summary) ScoreTable { return GroupScores(s, "headline") }
 // GroupScores builds the table of one registry group ("headline", "schema",
 // "candidates", "usage"); it has no columns when the run carries none of the group.
 func GroupScores(s *rundir.Summary, group string) ScoreTable {
-	t := ScoreTable{Columns: s.Metrics.Group(group), Title: groupTitles[group]}
+	term, why := skipReason(s)
+	t := ScoreTable{Columns: s.Metrics.Group(group), Title: groupTitles[group], SkipTerm: term}
 	for _, sys := range s.Systems {
 		c := sys.Overall.Counts
 		row := ScoreRow{System: sys.System, Judged: c.Judged, Skipped: c.Skipped, GoldError: c.GoldError}
@@ -64,6 +83,9 @@ func GroupScores(s *rundir.Summary, group string) ScoreTable {
 			row.Cells = append(row.Cells, cellOf(s, sys.System, d.ID, "all"))
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) > 0 && !t.PerSystemExclusions() {
+		t.Excluded = excludedNote(s.Dataset.Questions, t.Rows[0], term, why)
 	}
 	return t
 }
@@ -173,7 +195,7 @@ func (t ScoreTable) has(id string) bool {
 // Markdown summary (mdGrid) alike; the head row first.
 
 // scoreRows is the headline table: system, judged, each column's text (or why there is
-// none), and skipped and gold_error when withExcluded.
+// none), and skipped (or not judged) and gold_error when withExcluded.
 func scoreRows(t ScoreTable, withExcluded bool) [][]string {
 	head := []string{"system", "judged"}
 	for _, c := range t.Columns {
@@ -183,7 +205,7 @@ func scoreRows(t ScoreTable, withExcluded bool) [][]string {
 		head = append(head, "scores")
 	}
 	if withExcluded {
-		head = append(head, "skipped", "gold_error")
+		head = append(head, t.SkipTerm, "gold_error")
 	}
 	rows := [][]string{head}
 	for _, r := range t.Rows {

@@ -10,8 +10,9 @@ import (
 
 // writeScores is the headline table and a note on what its numbers are.
 func writeScores(w io.Writer, s *rundir.Summary) error {
-	err := writeGrid(w, scoreRows(Scores(s), true))
-	fmt.Fprintf(w, "scores in %% over judged questions; EX under %s semantics%s\n", SemanticsName(s), timingNote(s))
+	t := Scores(s)
+	err := writeGrid(w, scoreRows(t, true))
+	fmt.Fprintf(w, "scores in %% over judged questions%s; EX under %s semantics%s\n", parenthesized(t.Excluded), SemanticsName(s), timingNote(s))
 	return err
 }
 

@@ -32,7 +32,7 @@ func TestWriteTable(t *testing.T) {
 		mk("easy", record.Correct, "", 1, 0), mk("easy", record.Error, record.Timeout, 0, 0), mk("hard", record.Correct, "", 1, 1),
 		mk("hard", record.Error, record.NoSuchColumn, 0, 0), mk("extra", record.Skipped, "", 0, 0),
 	}
-	s := &rundir.Summary{Settings: rundir.Settings{Semantics: "spider"},
+	s := &rundir.Summary{Settings: rundir.Settings{Semantics: "spider"}, Dataset: rundir.DatasetInfo{Questions: 5},
 		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: a}), metrics.Summarize(metrics.SystemRecords{Name: "beta-long-name", Records: b})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer

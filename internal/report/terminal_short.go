@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -13,46 +14,44 @@ import (
 // when systems differ in them, otherwise the note line says them once.
 func writeShortScores(w io.Writer, s *rundir.Summary) error {
 	t := Scores(s)
-	perSystem := false
-	for _, r := range t.Rows {
-		perSystem = perSystem || r.Skipped != t.Rows[0].Skipped || r.GoldError != t.Rows[0].GoldError
-	}
-	err := writeGrid(w, scoreRows(t, perSystem))
-	excluded := ""
-	if len(t.Rows) > 0 && !perSystem {
-		excluded = excludedNote(s.Dataset.Questions, t.Rows[0], skipReason(s))
-	}
-	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", excluded, SemanticsName(s), timingNote(s))
+	err := writeGrid(w, scoreRows(t, t.PerSystemExclusions()))
+	fmt.Fprintf(w, "scores in %% of the judged questions%s; EX under %s semantics%s\n", parenthesized(t.Excluded), SemanticsName(s), timingNote(s))
 	return err
 }
 
-// skipReason says why questions were skipped: a SQL run skips only questions whose
-// database is missing; a Spider 2.0 run skips tasks for several reasons (no answer
-// submitted, a backend without an engine), which its summary lists and its warning prints.
-func skipReason(s *rundir.Summary) string {
-	if len(s.Spider2) == 0 {
-		return "database missing"
+// skipReason is what records not judged are called and why they were not: summary.json's
+// skips section (computed from the records). A summary written before it has none: then
+// a SQL run skips only questions whose database is missing, and a Spider 2.0 run skips
+// tasks for several reasons (no answer submitted, a backend without an engine), which its
+// summary lists and its warning prints.
+func skipReason(s *rundir.Summary) (term, why string) {
+	if s.Skips != nil && len(s.Skips.Reasons) > 0 {
+		return cmp.Or(s.Skips.Term, rundir.SkipTermSkipped), s.Skips.Why()
 	}
-	var why string
+	term = rundir.SkipTermSkipped
+	if len(s.Spider2) == 0 {
+		return term, "database missing"
+	}
 	for _, x := range s.Spider2 {
 		for reason := range x.Skipped {
 			if why != "" && why != reason {
-				return "reasons in the warning"
+				return term, "reasons in the warning"
 			}
 			why = reason
 		}
 	}
 	if why == "" {
-		return "reasons in the warning"
+		return term, "reasons in the warning"
 	}
-	return why
+	return term, why
 }
 
-// excludedNote says which questions were not judged and why, when some were not.
-func excludedNote(questions int, r ScoreRow, skipWhy string) string {
+// excludedNote says which questions were not judged and why, when some were not: "5 of
+// 6; 1 not judged: needs --task-code python".
+func excludedNote(questions int, r ScoreRow, term, why string) string {
 	var parts []string
 	if r.Skipped > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped: %s", r.Skipped, skipWhy))
+		parts = append(parts, fmt.Sprintf("%d %s: %s", r.Skipped, term, why))
 	}
 	if r.GoldError > 0 {
 		parts = append(parts, fmt.Sprintf("%d gold_error: the gold SQL failed", r.GoldError))
@@ -60,7 +59,15 @@ func excludedNote(questions int, r ScoreRow, skipWhy string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d of %d; %s)", r.Judged, questions, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d of %d; %s", r.Judged, questions, strings.Join(parts, ", "))
+}
+
+// parenthesized is " (x)", or "" for "".
+func parenthesized(x string) string {
+	if x == "" {
+		return ""
+	}
+	return " (" + x + ")"
 }
 
 // writeEXByDifficulty prints the difficulty table's EX rows. With three systems or more

@@ -17,10 +17,16 @@ type AuditConfig struct {
 	Timeout                     time.Duration
 	MaxRows                     int
 	Systems                     []audit.System
+	// TaskDSN is the DSN template of the PostgreSQL server where a livesql: dataset's
+	// task databases are made (audit --dsn-env).
+	TaskDSN string
 }
 
 // Audit loads the dataset and audits it. It writes nothing: the cli writes audit.jsonl.
 func Audit(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.Dataset, error) {
+	if isTaskKind(cfg.DatasetSpec) {
+		return auditTasks(ctx, cfg) // tasks on a database copy: audit_tasks.go
+	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
 	if err != nil {
 		return nil, nil, err

@@ -136,8 +136,9 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	sum.Spider2, s2warn = spider2Summaries(systems)
 	sum.Warnings = append(sum.Warnings, s2warn...)
 	sum.Tasks = taskSummaries(systems)
+	sum.Skips = skipsOf(systems[0].Records)
 	if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 && sum.Tasks != nil {
-		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d task%s not judged (task_not_judged in the records, e.g. %s); excluded from every score, never counted wrong", c.Skipped, plural(c.Skipped), record.NotJudgedTaskCode))
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d task%s not judged (%s; task_not_judged in the records); excluded from every score, never counted wrong", c.Skipped, plural(c.Skipped), sum.Skips.Why()))
 	} else if c := sum.Systems[0].Overall.Counts; c.Skipped > 0 && sum.Spider2 == nil {
 		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d question%s skipped (database missing under %s); excluded from every score", c.Skipped, plural(c.Skipped), ds.DBRoot))
 	}

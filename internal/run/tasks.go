@@ -271,6 +271,9 @@ func evalTasks(ctx context.Context, p *Plan, res *Result, sink Sink, obs Observe
 	for s := range p.Systems {
 		for i := next[s]; i < n; i++ {
 			g.Go(func() error {
+				if err := gctx.Err(); err != nil {
+					return err // stopped: no copy for a task that will not be recorded
+				}
 				q := p.Dataset.Questions[i]
 				r, err := judgeTask(gctx, p, tmpls[q.DBID], s, i)
 				if err != nil {
@@ -329,7 +332,17 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 			}
 			out[name] = t
 		}
-		return out, func() { db.Close() }, nil
+		// On the way out, with a context of its own: a cancelled run's tasks drop their
+		// copies already (withCopy), and what a cut-short CREATE may have left goes here,
+		// so no copy outlives the run even when the process goes on.
+		return out, func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if _, err := db.DropCopies(dctx); err != nil {
+				obs.Warn(fmt.Sprintf("task databases not dropped (the next run drops them): %v", err))
+			}
+			db.Close()
+		}, nil
 	}
 	dir, err := taskDBDir()
 	if err != nil {

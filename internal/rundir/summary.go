@@ -31,6 +31,8 @@ type Summary struct {
 	Flex       []metrics.FlexSummary     `json:"flex,omitempty"`        // NL2SQL++ flexible comparison (table_flex.go)
 	TestSuite  *metrics.TestSuiteSummary `json:"test_suite,omitempty"`  // counterexample databases (table_testsuite.go)
 	Spider2    []metrics.Spider2Summary  `json:"spider2,omitempty"`     // Spider 2.0: both modes, their disagreements
+	// Skips: why records were not judged, for every output's caption (skips.go).
+	Skips *Skips `json:"skips,omitempty"`
 	// Tasks: tasks on a database copy (livesql:, evalbench:), per phase, category and
 	// difficulty, and the reward (tasks.go).
 	Tasks []TaskSummary `json:"tasks,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,11 @@ type Postgres struct {
 	me   owner
 	seq  atomic.Int64
 
-	mu    sync.Mutex // admin: CREATE and DROP DATABASE, one at a time
+	mu    sync.Mutex // admin: CREATE and DROP DATABASE, one at a time; live
 	admin *pgx.Conn
+	// live are the copies this Postgres made (or began to make) and has not dropped:
+	// what DropCopies drops when a run ends early.
+	live map[string]bool
 }
 
 // Name prefixes. A template is nl2sb_t_<db>_<hash>; a template being built is
@@ -49,7 +53,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Postgres{base: cfg, me: self()}
+	p := &Postgres{base: cfg, me: self(), live: map[string]bool{}}
 	admin, err := p.connect(ctx, cfg.Database)
 	if err != nil {
 		return nil, err
@@ -131,18 +135,40 @@ func (p *Postgres) Close() error {
 func (p *Postgres) adminExec(ctx context.Context, sql string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.admin == nil {
-		return fmt.Errorf("postgres task databases: closed")
+	admin, err := p.adminConn(ctx)
+	if err != nil {
+		return err
 	}
-	_, err := p.admin.Exec(ctx, sql)
+	_, err = admin.Exec(ctx, sql)
 	return err
+}
+
+// adminConn is the maintenance connection, connected again when a cancelled statement
+// closed it (pgx closes a connection whose cancel the server did not answer in time), so
+// that the copies can still be dropped on the way out. Called with mu held.
+func (p *Postgres) adminConn(ctx context.Context) (*pgx.Conn, error) {
+	if p.admin == nil {
+		return nil, fmt.Errorf("postgres task databases: closed")
+	}
+	if p.admin.IsClosed() {
+		c, err := p.connect(ctx, p.base.Database)
+		if err != nil {
+			return nil, err
+		}
+		p.admin = c
+	}
+	return p.admin, nil
 }
 
 func (p *Postgres) exists(ctx context.Context, name string) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	admin, err := p.adminConn(ctx)
+	if err != nil {
+		return false, err
+	}
 	var n int
-	err := p.admin.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname = $1`, name).Scan(&n)
+	err = admin.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname = $1`, name).Scan(&n)
 	return n > 0, err
 }
 
@@ -264,14 +290,46 @@ func (p *Postgres) dropDatabase(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("drop database %s: %w", name, err)
 	}
+	p.mu.Lock()
+	delete(p.live, name)
+	p.mu.Unlock()
 	return nil
+}
+
+// DropCopies drops every copy this Postgres made that is not dropped yet, and returns
+// their names. A run calls it on the way out with a context of its own (not the run's,
+// which may be cancelled): a run stopped mid-task leaves no copy behind, even in a
+// process that goes on (Sweep drops only the copies of processes that are gone).
+func (p *Postgres) DropCopies(ctx context.Context) ([]string, error) {
+	p.mu.Lock()
+	names := make([]string, 0, len(p.live))
+	for n := range p.live {
+		names = append(names, n)
+	}
+	p.mu.Unlock()
+	slices.Sort(names)
+	var errs []error
+	for _, n := range names {
+		if err := p.dropDatabase(ctx, n); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return names, errors.Join(errs...)
 }
 
 // Copy makes a fresh database from the template and connects to it.
 func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 	p := t.p
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	name := pgCopyPrefix + p.me.tag() + "_" + strconv.FormatInt(p.seq.Add(1), 10)
+	// Known before it exists: a CREATE cut short by a cancel may still have made it.
+	p.mu.Lock()
+	p.live[name] = true
+	p.mu.Unlock()
 	if err := p.adminExec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{t.name}.Sanitize()); err != nil {
+		_ = p.dropDatabase(context.WithoutCancel(ctx), name) // IF EXISTS: it may have been made
 		return nil, fmt.Errorf("create database %s: %w", name, err)
 	}
 	c, err := p.connect(ctx, name)
@@ -286,7 +344,11 @@ func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 // and returns their names. Run it before a run starts.
 func (p *Postgres) Sweep(ctx context.Context) ([]string, error) {
 	p.mu.Lock()
-	rows, err := p.admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR starts_with(datname, $2) ORDER BY datname`, pgCopyPrefix, pgBuildPrefix)
+	admin, err := p.adminConn(ctx)
+	var rows pgx.Rows
+	if err == nil {
+		rows, err = admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR starts_with(datname, $2) ORDER BY datname`, pgCopyPrefix, pgBuildPrefix)
+	}
 	var names []string
 	if err == nil {
 		names, err = pgx.CollectRows(rows, pgx.RowTo[string])
@@ -315,7 +377,11 @@ func (p *Postgres) Mine(ctx context.Context) ([]string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	tag := p.me.tag() + "_"
-	rows, err := p.admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR starts_with(datname, $2) ORDER BY datname`, pgCopyPrefix+tag, pgBuildPrefix+tag)
+	admin, err := p.adminConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR starts_with(datname, $2) ORDER BY datname`, pgCopyPrefix+tag, pgBuildPrefix+tag)
 	if err != nil {
 		return nil, fmt.Errorf("list task databases: %w", err)
 	}

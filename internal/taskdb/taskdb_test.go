@@ -232,3 +232,50 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestDropCopiesAfterLostConnection: when a cancelled run's statement cost the
+// maintenance connection (pgx closes a connection whose cancel is not answered in time),
+// a copy is still dropped with a fresh context, and DropCopies drops the copies never
+// dropped, so an interrupted run in a process that goes on leaves none.
+func TestDropCopiesAfterLostConnection(t *testing.T) {
+	p := pgBackend(t)
+	ctx := context.Background()
+	tmpl, err := p.Template(ctx, uniqueSetup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := tmpl.Copy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tmpl.Copy(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lose := func() {
+		p.mu.Lock()
+		p.admin.Close(ctx)
+		p.mu.Unlock()
+	}
+	lose()
+	if err := a.Drop(ctx); err != nil {
+		t.Fatalf("drop after the maintenance connection was lost: %v", err)
+	}
+	lose()
+	dropped, err := p.DropCopies(ctx)
+	if err != nil || !contains(dropped, b.Name()) || contains(dropped, a.Name()) {
+		t.Errorf("DropCopies = %v, %v; want only %s", dropped, err, b.Name())
+	}
+	if left, err := p.Mine(ctx); err != nil || len(left) > 0 {
+		t.Errorf("copies left: %v %v", left, err)
+	}
+	// A copy asked for on a context already ended is not made.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := tmpl.Copy(cctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("copy on a cancelled context: %v", err)
+	}
+	if dropped, err := p.DropCopies(ctx); err != nil || len(dropped) > 0 {
+		t.Errorf("DropCopies after a refused copy = %v, %v; want none", dropped, err)
+	}
+}
