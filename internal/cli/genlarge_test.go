@@ -27,7 +27,7 @@ func genLarge(tb testing.TB) string {
 // TestLargeVESRanksFaster times every triple's two predictions in both modes: the
 // faster prediction must earn the higher VES and R-VES.
 func TestLargeVESRanksFaster(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it ranks queries by measured time, which other tests on the cores would blur.
 	if testing.Short() {
 		t.Skip("-short: timing ranks run in the full pass (the race detector's overhead blurs them)")
 	}
@@ -107,7 +107,7 @@ func rankOnce(t *testing.T, mode judge.TimingMode, items []judge.TimingItem, cle
 // TestEvalVES runs eval --ves end to end on the generated benchmark: records carry the
 // timing fields, the summary and the table the scores, and the fast system wins.
 func TestEvalVES(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it ranks queries by measured time, which other tests on the cores would blur.
 	if testing.Short() {
 		t.Skip("-short: timing ranks run in the full pass (the race detector's overhead blurs them)")
 	}
@@ -150,7 +150,7 @@ func TestEvalVES(t *testing.T) {
 // TestEvalVESBudget: a timing phase that would not fit its budget is refused with a
 // message saying so, and the judged records stay complete.
 func TestEvalVESBudget(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it ranks queries by measured time, which other tests on the cores would blur.
 	dir := genLarge(t)
 	tests := []struct {
 		name, flag, want string

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +40,8 @@ const (
 var userTimeout, userMaxRows = engine.DefaultTimeout, engine.DefaultMaxRows
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	parallelUnlessSet()
 	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
 	// The fake LLMs' keys, set once for the whole package: t.Setenv in the helpers that
 	// start them would keep their tests from running in parallel.
@@ -104,4 +109,16 @@ func withUserLimits(tb testing.TB) {
 	tb.Helper()
 	engine.DefaultTimeout, engine.DefaultMaxRows = userTimeout, userMaxRows
 	tb.Cleanup(func() { engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows })
+}
+
+// parallelUnlessSet runs up to twice as many parallel tests as cores, unless -parallel was
+// given: several of this package's tests mostly wait (a database server restarting, a
+// build, a shell script), and at go test's default (one per core) they held a core's slot
+// idle. CPU-bound tests still share the cores.
+func parallelUnlessSet() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
 }

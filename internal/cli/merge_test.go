@@ -106,7 +106,7 @@ func TestMergeDemoShards(t *testing.T) {
 	args, systems := demoArgs(t)
 	dir := t.TempDir()
 	copyTree(t, sharedFullDemoRun(t), filepath.Join(dir, "full")) // shardedRun's unsharded run
-	for _, n := range []int{1, 2, 3} { // 3: one shard is the demo's missing database alone
+	for _, n := range []int{1, 2, 3} {                            // 3: one shard is the demo's missing database alone
 		merged, full := shardedRun(t, dir, n, args)
 		checkSameRun(t, merged, full, systems)
 	}
