@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
@@ -61,12 +62,40 @@ func (e *jsonState) appendLine(b []byte, r *Record) ([]byte, error) {
 // write. It is safefile.ErrTornLine, the one JSON Lines reader's.
 var ErrTornLine = safefile.ErrTornLine
 
+// ErrTooDense reports a records file holding more records, or more objects and arrays,
+// than its size allows (ReadJSONL).
+var ErrTooDense = jsonscan.ErrTooDense
+
+const (
+	// MinRecordBytes is the fewest bytes a record's line may take on average past the
+	// first FreeRecords: Writer writes at least minWrittenRecord.
+	MinRecordBytes = 128
+	// FreeRecords are read whatever their size (a hand-written test file).
+	FreeRecords = 1024
+	// minWrittenRecord is the shortest line Writer writes: the keys without omitempty.
+	minWrittenRecord = 200
+)
+
 // ReadJSONL reads records.jsonl. It returns the records of every complete line; if the
 // last line is torn (no trailing newline) it also returns, with ErrTornLine, the byte
 // offset where the complete lines end, so a resumed run can truncate the file there.
 // A line that is not a record is an error naming its line number.
+//
+// What decoding builds is bounded by the bytes read (ErrTooDense): past FreeRecords, the
+// records average at least MinRecordBytes a line, and the objects and arrays within them
+// jsonscan.MinContainerBytes each; a record is a kilobyte in memory whatever its line
+// holds, so a file of `{}` lines would otherwise take hundreds of times its size.
 func ReadJSONL(r io.Reader) (recs []Record, validBytes int64, err error) {
+	var read, containers int64
 	validBytes, err = safefile.ReadLines(r, 0, func(l safefile.Line) error {
+		read += int64(len(l.Bytes)) + 1
+		if n := int64(len(recs)) + 1; n > FreeRecords && n > read/MinRecordBytes {
+			return fmt.Errorf("line %d: %w: %d records in %d bytes; eval writes at least %d bytes a record", l.N, ErrTooDense, n, read, minWrittenRecord)
+		}
+		containers += int64(jsonscan.Measure(l.Bytes).Containers)
+		if containers > read/jsonscan.MinContainerBytes+jsonscan.FreeContainers {
+			return fmt.Errorf("line %d: %w", l.N, jsonscan.ErrTooDense)
+		}
 		var rec Record
 		if err := json.Unmarshal(l.Bytes, &rec); err != nil {
 			return fmt.Errorf("line %d: %w", l.N, err)

@@ -60,6 +60,10 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if _, err := cfg.selection(); err != nil {
 		return nil, err
 	}
+	// Before anything is read or judged: a run its own report could not read back.
+	if err := rundir.CheckSystems(len(cfg.Preds)); err != nil {
+		return nil, configf("--pred: %v", err)
+	}
 	if !buildid.Pinned() {
 		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
@@ -75,8 +76,15 @@ func ReadSummary(dir string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := readJSON(path, MaxSummary, &s); err != nil {
+	b, err := safefile.ReadFile(path, MaxSummary)
+	if err != nil {
 		return nil, err
+	}
+	if err := checkSummaryShape(b); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := jsonUnmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return &s, nil
 }
@@ -89,6 +97,10 @@ func readJSON(path string, max int64, v any) error {
 	b, err := safefile.ReadFile(path, max)
 	if err != nil {
 		return err
+	}
+	// Counted before decoding: a few bytes can decode into a kilobyte (jsonscan.Shape).
+	if err := jsonscan.CheckDensity(b); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
 	}
 	if err := jsonUnmarshal(b, v); err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
