@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
@@ -40,6 +41,10 @@ func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, 
 	if err != nil {
 		return nil, err
 	}
+	// Counted before decoding: `[{},{},...]` decodes into a map per 3 bytes.
+	if err := jsonscan.CheckDensity(data); err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrBadCorrection, err)
+	}
 	var out []Review
 	add := func(where string, rawID json.RawMessage, sql, note string) error {
 		id, err := questionID(rawID) // labels.go: a string or an integer
@@ -64,12 +69,18 @@ func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, 
 	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var items []map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &items); err != nil {
+		// One item decoded at a time, checked before the next: a list of a million
+		// objects without SQL stops at the first.
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		if _, err := dec.Token(); err != nil {
 			return nil, fmt.Errorf("%s: %w: not a JSON list of objects: %v", path, ErrBadCorrection, err)
 		}
-		for n, it := range items {
+		for n := 0; dec.More(); n++ {
 			where := fmt.Sprintf("item %d", n)
+			var it map[string]json.RawMessage
+			if err := dec.Decode(&it); err != nil {
+				return nil, fmt.Errorf("%s %s: %w: not a JSON list of objects: %v", path, where, ErrBadCorrection, err)
+			}
 			var sql string
 			if raw, ok := it["SQL"]; !ok {
 				return nil, fmt.Errorf("%s %s: %w: key SQL is missing", path, where, ErrBadCorrection)
@@ -79,6 +90,9 @@ func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, 
 			if err := add(where, it["question_id"], sql, ""); err != nil {
 				return nil, err
 			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, fmt.Errorf("%s: %w: not a JSON list of objects: %v", path, ErrBadCorrection, err)
 		}
 		return out, nil
 	}

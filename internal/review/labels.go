@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
@@ -73,6 +74,10 @@ func ReadLabels(path string) (*Labels, error) {
 	b, err := safefile.ReadFile(path, MaxFile)
 	if err != nil {
 		return nil, err
+	}
+	// Counted before decoding: a few bytes can decode into far more (jsonscan.Shape).
+	if err := jsonscan.CheckDensity(b); err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrBadLabel, err)
 	}
 	t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
 	switch {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
@@ -65,7 +66,13 @@ func readLines(path string, fn func(line int, r Review)) error {
 		return err
 	}
 	defer f.Close()
+	var read, containers int
 	err = safefile.ReadTextLines(f, 16<<20, func(l safefile.Line) error {
+		// Counted as read: a file of `{}` lines would decode into far more than it holds.
+		read += len(l.Bytes) + 1
+		if containers += jsonscan.Measure(l.Bytes).Containers; containers > read/jsonscan.MinContainerBytes+jsonscan.FreeContainers {
+			return fmt.Errorf("%s line %d: %w: %w", path, l.N, ErrBadReview, jsonscan.ErrTooDense)
+		}
 		var r Review
 		dec := json.NewDecoder(bytes.NewReader(l.Bytes))
 		dec.DisallowUnknownFields()
