@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
