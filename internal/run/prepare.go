@@ -92,6 +92,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err == nil && (cfg.Server == nil || cfg.GoldEngine == "sqlite") {
 		err = someDatabase(ds)
 	}
+	if err == nil && cfg.Server == nil {
+		err = checkDatabases(ctx, ds) // the databases are the ones the dataset describes
+	}
 	var shard *rundir.ShardInfo
 	if err == nil {
 		// After the check above: a shard whose databases are all missing is skipped, as
