@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -24,7 +25,7 @@ func TestEvalHostilePredictions(t *testing.T) {
 		lines[i] = "SELECT 1"
 	}
 	lines[0] = "SELECT '\xff\xfe broken'"
-	lines[1] = "SELECT '" + strings.Repeat("x", 1<<20) + "'"
+	lines[1] = "SELECT '" + strings.Repeat("x", engine.MaxSQLBytes-16) + "'" // a huge value, within the SQL length cap
 	lines[2] = "SELECT 1; DROP TABLE books"
 	lines[3] = "DROP TABLE books"
 	lines[4] = "ATTACH DATABASE 'evil.sqlite' AS evil"
@@ -63,7 +64,7 @@ func TestEvalHostilePredictions(t *testing.T) {
 			t.Errorf("line %d: %s %q, want %s containing %q", i+1, r.Verdict, r.ErrorMessage, w.verdict, w.msg)
 		}
 	}
-	if len(recs[1].PredSQL) < 1<<20 {
+	if len(recs[1].PredSQL) != len(lines[1]) {
 		t.Errorf("the 1 MB prediction was cut to %d bytes", len(recs[1].PredSQL))
 	}
 	after := checksums(t, f.DBRoot)

@@ -189,10 +189,9 @@ func resourceCases() []hostileCase {
 	} {
 		cs = append(cs, hostileCase{name: "tables/" + name, role: "tables", file: "tables.json", data: []byte(d.data), code: 1, where: d.where})
 	}
-	// A tables.json that lies about the columns is well formed: the gold SQL no longer
-	// parses against it, so hardness and exact set match say so per question, and the
-	// run goes on.
+	// A tables.json that lies about the columns is well formed, but the database is not
+	// the one it describes: eval refuses it before judging, naming both (issue 45).
 	cs = append(cs, hostileCase{name: "tables/lying columns", role: "tables", file: "tables.json",
-		data: []byte(tables(`, [0, "nope"], [0, "never"]`)), code: 0, where: []string{"question 1 (db shop)", `unknown column: "name"`}})
+		data: []byte(tables(`, [0, "nope"], [0, "never"]`)), code: 1, where: []string{"database does not match the dataset's schema", "no column t.never; no column t.nope"}})
 	return cs
 }

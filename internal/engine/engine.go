@@ -78,7 +78,10 @@ var (
 	ErrEmptyQuery               = errors.New("empty query")
 	// ErrNULByte: the query holds a NUL byte; refused before it reaches any engine (see
 	// prepare.go for why this is a syntax error and not an empty query).
-	ErrNULByte    = errors.New("query contains a NUL byte")
+	ErrNULByte = errors.New("query contains a NUL byte")
+	// ErrSQLTooLong: the query's text is over MaxSQLBytes (prepare.go); refused before
+	// any engine prepares it.
+	ErrSQLTooLong = errors.New("query text is too long")
 	ErrNoDatabase = errors.New("database file not found")
 )
 

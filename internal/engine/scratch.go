@@ -128,7 +128,7 @@ type Scratch struct {
 // *DBError; running past lim.Timeout is ErrTimeout.
 func LoadScript(ctx context.Context, script string, lim ScriptLimits) (*Scratch, error) {
 	lim = lim.orDefault()
-	if err := checkText(script); err != nil {
+	if err := checkNUL(script); err != nil {
 		return nil, err
 	}
 	if len(script) > lim.MaxValueBytes*4 {

@@ -230,6 +230,12 @@ func setReverseUnordered(c *sqlite3.SQLiteConn, on bool) error {
 // added up row by row. The length limit also applies to values computed on the way
 // (a group_concat over the cap fails even if only its length is selected).
 func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows int, maxBytes int64) (*Result, error) {
+	if err := checkText(query); err != nil {
+		return nil, err
+	}
+	// SQLite's own cap on the text it prepares, as checkText's (the connection is pooled
+	// with nothing looser).
+	c.SetLimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MaxSQLBytes)
 	ss, err := prepareSQLite(c, query) // never a NULL statement: see prepare.go
 	if err != nil {
 		return nil, err
