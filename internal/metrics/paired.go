@@ -53,6 +53,31 @@ func (t *PairedTest) Significant(alpha float64) bool { return t.P < alpha }
 // both systems can report (applicable overall). Records are paired by question index.
 // The other groups (schema, candidates, usage) are left to the compare command: their
 // bootstraps would multiply the cost of a summary for tables no output shows.
+// MaxPairedSystems is the most systems compared pair by pair. Past it, summary.json
+// would grow with the square of the systems (200 systems: 19,900 pairs, and as many per
+// slice group); the paired section then keeps only the pairs with each headline
+// metric's best system (what vs_best needs), and the slices no pairs: both grow
+// linearly.
+const MaxPairedSystems = 20
+
+// pairedWith is the systems whose pairs are kept when there are more than
+// MaxPairedSystems (each headline metric's best), nil when every pair is.
+func pairedWith(sec *Section, systems []SystemRecords) map[string]bool {
+	if len(systems) <= MaxPairedSystems {
+		return nil
+	}
+	keep := map[string]bool{}
+	for _, d := range sec.Definitions {
+		if d.Group != "headline" {
+			continue
+		}
+		if best, _, ok := bestSystem(d, sec); ok {
+			keep[best] = true
+		}
+	}
+	return keep
+}
+
 func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 	out := &PairedSection{Confidence: Confidence, Resamples: BootstrapResamples, Seed: BootstrapSeed, Pairs: []Pair{}}
 	if sec == nil {
@@ -63,9 +88,13 @@ func Paired(ms []Metric, sec *Section, systems []SystemRecords) *PairedSection {
 		byID[ms[i].ID] = &ms[i]
 	}
 	var pending []pendingPaired // the paired bootstraps, drawn together below
+	keep := pairedWith(sec, systems)
 	for i := 0; i < len(systems); i++ {
 		for j := i + 1; j < len(systems); j++ {
 			a, b := &systems[i], &systems[j]
+			if keep != nil && !keep[a.Name] && !keep[b.Name] {
+				continue
+			}
 			p := Pair{A: a.Name, B: b.Name, Tests: []PairedTest{}}
 			for _, d := range sec.Definitions {
 				m := byID[d.ID]

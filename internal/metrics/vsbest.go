@@ -123,10 +123,9 @@ func VsBest(ms []Metric, sec *Section, paired *PairedSection) *VsBestSection {
 	return out
 }
 
-// vsBestMetric compares every system carrying metric d with the best; ok is false when
-// fewer than two systems can be compared.
-func vsBestMetric(d Definition, sec *Section, paired *PairedSection) (VsBestMetric, bool) {
-	vm := VsBestMetric{Metric: d.ID, Label: d.Label, Rows: []VsBestRow{}}
+// bestSystem is the system with the best value of metric d (the first of equals) and its
+// value's text; ok is false when no system has a value.
+func bestSystem(d Definition, sec *Section) (name, text string, ok bool) {
 	best := math.NaN()
 	for _, sv := range sec.Systems {
 		_, v, _ := sec.Lookup(sv.System, d.ID)
@@ -135,9 +134,17 @@ func vsBestMetric(d Definition, sec *Section, paired *PairedSection) (VsBestMetr
 			continue
 		}
 		if math.IsNaN(best) || (d.HigherIsBetter && x > best) || (!d.HigherIsBetter && x < best) {
-			best, vm.Best, vm.BestText = x, sv.System, v.Text
+			best, name, text = x, sv.System, v.Text
 		}
 	}
+	return name, text, name != ""
+}
+
+// vsBestMetric compares every system carrying metric d with the best; ok is false when
+// fewer than two systems can be compared.
+func vsBestMetric(d Definition, sec *Section, paired *PairedSection) (VsBestMetric, bool) {
+	vm := VsBestMetric{Metric: d.ID, Label: d.Label, Rows: []VsBestRow{}}
+	vm.Best, vm.BestText, _ = bestSystem(d, sec)
 	if vm.Best == "" {
 		return vm, false
 	}

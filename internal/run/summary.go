@@ -112,6 +112,9 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 		return nil
 	})
 	_ = g.Wait() // the sections do not fail
+	if n := len(systems); n > metrics.MaxPairedSystems {
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("%d systems: over %d, the paired tests compare each system only with each headline metric's best, and the slices carry no paired tests (summary.json grows linearly in systems)", n, metrics.MaxPairedSystems))
+	}
 	if sum.ETM != nil {
 		sum.ETM.Mode = string(cfg.etmMode())
 	}

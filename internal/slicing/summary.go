@@ -142,12 +142,16 @@ func group(m *metrics.Metric, value string, questions []int, systems []metrics.S
 		}
 	}
 	n := len(systems)
-	g := Group{Value: value, Questions: questions, Systems: make([]SystemValue, 0, n), Paired: make([]PairVerdict, 0, n*(n-1)/2)}
+	pairs := n * (n - 1) / 2
+	if n > metrics.MaxPairedSystems {
+		pairs = 0 // linear in systems past it: see metrics.MaxPairedSystems
+	}
+	g := Group{Value: value, Questions: questions, Systems: make([]SystemValue, 0, n), Paired: make([]PairVerdict, 0, pairs)}
 	for k, s := range systems {
 		g.Systems = append(g.Systems, SystemValue{System: s.Name, Value: metrics.AggregateAt(m, s.Name, s.Records, at[k]),
 			ResultDiffs: diffKinds(s.Records, at[k])})
 	}
-	for a := 0; a < len(systems); a++ {
+	for a := 0; a < len(systems) && pairs > 0; a++ {
 		for b := a + 1; b < len(systems); b++ {
 			sa, sb := &systems[a], &systems[b]
 			t, ok := metrics.ComparePairedAt(m, sa.Name, sa.Records, sb.Name, sb.Records, at[a])
