@@ -49,9 +49,12 @@ func TestDuckDBValues(t *testing.T) {
 		{"SELECT 55::HUGEINT, -170141183460469231731687303715884105727::HUGEINT, 2::UHUGEINT", []any{int64(55), -1.7014118346046923e38, int64(2)}},
 		{"SELECT SUM(x) FROM range(1, 11) r(x)", []any{int64(55)}}, // SUM(BIGINT) is HUGEINT
 		{"SELECT 0.1::FLOAT, 0.1::DOUBLE, 'nan'::DOUBLE IS NULL", []any{float64(float32(0.1)), 0.1, int64(0)}},
-		{"SELECT d, big FROM v WHERE m = 'happy'", []any{55.0, -123456789012345678901.5}},
-		{"SELECT d, m, big FROM v WHERE m IS NULL", []any{-0.05, nil, 0.0}},
+		// DECIMAL is exact, as PostgreSQL's NUMERIC and MySQL's DECIMAL: a float64 only
+		// when one equals it (issue 45).
+		{"SELECT d, big FROM v WHERE m = 'happy'", []any{55.0, engine.DecimalText("-123456789012345678901.5")}},
+		{"SELECT d, m, big FROM v WHERE m IS NULL", []any{engine.DecimalText("-0.05"), nil, 0.0}},
 		{"SELECT 12::DECIMAL(4, 0), m FROM v WHERE m IS NOT NULL", []any{int64(12), "happy"}},
+		{"SELECT 0.10::DECIMAL(4, 2), 2.50::DECIMAL(4, 2), 12345678901234567890123::DECIMAL(38, 0)", []any{engine.DecimalText("0.1"), 2.5, engine.DecimalText("12345678901234567890123")}},
 		{"SELECT 'héllo', '', 'a string longer than twelve bytes'", []any{"héllo", "", "a string longer than twelve bytes"}},
 		{"SELECT '\\x00\\xFF'::BLOB, ''::BLOB", []any{[]byte{0, 255}, []byte{}}},
 		{"SELECT DATE '2024-01-05', DATE '1969-12-31', 'infinity'::DATE", []any{"2024-01-05", "1969-12-31", "infinity"}},

@@ -26,10 +26,10 @@ import (
 //	TINYINT..BIGINT, UTINYINT..  int64; a UBIGINT above 2^63-1 a float64
 //	HUGEINT, UHUGEINT            int64 when it fits, else the nearest float64 (pandas' fetchdf
 //	                             gives float64 for these columns too)
-//	DECIMAL(w, 0)                int64 (when it fits, else float64)
-//	DECIMAL(w, s>0)              the float64 nearest its exact decimal text ("55.00" -> 55.0),
-//	                             as PostgreSQL's NUMERIC is mapped, and as Python's Decimal
-//	                             reads back once written to CSV
+//	DECIMAL(w, 0)                int64 when it fits, else exact (DecimalText, as below)
+//	DECIMAL(w, s>0)              exact, as PostgreSQL's NUMERIC and MySQL's DECIMAL are
+//	                             (parseDecimal): a float64 when one equals it ("55.00" -> 55.0,
+//	                             "2.50" -> 2.5), else its canonical DecimalText ("0.10")
 //	FLOAT, DOUBLE                float64 (a FLOAT widened exactly, as Python's float(x))
 //	VARCHAR, ENUM                string; BLOB []byte (never nil)
 //	DATE                         "2024-01-05"                 (Python's str(date))
@@ -317,6 +317,9 @@ func (c *duckCol) decimal(p unsafe.Pointer, k int) any {
 		b = big.NewInt(duckInt(c.inner, p, k).(int64))
 	}
 	if c.scale == 0 {
+		if v, err := parseDecimal(b.String()); err == nil {
+			return v // int64 when it fits, else exact
+		}
 		return duckBigValue(b)
 	}
 	digits := new(big.Int).Abs(b).String()
@@ -327,8 +330,12 @@ func (c *duckCol) decimal(p unsafe.Pointer, k int) any {
 	if b.Sign() < 0 {
 		text = "-" + text
 	}
-	f, _ := strconv.ParseFloat(text, 64) // correctly rounded; a DECIMAL is at most 38 digits
-	return f
+	v, err := parseDecimal(text) // exact, as PostgreSQL's NUMERIC and MySQL's DECIMAL (decimal.go)
+	if err != nil {
+		f, _ := strconv.ParseFloat(text, 64) // not reached: the text is digits and a point
+		return f
+	}
+	return v
 }
 
 // duckBytes is row k of a VARCHAR or BLOB vector (duckdb_string_t: a 4-byte length, then
