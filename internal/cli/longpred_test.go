@@ -15,7 +15,9 @@ import (
 // schema is extracted from it, as for a prediction that does not parse. Before the limit a
 // 2 MB IN list took ~750 MB of memory to analyse. The padded prediction would match the
 // gold structurally if it were parsed, so its 0s are the limit's doing; the control
-// question (the gold itself) shows the structural metrics ran.
+// question (the gold itself) shows the structural metrics ran. A prediction over
+// engine.MaxSQLBytes (the 2 MB IN list, which took 220-260 MB for SQLite to prepare) is
+// not executed either: an error saying so (issue 45).
 func TestEvalOverlongPrediction(t *testing.T) {
 	t.Parallel()
 	f := demoFiles(t)
@@ -45,14 +47,19 @@ func TestEvalOverlongPrediction(t *testing.T) {
 		name     string
 		match    int  // ESM and ETM
 		analysed bool // a schema was extracted from the prediction
+		tooLong  bool // over engine.MaxSQLBytes: an error, not executed
 	}{
-		{"2 MB IN list", 0, false},
-		{"padded over the limit", 0, false},
-		{"the gold itself", 1, true},
+		{"2 MB IN list", 0, false, true},
+		{"padded over the limit", 0, false, false},
+		{"the gold itself", 1, true, false},
 	}
 	for i, tt := range tests {
 		r := recs[i]
-		if r.Verdict != record.Correct {
+		if tt.tooLong {
+			if r.Verdict != record.Error || !strings.Contains(r.ErrorMessage, "query text is too long") {
+				t.Errorf("%s: verdict %s %q, want an error: the text is over the SQL length cap", tt.name, r.Verdict, r.ErrorMessage)
+			}
+		} else if r.Verdict != record.Correct {
 			t.Errorf("%s: verdict %s %q, want correct: execution is not limited", tt.name, r.Verdict, r.ErrorMessage)
 		}
 		if r.ESM == nil || *r.ESM != tt.match || r.ETM == nil || *r.ETM != tt.match {
