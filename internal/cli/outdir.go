@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // ErrRunExists is the error of a new run into a --out that already holds something,
@@ -36,8 +38,16 @@ func planOutDir(out string, resume, force bool) (outDir, error) {
 	case len(names) == 0 || resume:
 		return d, nil
 	case !force:
+		if rundir.CheckReplaceable(out) != nil { // not a run: --force would refuse it too
+			return d, fmt.Errorf("%w: --out %s already holds %s and is not a run directory; use another --out",
+				ErrRunExists, out, entries(len(names)))
+		}
 		return d, fmt.Errorf("%w: --out %s already holds %s; use --resume to continue it, --force to replace it once the new run is complete, or another --out",
 			ErrRunExists, out, entries(len(names)))
+	}
+	// --force replaces a run directory only: never a folder of someone's other files.
+	if err := rundir.CheckReplaceable(out); err != nil {
+		return d, err
 	}
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
