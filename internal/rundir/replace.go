@@ -104,3 +104,37 @@ func isTempFile(name string) bool {
 	base = base[:i]
 	return topFiles[base] || systemFiles[base]
 }
+
+// ErrSystemName is the error of a system whose folder name cannot be a system folder of
+// the run directory: empty, "." or "..", one of the run's own file names (summary.json,
+// manifest.json, args.json, ...: judging would fail at the end, and --resume could not
+// recover it), or a dot name (the run's temporary files and the lock are dot names).
+var ErrSystemName = errors.New("system name cannot name a system folder")
+
+// CheckSystemDir checks dir (record.SystemDir of a system's name) can be that system's
+// folder in a run directory; the error matches ErrSystemName and states the rule.
+func CheckSystemDir(dir string) error {
+	switch {
+	case dir == "" || dir == "." || dir == "..":
+		return fmt.Errorf("%w: its folder would be %q", ErrSystemName, dir)
+	case strings.HasPrefix(dir, "."):
+		return fmt.Errorf("%w: its folder %q would start with a dot, which the run directory keeps for its temporary files", ErrSystemName, dir)
+	}
+	for name := range topFiles {
+		if strings.EqualFold(dir, name) {
+			return fmt.Errorf("%w: its folder %q is the name of the run directory's own %s; a system may not be named after a file of the run (%s)",
+				ErrSystemName, dir, name, strings.Join(reservedNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// reservedNames lists topFiles, sorted.
+func reservedNames() []string {
+	var out []string
+	for n := range topFiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
