@@ -325,7 +325,7 @@ func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, wr
 	case errors.As(err, &stopped):
 		return nil, &interruptedError{err: stopped, kept: kept, hint: rerunHint(o, od.Work)}
 	case errors.As(err, &fault):
-		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerunHint(o, od.Work))
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; %s, then: %s", err, kept, engine.FaultHint(err), rerunHint(o, od.Work))
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
 	case err != nil:
