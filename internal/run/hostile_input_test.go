@@ -26,13 +26,13 @@ func TestInputFIFORefused(t *testing.T) {
 func TestSystemNamesCollidingWithRunFiles(t *testing.T) {
 	ds := &dataset.Dataset{}
 	for _, name := range []string{"summary.json", "manifest.json", "args.json", "Summary.JSON", "report.html", "audit.jsonl", ".hidden", "..", "statistics.json"} {
-		_, err := readSystems(ds, Config{Preds: []string{name + "=/nonexistent/preds.txt"}})
+		_, _, err := readSystems(ds, Config{Preds: []string{name + "=/nonexistent/preds.txt"}})
 		if err == nil || !strings.Contains(err.Error(), "cannot name a system folder") || strings.Contains(err.Error(), "no such file") {
 			t.Errorf("system %q: %v", name, err)
 		}
 	}
 	// An ordinary name passes the check and fails on its missing file instead.
-	if _, err := readSystems(ds, Config{Preds: []string{"summary=/nonexistent/preds.txt"}}); err == nil || strings.Contains(err.Error(), "cannot name") {
+	if _, _, err := readSystems(ds, Config{Preds: []string{"summary=/nonexistent/preds.txt"}}); err == nil || strings.Contains(err.Error(), "cannot name") {
 		t.Errorf("system summary: %v", err)
 	}
 }
