@@ -24,6 +24,9 @@ type MovedQuestion struct {
 	Index      int    `json:"index"`
 	QuestionID string `json:"question_id"`
 	GoldFixed  bool   `json:"gold_fixed"` // a gold_wrong review (or correction) replaced its gold
+	// GoldError is why the corrected gold failed to run, when it did: the question is
+	// then excluded (gold_error), not corrected.
+	GoldError string `json:"gold_error,omitempty"`
 	Before     int    `json:"correct_before"`
 	After      int    `json:"correct_after"`
 }
