@@ -27,8 +27,8 @@ type MovedQuestion struct {
 	// GoldError is why the corrected gold failed to run, when it did: the question is
 	// then excluded (gold_error), not corrected.
 	GoldError string `json:"gold_error,omitempty"`
-	Before     int    `json:"correct_before"`
-	After      int    `json:"correct_after"`
+	Before    int    `json:"correct_before"`
+	After     int    `json:"correct_after"`
 }
 
 // ReviewedSystem is one system's EX raw and reviewed (the registry's values).
