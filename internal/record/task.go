@@ -15,6 +15,10 @@ const (
 // the run is asked to run them (--task-code python).
 const NotJudgedTaskCode = "needs --task-code python"
 
+// NotJudgedNoPython is why such a turn has no verdict when --task-code python was given
+// but this machine has no python3 to run the test cases.
+const NotJudgedNoPython = "needs python3 (not found)"
+
 // Task is one task of a benchmark whose tasks run on a database copy of their own, judged
 // by comparison or test cases, some with a follow-up turn. The record's own fields are
 // its first turn: question_id is the task's instance_id and verdict the first turn's;

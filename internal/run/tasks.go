@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/taskcode"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
 )
 
@@ -77,6 +79,9 @@ func prepareTasks(ctx context.Context, cfg Config, obs Observer) (*Plan, error) 
 	}
 	if cfg.Shard != nil {
 		return nil, configf("--shard: not yet for %s datasets (docs/tasks.md)", kind)
+	}
+	if err := findTaskCode(ctx, &cfg, obs); err != nil {
+		return nil, err
 	}
 	engineName := cfg.Engine
 	if engineName == "" {
@@ -413,6 +418,51 @@ func withCopy(ctx context.Context, tmpl templater, f func(c taskdb.Copy) error) 
 // every other dataset.
 func noPrediction(v *record.Verdict, cat *record.ErrorCategory, msg *string) {
 	*v, *cat, *msg = record.Error, record.Other, "no prediction"
+}
+
+// Values of --task-code.
+const TaskCodePython = "python"
+
+// findTaskCode sets cfg.TestRunner for --task-code python: python3 found once, its
+// sandbox (package taskcode). Without python3 the run goes on, says so once, and the
+// turns that need test code are not judged (record.NotJudgedNoPython), never wrong.
+func findTaskCode(ctx context.Context, cfg *Config, obs Observer) error {
+	cfg.noTestsWhy = record.NotJudgedTaskCode
+	switch cfg.TaskCode {
+	case "":
+		return nil
+	case TaskCodePython:
+	default:
+		return configf("--task-code must be python (or not given), not %q", cfg.TaskCode)
+	}
+	if cfg.TestRunner != nil {
+		return nil
+	}
+	py, err := taskcode.Find(ctx)
+	if errors.Is(err, taskcode.ErrNoPython) {
+		obs.Warn(fmt.Sprintf("--task-code python: %v; the turns judged by test code are not judged", err))
+		cfg.noTestsWhy = record.NotJudgedNoPython
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--task-code python: %w", err)
+	}
+	if py.Isolation != taskcode.Namespaces {
+		obs.Warn("--task-code python: the test cases run in the basic sandbox (no network, limits, a scrubbed environment; files readable as this user): namespaces need root (docs/taskcode.md)")
+	}
+	cfg.TestRunner = taskcode.Runner{P: py}
+	return nil
+}
+
+// taskCodeSetting is --task-code for the manifest ("" outside tasks).
+func taskCodeSetting(cfg Config, p *Plan) string {
+	if p.Tasks == nil || cfg.TaskCode == "" {
+		return ""
+	}
+	if p.Config.noTestsWhy == record.NotJudgedNoPython {
+		return cfg.TaskCode + " (python3 not found)" // resumed where python3 is, the verdicts would differ
+	}
+	return cfg.TaskCode
 }
 
 // liveSQLModeSetting is the mode in force, for the manifest ("" outside tasks).

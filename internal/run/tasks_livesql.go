@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 
@@ -127,7 +128,7 @@ func liveSQLTurn(ctx context.Context, cfg Config, tmpl templater, t taskset.Task
 	}
 	tests := !byComparison(turn.Category, turn.Tests)
 	if tests && cfg.TestRunner == nil {
-		*out.verdict, *out.notJudged = record.Skipped, record.NotJudgedTaskCode
+		*out.verdict, *out.notJudged = record.Skipped, cmp.Or(cfg.noTestsWhy, record.NotJudgedTaskCode)
 		return false, false, nil
 	}
 	var v livesql.Verdict
