@@ -188,7 +188,7 @@ queries (docs/spider2.md).`,
 	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	cfg.Engines.bind(f)
 	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
-	f.StringVar(&cfg.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official); corrected is not yet implemented and is refused; see docs/tasks.md")
+	f.StringVar(&cfg.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official), or with its faults fixed (corrected: empty results, DISTINCT ON, conditions.decimal, clean_up_sqls; records and the summary count what changed; livesql: only); see docs/tasks.md")
 	f.StringVar(&cfg.TaskCode, "task-code", "", "python: run the tasks' own Python test cases (--dataset livesql:DIR) in a sandboxed python3 that reaches only the task's database copy, through nl2sqlbench (docs/taskcode.md); without it such turns are not judged; never taken from args.json on --resume")
 	bindTestSuite(f, &cfg.Config)
 	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")

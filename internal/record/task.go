@@ -39,6 +39,12 @@ type Task struct {
 	TaskReward *float64 `json:"task_reward,omitempty"`
 	// FollowUp is the second turn, run on the database the first turn's prediction left.
 	FollowUp *FollowUp `json:"follow_up,omitempty"`
+	// TaskOfficialVerdict (--livesql-mode corrected) is the official evaluator's verdict
+	// of the first turn where it differs from the corrected one (correct or incorrect).
+	TaskOfficialVerdict Verdict `json:"task_official_verdict,omitempty"`
+	// TaskCorrections (--livesql-mode corrected) are the corrections that applied to the
+	// first turn (livesql.Correction: empty_result, distinct_kept, decimal, clean_up_sqls).
+	TaskCorrections []string `json:"task_corrections,omitempty"`
 }
 
 // FollowUp is a task's second turn, judged like the first.
@@ -54,6 +60,10 @@ type FollowUp struct {
 	Failure       string        `json:"failure,omitempty"`
 	NotJudged     string        `json:"not_judged,omitempty"`
 	Ran           []TaskStep    `json:"ran,omitempty"`
+	// OfficialVerdict and Corrections: as the record's TaskOfficialVerdict and
+	// TaskCorrections, for the follow-up.
+	OfficialVerdict Verdict  `json:"official_verdict,omitempty"`
+	Corrections     []string `json:"corrections,omitempty"`
 }
 
 // TaskStep is one statement run on a task's copy: which step of the task ran it

@@ -73,9 +73,11 @@ func prepareTasks(ctx context.Context, cfg Config, obs Observer) (*Plan, error) 
 	switch cfg.LiveSQLMode {
 	case "", LiveSQLOfficial:
 	case LiveSQLCorrected:
-		return nil, configf("--livesql-mode corrected: not yet; only official is implemented (docs/tasks.md)")
+		if kind != KindLiveSQL {
+			return nil, configf("--livesql-mode corrected: corrects the LiveSQLBench evaluator, for livesql: datasets (not %s)", kind)
+		}
 	default:
-		return nil, configf("--livesql-mode must be official (or, not yet, corrected), not %q", cfg.LiveSQLMode)
+		return nil, configf("--livesql-mode must be official or corrected, not %q", cfg.LiveSQLMode)
 	}
 	if cfg.Shard != nil {
 		return nil, configf("--shard: not yet for %s datasets (docs/tasks.md)", kind)
@@ -469,6 +471,9 @@ func taskCodeSetting(cfg Config, p *Plan) string {
 func liveSQLModeSetting(p *Plan) string {
 	if p.Tasks == nil {
 		return ""
+	}
+	if p.Config.LiveSQLMode == LiveSQLCorrected {
+		return LiveSQLCorrected
 	}
 	return LiveSQLOfficial
 }
