@@ -231,10 +231,28 @@ func firstMissing(ds *dataset.Dataset, paired []*predict.TaskPred) string {
 	return ""
 }
 
-// templater is a built template: PostgreSQL's or SQLite's.
+// templater gives fresh copies of a built template and takes them back: a
+// taskdb.Pool of PostgreSQL copies made ahead of use (dropped in the background), or
+// SQLite's template (syncTemplater: a file copy is quick).
 type templater interface {
 	Copy(ctx context.Context) (taskdb.Copy, error)
+	Release(c taskdb.Copy)
 }
+
+// syncTemplater makes each copy when asked and drops it when released.
+type syncTemplater struct {
+	t interface {
+		Copy(ctx context.Context) (taskdb.Copy, error)
+	}
+	ctx context.Context
+}
+
+func (s syncTemplater) Copy(ctx context.Context) (taskdb.Copy, error) { return s.t.Copy(ctx) }
+func (s syncTemplater) Release(c taskdb.Copy)                         { _ = c.Drop(context.WithoutCancel(s.ctx)) }
+
+// poolSize is how many PostgreSQL copies are made ahead of use, concurrently: twice
+// the workers (a task takes up to two, its turns), from 4 (the disk waits overlap) to 8.
+func poolSize(workers int) int { return min(max(2*workers, 4), 8) }
 
 // evalTasks is Eval for tasks on a database copy: leftovers of killed runs swept, one
 // template per database, then a pool of --workers tasks, each on fresh copies, the
@@ -331,18 +349,30 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 		} else if len(swept) > 0 {
 			obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
 		}
+		var pools []*taskdb.Pool
+		closePools := func() {
+			for _, pl := range pools {
+				if err := pl.Close(); err != nil {
+					obs.Warn(fmt.Sprintf("task databases not dropped (dropped below or by the next run): %v", err))
+				}
+			}
+		}
 		for name, s := range tp.Setups {
 			t, err := db.Template(ctx, s)
 			if err != nil {
+				closePools()
 				db.Close()
 				return nil, nil, err
 			}
-			out[name] = t
+			pl := taskdb.NewPool(ctx, t, poolSize(p.Config.Workers))
+			pools = append(pools, pl)
+			out[name] = pl
 		}
 		// On the way out, with a context of its own: a cancelled run's tasks drop their
 		// copies already (withCopy), and what a cut-short CREATE may have left goes here,
 		// so no copy outlives the run even when the process goes on.
 		return out, func() {
+			closePools()
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 			defer cancel()
 			if _, err := db.DropCopies(dctx); err != nil {
@@ -369,7 +399,7 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 		if err != nil {
 			return nil, nil, err
 		}
-		out[name] = t
+		out[name] = syncTemplater{t: t, ctx: ctx}
 	}
 	return out, func() {}, nil
 }
@@ -403,16 +433,15 @@ func judgeTask(ctx context.Context, p *Plan, tmpl templater, s, i int) (*record.
 	return r, err
 }
 
-// withCopy runs f on a fresh copy of tmpl and drops the copy, even when ctx ended.
+// withCopy runs f on a fresh copy of tmpl and hands the copy back to be dropped, even
+// when ctx ended (a drop that fails is reported when the run ends; Sweep drops it next).
 func withCopy(ctx context.Context, tmpl templater, f func(c taskdb.Copy) error) error {
 	c, err := tmpl.Copy(ctx)
 	if err != nil {
 		return err
 	}
 	err = f(c)
-	if derr := c.Drop(context.WithoutCancel(ctx)); derr != nil && err == nil {
-		err = derr
-	}
+	tmpl.Release(c)
 	return err
 }
 
