@@ -9,7 +9,7 @@ import (
 // Pool hands out copies of a template made ahead of use: Size goroutines make copies
 // concurrently and each waits, holding its copy, until a task takes it, so at most Size
 // copies wait ready at any time. Release drops a used copy in the background (at most
-// Size drops at once). Close stops the makers, drops the copies still waiting and waits
+// min(Size, 4) drops at once). Close stops the makers, drops the copies still waiting and waits
 // for every drop; it returns the drops' errors.
 //
 // A copy costs its server a second or two of disk waits (CREATE DATABASE ... TEMPLATE,
@@ -17,7 +17,9 @@ import (
 // once take little longer than one: the pool makes a run of tasks as fast as its judging,
 // not as its copies.
 type Pool struct {
-	tmpl    interface{ Copy(context.Context) (Copy, error) }
+	tmpl interface {
+		Copy(context.Context) (Copy, error)
+	}
 	ready   chan pooled
 	cancel  context.CancelFunc
 	makers  sync.WaitGroup
@@ -33,10 +35,12 @@ type pooled struct {
 }
 
 // NewPool starts size makers of copies of tmpl (a *PGTemplate or *SQLiteTemplate).
-func NewPool(ctx context.Context, tmpl interface{ Copy(context.Context) (Copy, error) }, size int) *Pool {
+func NewPool(ctx context.Context, tmpl interface {
+	Copy(context.Context) (Copy, error)
+}, size int) *Pool {
 	size = max(size, 1)
 	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Pool{tmpl: tmpl, ready: make(chan pooled), cancel: cancel, dropSem: make(chan struct{}, size)}
+	p := &Pool{tmpl: tmpl, ready: make(chan pooled), cancel: cancel, dropSem: make(chan struct{}, min(size, 4))}
 	for range size {
 		p.makers.Add(1)
 		go func() {

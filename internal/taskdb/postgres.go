@@ -104,6 +104,17 @@ func (p *Postgres) connect(ctx context.Context, database string) (*pgx.Conn, err
 	cfg.Database = database
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec // setup rows are unique statements: nothing to cache
 	c, err := pgx.ConnectConfig(ctx, cfg)
+	// A server out of connection slots (SQLSTATE 53300: other clients, or our copies
+	// being dropped) is waited for a little, then it is the run's fault to report.
+	var pe *pgconn.PgError
+	for wait := 100 * time.Millisecond; err != nil && errors.As(err, &pe) && pe.Code == "53300" && wait <= 3200*time.Millisecond; wait *= 2 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		c, err = pgx.ConnectConfig(ctx, cfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connect to database %s: %w: %s", database, ErrConnection, redact(err, cfg.Password))
 	}
@@ -330,7 +341,7 @@ func (p *Postgres) DropCopies(ctx context.Context) ([]string, error) {
 	return names, errors.Join(errs...)
 }
 
-// Copy makes a fresh database from the template and connects to it.
+// Copy makes a fresh database from the template; the copy connects on its first use.
 func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 	p := t.p
 	if err := ctx.Err(); err != nil {
@@ -345,12 +356,7 @@ func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 		_ = p.dropDatabase(context.WithoutCancel(ctx), name) // IF EXISTS: it may have been made
 		return nil, fmt.Errorf("create database %s: %w", name, err)
 	}
-	c, err := p.connect(ctx, name)
-	if err != nil {
-		_ = p.dropDatabase(context.WithoutCancel(ctx), name)
-		return nil, err
-	}
-	return &pgCopy{p: p, name: name, conn: c}, nil
+	return &pgCopy{p: p, name: name}, nil
 }
 
 // Sweep drops the copies and unfinished templates whose owner process is gone (owner.go)

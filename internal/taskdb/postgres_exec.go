@@ -14,10 +14,27 @@ import (
 
 // pgCopy is a PostgreSQL copy and the one connection a task uses on it.
 type pgCopy struct {
-	p     *Postgres
-	name  string
-	conn  *pgx.Conn
-	types *pgtype.Map
+	p       *Postgres
+	name    string
+	conn    *pgx.Conn // connected on first use: a copy waiting in a Pool holds no connection
+	dropped bool
+	types   *pgtype.Map
+}
+
+// open connects to the copy on its first use.
+func (c *pgCopy) open(ctx context.Context) error {
+	if c.dropped {
+		return fmt.Errorf("use of %s: dropped", c.name)
+	}
+	if c.conn != nil {
+		return nil
+	}
+	conn, err := c.p.connect(ctx, c.name)
+	if err != nil {
+		return err
+	}
+	c.conn = conn
+	return nil
 }
 
 func (c *pgCopy) Name() string { return c.name }
@@ -30,8 +47,8 @@ const timeoutGrace = 2 * time.Second
 // statement_timeout, the SQL as one simple query (several statements allowed, the last
 // one's result returned), then COMMIT, or ROLLBACK when anything failed.
 func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result, error) {
-	if c.conn == nil {
-		return nil, fmt.Errorf("exec on %s: dropped", c.name)
+	if err := c.open(ctx); err != nil {
+		return nil, err
 	}
 	if lim.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -157,6 +174,7 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 
 // Drop closes the connection and drops the database.
 func (c *pgCopy) Drop(ctx context.Context) error {
+	c.dropped = true
 	if c.conn != nil {
 		_ = c.conn.Close(ctx)
 		c.conn = nil
@@ -167,6 +185,9 @@ func (c *pgCopy) Drop(ctx context.Context) error {
 // Checksum hashes each table of every user schema (its rows' text, sorted) and the
 // columns of all of them.
 func (c *pgCopy) Checksum(ctx context.Context) (map[string]string, error) {
+	if err := c.open(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := c.conn.Query(ctx, `SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c
 		JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
