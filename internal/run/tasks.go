@@ -250,9 +250,10 @@ type syncTemplater struct {
 func (s syncTemplater) Copy(ctx context.Context) (taskdb.Copy, error) { return s.t.Copy(ctx) }
 func (s syncTemplater) Release(c taskdb.Copy)                         { _ = c.Drop(context.WithoutCancel(s.ctx)) }
 
-// poolSize is how many PostgreSQL copies are made ahead of use, concurrently: twice
-// the workers (a task takes up to two, its turns), from 4 (the disk waits overlap) to 8.
-func poolSize(workers int) int { return min(max(2*workers, 4), 8) }
+// poolSize is how many PostgreSQL copies are made ahead of use, concurrently: the
+// workers, from 2 to 4 (the disk waits overlap; each maker holds a connection slot
+// while it makes a copy, and a server shared with others has few to spare).
+func poolSize(workers int) int { return min(max(workers, 2), 4) }
 
 // evalTasks is Eval for tasks on a database copy: leftovers of killed runs swept, one
 // template per database, then a pool of --workers tasks, each on fresh copies, the

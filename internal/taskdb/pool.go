@@ -8,7 +8,8 @@ import (
 
 // Pool hands out copies of a template made ahead of use: Size goroutines make copies
 // concurrently and each waits, holding its copy, until a task takes it, so at most Size
-// copies wait ready at any time. Release drops a used copy in the background (at most
+// copies wait ready at any time, and at most 3*Size exist at once (made and not yet
+// dropped). Release drops a used copy in the background (at most
 // min(Size, 4) drops at once). Close stops the makers, drops the copies still waiting and waits
 // for every drop; it returns the drops' errors.
 //
@@ -25,7 +26,12 @@ type Pool struct {
 	makers  sync.WaitGroup
 	drops   sync.WaitGroup
 	dropSem chan struct{}
-	mu      sync.Mutex
+	// live bounds the copies that exist at once (made, waiting, in use, or being
+	// dropped): a maker takes a slot before it makes a copy, a drop gives it back once
+	// the copy is gone. A server drops copies more slowly than it makes them (each DROP
+	// DATABASE waits for a checkpoint), so without it copies pile up.
+	live chan struct{}
+	mu   sync.Mutex
 	errs    []error
 }
 
@@ -40,13 +46,21 @@ func NewPool(ctx context.Context, tmpl interface {
 }, size int) *Pool {
 	size = max(size, 1)
 	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Pool{tmpl: tmpl, ready: make(chan pooled), cancel: cancel, dropSem: make(chan struct{}, min(size, 4))}
+	p := &Pool{tmpl: tmpl, ready: make(chan pooled), cancel: cancel, dropSem: make(chan struct{}, min(size, 4)), live: make(chan struct{}, 3*size)}
 	for range size {
 		p.makers.Add(1)
 		go func() {
 			defer p.makers.Done()
 			for mctx.Err() == nil {
+				select {
+				case p.live <- struct{}{}:
+				case <-mctx.Done():
+					return
+				}
 				c, err := tmpl.Copy(mctx)
+				if c == nil {
+					<-p.live // nothing was made (or Copy dropped what it began)
+				}
 				if mctx.Err() != nil {
 					if c != nil {
 						p.drop(c)
@@ -87,6 +101,7 @@ func (p *Pool) drop(c Copy) {
 	p.drops.Add(1)
 	go func() {
 		defer p.drops.Done()
+		defer func() { <-p.live }()
 		p.dropSem <- struct{}{}
 		defer func() { <-p.dropSem }()
 		if err := c.Drop(context.Background()); err != nil {
