@@ -22,6 +22,7 @@ type Pool struct {
 		Copy(context.Context) (Copy, error)
 	}
 	ready   chan pooled
+	reuse   chan Copy // released copies that still hold the template's data
 	cancel  context.CancelFunc
 	makers  sync.WaitGroup
 	drops   sync.WaitGroup
@@ -32,7 +33,7 @@ type Pool struct {
 	// DATABASE waits for a checkpoint), so without it copies pile up.
 	live chan struct{}
 	mu   sync.Mutex
-	errs    []error
+	errs []error
 }
 
 type pooled struct {
@@ -46,7 +47,7 @@ func NewPool(ctx context.Context, tmpl interface {
 }, size int) *Pool {
 	size = max(size, 1)
 	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Pool{tmpl: tmpl, ready: make(chan pooled), cancel: cancel, dropSem: make(chan struct{}, min(size, 4)), live: make(chan struct{}, 3*size)}
+	p := &Pool{tmpl: tmpl, ready: make(chan pooled), reuse: make(chan Copy, size), cancel: cancel, dropSem: make(chan struct{}, min(size, 4)), live: make(chan struct{}, 3*size)}
 	for range size {
 		p.makers.Add(1)
 		go func() {
@@ -87,6 +88,13 @@ func (p *Pool) Copy(ctx context.Context) (Copy, error) {
 		return nil, err
 	}
 	select {
+	case c := <-p.reuse:
+		return c, nil
+	default:
+	}
+	select {
+	case c := <-p.reuse:
+		return c, nil
 	case x := <-p.ready:
 		return x.c, x.err
 	case <-ctx.Done():
@@ -94,8 +102,24 @@ func (p *Pool) Copy(ctx context.Context) (Copy, error) {
 	}
 }
 
-// Release drops c in the background.
-func (p *Pool) Release(c Copy) { p.drop(c) }
+// Reusable is a copy that can tell whether it still holds its template's data
+// (PostgreSQL's: only SELECTs ran on it and nothing was written).
+type Reusable interface {
+	Reusable(ctx context.Context) bool
+}
+
+// Release takes c back: a copy that still holds the template's data serves the next
+// task (a task that only read costs no copy); any other is dropped in the background.
+func (p *Pool) Release(c Copy) {
+	if r, ok := c.(Reusable); ok && r.Reusable(context.Background()) {
+		select {
+		case p.reuse <- c:
+			return
+		default:
+		}
+	}
+	p.drop(c)
+}
 
 func (p *Pool) drop(c Copy) {
 	p.drops.Add(1)
@@ -119,6 +143,9 @@ func (p *Pool) Close() error {
 	go func() { p.makers.Wait(); close(done) }()
 	for {
 		select {
+		case c := <-p.reuse:
+			p.drop(c)
+			continue
 		case x := <-p.ready:
 			if x.c != nil {
 				p.drop(x.c)
@@ -127,6 +154,9 @@ func (p *Pool) Close() error {
 		case <-done:
 		}
 		break
+	}
+	for len(p.reuse) > 0 {
+		p.drop(<-p.reuse)
 	}
 	p.drops.Wait()
 	p.mu.Lock()

@@ -88,3 +88,46 @@ func TestPool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReusable: a PostgreSQL copy on which only SELECTs ran is still the template's data
+// and may serve another task; a write, a failed write, DDL, a temporary table, a
+// sequence advanced by nextval, a SELECT INTO or a COMMIT inside the SQL make it dirty.
+func TestReusable(t *testing.T) {
+	b := pgBackend(t)
+	ctx := context.Background()
+	setup := uniqueSetup(t)
+	setup.Steps[0].SQL += "CREATE SEQUENCE s;\n"
+	tmpl, err := b.Template(ctx, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.dropDatabase(context.Background(), tmpl.name) })
+	cases := []struct {
+		sql      string
+		reusable bool
+	}{
+		{"SELECT id FROM t ORDER BY id", true},
+		{"SELECT nope FROM t", true}, // an error rolls back what nothing wrote
+		{"WITH x AS (SELECT 1) SELECT * FROM x; SELECT 2", true},
+		{"UPDATE t SET name = name", false},
+		{"INSERT INTO t VALUES (9, 'x', 1); SELECT nope", false}, // rolled back, but counted as a write: conservative
+		{"CREATE TABLE v (a int)", false},
+		{"CREATE TEMP TABLE v AS SELECT 1", false},
+		{"SELECT nextval('s')", false},
+		{"SELECT * INTO w FROM t", false},
+		{"COMMIT; SELECT 1", false},
+	}
+	for _, c := range cases {
+		cp, err := tmpl.Copy(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = cp.Exec(ctx, c.sql, ExecLimits{})
+		if got := cp.(Reusable).Reusable(ctx); got != c.reusable {
+			t.Errorf("%q: reusable %v, want %v", c.sql, got, c.reusable)
+		}
+		if err := cp.Drop(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
