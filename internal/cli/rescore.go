@@ -194,6 +194,10 @@ func printRescored(e *env, s reviewedSummary, dir string) error {
 	if len(s.Moved) > 0 {
 		fmt.Fprintf(w, "questions whose verdicts moved (systems right before -> after):\n")
 		for _, m := range s.Moved {
+			if m.GoldError != "" {
+				fmt.Fprintf(w, "  #%d %s corrected gold failed to run, question excluded (right before: %d): %s\n", m.Index, m.QuestionID, m.Before, m.GoldError)
+				continue
+			}
 			fixed := ""
 			if m.GoldFixed {
 				fixed = " gold corrected"

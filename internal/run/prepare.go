@@ -78,7 +78,10 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 		}
 		return prepareSpider2(ctx, cfg, st, ds, obs)
 	}
-	systems, err := readSystems(ds, cfg)
+	systems, notes, err := readSystems(ds, cfg)
+	for _, n := range notes {
+		obs.Warn(n)
+	}
 	if err == nil {
 		err = keepDBs(ds, systems, cfg.DBIDs) // narrows ds.Warnings too
 	}
@@ -135,7 +138,7 @@ func semanticsFor(kind string) judge.Semantics {
 }
 
 // readSystems reads and pairs every --pred file.
-func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
+func readSystems(ds *dataset.Dataset, cfg Config) ([]System, []string, error) {
 	refs := make([]predict.QuestionRef, len(ds.Questions))
 	for i, q := range ds.Questions {
 		refs[i] = predict.QuestionRef{Index: q.Index, ID: q.ID, DBID: q.DBID, Text: q.Text}
@@ -143,18 +146,18 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 	// Names are checked before any file is read, so a naming mistake is reported as such.
 	seen := map[string]string{}
 	var out []System
-	var paths []string
+	var paths, notes []string
 	for _, spec := range cfg.Preds {
 		name, path := splitPredSpec(spec)
 		if path == "" {
-			return nil, configf("--pred %q: no file given", spec)
+			return nil, nil, configf("--pred %q: no file given", spec)
 		}
 		file := record.SystemDir(name)
-		if file == "" || file == "." || file == ".." {
-			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
+		if err := rundir.CheckSystemDir(file); err != nil {
+			return nil, nil, configf("--pred %q: system %q: %v; give it another name (NAME=FILE)", spec, name, err)
 		}
 		if prev, dup := seen[file]; dup {
-			return nil, configf("--pred %q: system name %q is already used by --pred %q; name them NAME=FILE", spec, name, prev)
+			return nil, nil, configf("--pred %q: system name %q is already used by --pred %q; name them NAME=FILE", spec, name, prev)
 		}
 		seen[file] = spec
 		out = append(out, System{Name: name, Dir: file})
@@ -164,14 +167,15 @@ func readSystems(ds *dataset.Dataset, cfg Config) ([]System, error) {
 		s := &out[i]
 		set, err := predict.ReadFor(paths[i], len(refs))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		notes = append(notes, set.Notes...)
 		s.Preds, err = predict.Pair(set, refs, predict.PairOptions{AllowMissing: cfg.AllowMissing})
 		if err != nil {
-			return nil, pairHint(ds, paths[i], err)
+			return nil, nil, pairHint(ds, paths[i], err)
 		}
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 // keepDBs narrows the dataset, and every system's paired predictions with it, to the

@@ -40,8 +40,8 @@ func readSpider2Systems(ds *dataset.Dataset, cfg Config, obs Observer) ([]System
 			name = filepath.Base(filepath.Clean(dir)) // a folder: its name, extension or not
 		}
 		file := record.SystemDir(name)
-		if file == "" || file == "." || file == ".." {
-			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
+		if err := rundir.CheckSystemDir(file); err != nil {
+			return nil, configf("--pred %q: system %q: %v; give it another name (NAME=FILE)", spec, name, err)
 		}
 		if prev, dup := seen[file]; dup {
 			return nil, configf("--pred %q: system name %q is already used by --pred %q; name them NAME=FOLDER", spec, name, prev)

@@ -190,8 +190,8 @@ func readTaskSystems(ds *dataset.Dataset, tp *TaskPlan, cfg Config, obs Observer
 			return nil, configf("--pred %q: no file given", spec)
 		}
 		file := record.SystemDir(name)
-		if file == "" || file == "." || file == ".." {
-			return nil, configf("--pred %q: %q cannot name a system directory", spec, name)
+		if err := rundir.CheckSystemDir(file); err != nil {
+			return nil, configf("--pred %q: system %q: %v; give it another name (NAME=FILE)", spec, name, err)
 		}
 		if prev, dup := seen[file]; dup {
 			return nil, configf("--pred %q: system name %q is already used by --pred %q; name them NAME=FILE", spec, name, prev)
