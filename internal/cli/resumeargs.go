@@ -91,6 +91,7 @@ var untrustedFlags = map[string]string{
 	"pricing":            "reads a configuration file",
 	"llm-judge":          "reads a configuration file, reaches the network and reads a secret",
 	"llm-judge-prompt":   "reads a prompt template",
+	"task-code":          "runs code from the dataset",
 }
 
 // untrusted reports whether --name=value from args.json must be given again. --engine

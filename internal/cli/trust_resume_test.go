@@ -199,6 +199,7 @@ func TestResumeHostileArgs(t *testing.T) {
 	}{
 		{"postgres with the user's DSN", add("--engine=postgres", "--dsn-env=NL2SQLBENCH_PG_DSN"), exitUsage, "--engine, --dsn-env"},
 		{"pricing file", add("--pricing=/etc/passwd"), exitUsage, "--pricing"},
+		{"task code", add("--task-code=python"), exitUsage, "--task-code"},
 		{"sqlpp bucket", add("--engine=sqlpp", "--sqlpp-endpoint=http://127.0.0.1:9", "--sqlpp-bucket=b"), exitUsage, "--sqlpp-bucket"},
 		{"out elsewhere", add("--out=" + elsewhere), exitOK, ""},
 		{"force", add("--force=true"), exitOK, ""},

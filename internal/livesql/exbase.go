@@ -28,7 +28,11 @@ const decPrec = 28
 //     (half to even on the float's exact value), also inside lists and dicts;
 //   - a list or dict becomes json.dumps(x, sort_keys=True), which raises TypeError for a
 //     Decimal, date, time, timedelta or bytes inside (a numeric[] or date[] column).
-func Preprocess(rows [][]Value) ([][]Value, error) {
+func Preprocess(rows [][]Value) ([][]Value, error) { return preprocess(rows, places) }
+
+// preprocess is preprocess_results(rows, n): n is 2 in the official evaluator,
+// conditions.decimal in corrected mode.
+func preprocess(rows [][]Value, n int) ([][]Value, error) {
 	out := make([][]Value, len(rows))
 	for i, row := range rows {
 		r := make([]Value, len(row))
@@ -37,7 +41,7 @@ func Preprocess(rows [][]Value) ([][]Value, error) {
 				r[j] = Value{Kind: Str, Text: v.Text}
 				continue
 			}
-			p, err := roundRecursive(v)
+			p, err := roundRecursive(v, n)
 			if err != nil {
 				return nil, err
 			}
@@ -55,19 +59,19 @@ func Preprocess(rows [][]Value) ([][]Value, error) {
 	return out, nil
 }
 
-// roundRecursive is process_decimals_recursive(item, 2).
-func roundRecursive(v Value) (Value, error) {
+// roundRecursive is process_decimals_recursive(item, n).
+func roundRecursive(v Value, n int) (Value, error) {
 	switch v.Kind {
 	case Decimal:
-		d, err := quantize(v.Dec, -places)
+		d, err := quantize(v.Dec, -n)
 		return Value{Kind: Decimal, Dec: d}, err
 	case Float:
-		return Value{Kind: Float, Float: pyRound(v.Float, places)}, nil
+		return Value{Kind: Float, Float: pyRound(v.Float, n)}, nil
 	case List:
 		l := Value{Kind: List, List: make([]Value, len(v.List))}
 		for i, e := range v.List {
 			var err error
-			if l.List[i], err = roundRecursive(e); err != nil {
+			if l.List[i], err = roundRecursive(e, n); err != nil {
 				return Value{}, err
 			}
 		}
@@ -76,7 +80,7 @@ func roundRecursive(v Value) (Value, error) {
 		d := Value{Kind: Dict, Keys: v.Keys, Vals: make([]Value, len(v.Vals))}
 		for i, e := range v.Vals {
 			var err error
-			if d.Vals[i], err = roundRecursive(e); err != nil {
+			if d.Vals[i], err = roundRecursive(e, n); err != nil {
 				return Value{}, err
 			}
 		}
@@ -246,16 +250,27 @@ func dumpString(b *strings.Builder, s string) {
 //
 // It returns whether the results match and, when not, why.
 func Compare(pred, gold [][]Value, order bool) (bool, string, error) {
-	p, err := Preprocess(pred)
+	if len(pred) == 0 || len(gold) == 0 {
+		if _, err := Preprocess(pred); err != nil {
+			return false, "", err
+		}
+		if _, err := Preprocess(gold); err != nil {
+			return false, "", err
+		}
+		return false, fmt.Sprintf("empty result (prediction %d rows, gold %d)", len(pred), len(gold)), nil
+	}
+	return compare(pred, gold, order, places)
+}
+
+// compare is Compare's comparison after the empty-result rule, rounding to n places.
+func compare(pred, gold [][]Value, order bool, n int) (bool, string, error) {
+	p, err := preprocess(pred, n)
 	if err != nil {
 		return false, "", err
 	}
-	g, err := Preprocess(gold)
+	g, err := preprocess(gold, n)
 	if err != nil {
 		return false, "", err
-	}
-	if len(p) == 0 || len(g) == 0 {
-		return false, fmt.Sprintf("empty result (prediction %d rows, gold %d)", len(p), len(g)), nil
 	}
 	nan := 0
 	keys := func(rows [][]Value) []string {

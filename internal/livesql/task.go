@@ -31,6 +31,12 @@ type Verdict struct {
 	Failure Failure
 	Detail  string // why, when it failed
 	Ran     []Ran  // every statement run on the copy, in order
+	// Corrected mode only (corrected.go): the official default test case's verdict
+	// (nil: not judged both ways), the corrections that applied to the turn, and a
+	// failed clean-up's error.
+	OfficialPass *bool
+	Corrections  []Correction
+	CleanUpError string
 }
 
 // Ran is one statement run on a task's copy: the step that ran it (preprocess,

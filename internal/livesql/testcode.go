@@ -36,6 +36,9 @@ type TestCall struct {
 	Gold      []string // sol_sqls
 	Order     bool     // conditions.order, for the test code's ex_base calls
 	Timeout   time.Duration
+	// PredResult is the prediction's last result (the test code's global
+	// pred_query_result); RunWithTests sets it. nil: None.
+	PredResult *taskdb.Result
 }
 
 // RunWithTests judges a turn by its test cases as the official evaluator does: on db (a
@@ -50,7 +53,8 @@ func RunWithTests(ctx context.Context, db Execer, runner TestRunner, preprocess 
 	if _, _, err := executeQueries(ctx, rec.as("preprocess"), preprocess, lim); err != nil {
 		return Verdict{}, err
 	}
-	if _, fail, err := executeQueries(ctx, rec.as("prediction"), call.Pred, lim); err != nil {
+	res, fail, err := executeQueries(ctx, rec.as("prediction"), call.Pred, lim)
+	if err != nil {
 		return Verdict{}, err
 	} else if fail != nil {
 		kind := ExecutionError
@@ -59,6 +63,7 @@ func RunWithTests(ctx context.Context, db Execer, runner TestRunner, preprocess 
 		}
 		return Verdict{Failure: kind, Detail: fail.Error(), Ran: rec.ran}, nil
 	}
+	call.PredResult = res
 	v, err := runner.Run(ctx, call, rec.as("test"))
 	if err != nil {
 		return Verdict{}, err

@@ -643,6 +643,25 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = e.appendJSONFollowUp(b, p66)
 		}
 	}
+	if len(v.Task.TaskOfficialVerdict) != 0 {
+		b = append(b, ",\"task_official_verdict\":"...)
+		b = appendJSONString(b, string(v.Task.TaskOfficialVerdict))
+	}
+	if len(v.Task.TaskCorrections) != 0 {
+		b = append(b, ",\"task_corrections\":"...)
+		if s67 := v.Task.TaskCorrections; s67 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i68 := range s67 {
+				if i68 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s67[i68]))
+			}
+			b = append(b, ']')
+		}
+	}
 	return append(b, '}')
 }
 
@@ -677,15 +696,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s67 := v.Assumes; s67 == nil {
+		if s69 := v.Assumes; s69 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i68 := range s67 {
-				if i68 > 0 {
+			for i70 := range s69 {
+				if i70 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s67[i68]))
+				b = appendJSONString(b, string(s69[i70]))
 			}
 			b = append(b, ']')
 		}
@@ -712,15 +731,15 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 	b = strconv.AppendInt(b, int64(v.Extra), 10)
 	if len(v.Clauses) != 0 {
 		b = append(b, ",\"clauses\":"...)
-		if s69 := v.Clauses; s69 == nil {
+		if s71 := v.Clauses; s71 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i70 := range s69 {
-				if i70 > 0 {
+			for i72 := range s71 {
+				if i72 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s69[i70]))
+				b = appendJSONString(b, string(s71[i72]))
 			}
 			b = append(b, ']')
 		}
@@ -785,15 +804,34 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Ran) != 0 {
 		b = append(b, ",\"ran\":"...)
-		if s71 := v.Ran; s71 == nil {
+		if s73 := v.Ran; s73 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i72 := range s71 {
-				if i72 > 0 {
+			for i74 := range s73 {
+				if i74 > 0 {
 					b = append(b, ',')
 				}
-				b = e.appendJSONTaskStep(b, &s71[i72])
+				b = e.appendJSONTaskStep(b, &s73[i74])
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(v.OfficialVerdict) != 0 {
+		b = append(b, ",\"official_verdict\":"...)
+		b = appendJSONString(b, string(v.OfficialVerdict))
+	}
+	if len(v.Corrections) != 0 {
+		b = append(b, ",\"corrections\":"...)
+		if s75 := v.Corrections; s75 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i76 := range s75 {
+				if i76 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s75[i76]))
 			}
 			b = append(b, ']')
 		}
@@ -805,36 +843,36 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s73 := v.Columns; s73 == nil {
+	if s77 := v.Columns; s77 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i74 := range s73 {
-			if i74 > 0 {
+		for i78 := range s77 {
+			if i78 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s73[i74]))
+			b = appendJSONString(b, string(s77[i78]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s75 := v.Rows; s75 == nil {
+	if s79 := v.Rows; s79 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i76 := range s75 {
-			if i76 > 0 {
+		for i80 := range s79 {
+			if i80 > 0 {
 				b = append(b, ',')
 			}
-			if s77 := s75[i76]; s77 == nil {
+			if s81 := s79[i80]; s81 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i78 := range s77 {
-					if i78 > 0 {
+				for i82 := range s81 {
+					if i82 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s77[i78])
+					b = e.appendAny(b, s81[i82])
 				}
 				b = append(b, ']')
 			}

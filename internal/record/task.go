@@ -15,6 +15,10 @@ const (
 // the run is asked to run them (--task-code python).
 const NotJudgedTaskCode = "needs --task-code python"
 
+// NotJudgedNoPython is why such a turn has no verdict when --task-code python was given
+// but this machine has no python3 to run the test cases.
+const NotJudgedNoPython = "needs python3 (not found)"
+
 // Task is one task of a benchmark whose tasks run on a database copy of their own, judged
 // by comparison or test cases, some with a follow-up turn. The record's own fields are
 // its first turn: question_id is the task's instance_id and verdict the first turn's;
@@ -35,6 +39,12 @@ type Task struct {
 	TaskReward *float64 `json:"task_reward,omitempty"`
 	// FollowUp is the second turn, run on the database the first turn's prediction left.
 	FollowUp *FollowUp `json:"follow_up,omitempty"`
+	// TaskOfficialVerdict (--livesql-mode corrected) is the official evaluator's verdict
+	// of the first turn where it differs from the corrected one (correct or incorrect).
+	TaskOfficialVerdict Verdict `json:"task_official_verdict,omitempty"`
+	// TaskCorrections (--livesql-mode corrected) are the corrections that applied to the
+	// first turn (livesql.Correction: empty_result, distinct_kept, decimal, clean_up_sqls).
+	TaskCorrections []string `json:"task_corrections,omitempty"`
 }
 
 // FollowUp is a task's second turn, judged like the first.
@@ -50,6 +60,10 @@ type FollowUp struct {
 	Failure       string        `json:"failure,omitempty"`
 	NotJudged     string        `json:"not_judged,omitempty"`
 	Ran           []TaskStep    `json:"ran,omitempty"`
+	// OfficialVerdict and Corrections: as the record's TaskOfficialVerdict and
+	// TaskCorrections, for the follow-up.
+	OfficialVerdict Verdict  `json:"official_verdict,omitempty"`
+	Corrections     []string `json:"corrections,omitempty"`
 }
 
 // TaskStep is one statement run on a task's copy: which step of the task ran it

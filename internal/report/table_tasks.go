@@ -29,6 +29,18 @@ func writeTasksTable(w io.Writer, s *rundir.Summary) error {
 		if err := writeTitled(w, t); err != nil {
 			return err
 		}
+		if len(x.Corrections) > 0 || x.ChangedToCorrect+x.ChangedToIncorrect > 0 {
+			c := TextTable{Title: fmt.Sprintf("%s: --livesql-mode corrected, what each correction did (docs/tasks.md)", x.System),
+				Head: []string{"correction", "turns it applied to", "verdicts changed"},
+				Caption: fmt.Sprintf("verdicts that differ from the official evaluator's: %d now correct, %d now incorrect (records: task_official_verdict, follow_up.official_verdict)",
+					x.ChangedToCorrect, x.ChangedToIncorrect)}
+			for _, k := range x.Corrections {
+				c.Rows = append(c.Rows, cells(k.Name, k.Applied, k.Changed))
+			}
+			if err := writeTitled(w, c); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -86,9 +86,17 @@ type Config struct {
 	// LiveSQLMode is --livesql-mode for livesql:DIR and evalbench:DIR (tasks.go):
 	// official ("" too); corrected is not yet.
 	LiveSQLMode string
-	// TestRunner runs a turn's Python test cases (--task-code python); nil: a turn that
-	// needs them is not judged (record.NotJudgedTaskCode).
+	// TaskCode is --task-code: "python" runs a turn's Python test cases in the sandbox of
+	// package taskcode (Prepare finds python3 and sets TestRunner); "": they are not run.
+	// It is the user's decision: recorded in the manifest, never taken from args.json.
+	TaskCode string
+	// TestRunner runs a turn's Python test cases; nil: a turn that needs them is not
+	// judged (record.NotJudgedTaskCode). Prepare sets it for TaskCode "python"; a test
+	// may set its own.
 	TestRunner livesql.TestRunner
+	// noTestsWhy is why a turn that needs its test cases is not judged when TestRunner
+	// is nil (record.NotJudgedTaskCode, or record.NotJudgedNoPython).
+	noTestsWhy string
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

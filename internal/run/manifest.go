@@ -124,6 +124,7 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 		Pricing:        cfg.PricingPath,
 		Spider2Mode:    spider2ModeSetting(p),
 		LiveSQLMode:    liveSQLModeSetting(p),
+		TaskCode:       taskCodeSetting(cfg, p),
 		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),

@@ -64,6 +64,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if !buildid.Pinned() {
 		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
 	}
+	if cfg.TaskCode != "" && !isTaskKind(cfg.DatasetSpec) {
+		return nil, configf("--task-code: only tasks with test code (--dataset livesql:DIR) run code from the dataset")
+	}
 	if isTaskKind(cfg.DatasetSpec) {
 		return prepareTasks(ctx, cfg, st, obs) // tasks on a database copy: tasks.go
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/taskcode"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
 )
 
@@ -71,12 +73,17 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 	switch cfg.LiveSQLMode {
 	case "", LiveSQLOfficial:
 	case LiveSQLCorrected:
-		return nil, configf("--livesql-mode corrected: not yet; only official is implemented (docs/tasks.md)")
+		if kind != KindLiveSQL {
+			return nil, configf("--livesql-mode corrected: corrects the LiveSQLBench evaluator, for livesql: datasets (not %s)", kind)
+		}
 	default:
-		return nil, configf("--livesql-mode must be official (or, not yet, corrected), not %q", cfg.LiveSQLMode)
+		return nil, configf("--livesql-mode must be official or corrected, not %q", cfg.LiveSQLMode)
 	}
 	if cfg.Shard != nil {
 		return nil, configf("--shard: not yet for %s datasets (docs/tasks.md)", kind)
+	}
+	if err := findTaskCode(ctx, &cfg, obs); err != nil {
+		return nil, err
 	}
 	engineName := cfg.Engine
 	if engineName == "" {
@@ -225,10 +232,29 @@ func firstMissing(ds *dataset.Dataset, paired []*predict.TaskPred) string {
 	return ""
 }
 
-// templater is a built template: PostgreSQL's or SQLite's.
+// templater gives fresh copies of a built template and takes them back: a
+// taskdb.Pool of PostgreSQL copies made ahead of use (dropped in the background), or
+// SQLite's template (syncTemplater: a file copy is quick).
 type templater interface {
 	Copy(ctx context.Context) (taskdb.Copy, error)
+	Release(c taskdb.Copy)
 }
+
+// syncTemplater makes each copy when asked and drops it when released.
+type syncTemplater struct {
+	t interface {
+		Copy(ctx context.Context) (taskdb.Copy, error)
+	}
+	ctx context.Context
+}
+
+func (s syncTemplater) Copy(ctx context.Context) (taskdb.Copy, error) { return s.t.Copy(ctx) }
+func (s syncTemplater) Release(c taskdb.Copy)                         { _ = c.Drop(context.WithoutCancel(s.ctx)) }
+
+// poolSize is how many PostgreSQL copies are made ahead of use, concurrently: the
+// workers, from 2 to 4 (the disk waits overlap; each maker holds a connection slot
+// while it makes a copy, and a server shared with others has few to spare).
+func poolSize(workers int) int { return min(max(workers, 2), 4) }
 
 // evalTasks is Eval for tasks on a database copy: leftovers of killed runs swept, one
 // template per database, then a pool of --workers tasks, each on fresh copies, the
@@ -325,18 +351,30 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 		} else if len(swept) > 0 {
 			obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
 		}
+		var pools []*taskdb.Pool
+		closePools := func() {
+			for _, pl := range pools {
+				if err := pl.Close(); err != nil {
+					obs.Warn(fmt.Sprintf("task databases not dropped (dropped below or by the next run): %v", err))
+				}
+			}
+		}
 		for name, s := range tp.Setups {
 			t, err := db.Template(ctx, s)
 			if err != nil {
+				closePools()
 				db.Close()
 				return nil, nil, err
 			}
-			out[name] = t
+			pl := taskdb.NewPool(ctx, t, poolSize(p.Config.Workers))
+			pools = append(pools, pl)
+			out[name] = pl
 		}
 		// On the way out, with a context of its own: a cancelled run's tasks drop their
 		// copies already (withCopy), and what a cut-short CREATE may have left goes here,
 		// so no copy outlives the run even when the process goes on.
 		return out, func() {
+			closePools()
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 			defer cancel()
 			if _, err := db.DropCopies(dctx); err != nil {
@@ -363,7 +401,7 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 		if err != nil {
 			return nil, nil, err
 		}
-		out[name] = t
+		out[name] = syncTemplater{t: t, ctx: ctx}
 	}
 	return out, func() {}, nil
 }
@@ -397,16 +435,15 @@ func judgeTask(ctx context.Context, p *Plan, tmpl templater, s, i int) (*record.
 	return r, err
 }
 
-// withCopy runs f on a fresh copy of tmpl and drops the copy, even when ctx ended.
+// withCopy runs f on a fresh copy of tmpl and hands the copy back to be dropped, even
+// when ctx ended (a drop that fails is reported when the run ends; Sweep drops it next).
 func withCopy(ctx context.Context, tmpl templater, f func(c taskdb.Copy) error) error {
 	c, err := tmpl.Copy(ctx)
 	if err != nil {
 		return err
 	}
 	err = f(c)
-	if derr := c.Drop(context.WithoutCancel(ctx)); derr != nil && err == nil {
-		err = derr
-	}
+	tmpl.Release(c)
 	return err
 }
 
@@ -416,10 +453,58 @@ func noPrediction(v *record.Verdict, cat *record.ErrorCategory, msg *string) {
 	*v, *cat, *msg = record.Error, record.Other, "no prediction"
 }
 
+// Values of --task-code.
+const TaskCodePython = "python"
+
+// findTaskCode sets cfg.TestRunner for --task-code python: python3 found once, its
+// sandbox (package taskcode). Without python3 the run goes on, says so once, and the
+// turns that need test code are not judged (record.NotJudgedNoPython), never wrong.
+func findTaskCode(ctx context.Context, cfg *Config, obs Observer) error {
+	cfg.noTestsWhy = record.NotJudgedTaskCode
+	switch cfg.TaskCode {
+	case "":
+		return nil
+	case TaskCodePython:
+	default:
+		return configf("--task-code must be python (or not given), not %q", cfg.TaskCode)
+	}
+	if cfg.TestRunner != nil {
+		return nil
+	}
+	py, err := taskcode.Find(ctx)
+	if errors.Is(err, taskcode.ErrNoPython) {
+		obs.Warn(fmt.Sprintf("--task-code python: %v; the turns judged by test code are not judged", err))
+		cfg.noTestsWhy = record.NotJudgedNoPython
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--task-code python: %w", err)
+	}
+	if py.Isolation != taskcode.Namespaces {
+		obs.Warn("--task-code python: the test cases run in the basic sandbox (no network, limits, a scrubbed environment; files readable as this user): namespaces need root (docs/taskcode.md)")
+	}
+	cfg.TestRunner = taskcode.Runner{P: py}
+	return nil
+}
+
+// taskCodeSetting is --task-code for the manifest ("" outside tasks).
+func taskCodeSetting(cfg Config, p *Plan) string {
+	if p.Tasks == nil || cfg.TaskCode == "" {
+		return ""
+	}
+	if p.Config.noTestsWhy == record.NotJudgedNoPython {
+		return cfg.TaskCode + " (python3 not found)" // resumed where python3 is, the verdicts would differ
+	}
+	return cfg.TaskCode
+}
+
 // liveSQLModeSetting is the mode in force, for the manifest ("" outside tasks).
 func liveSQLModeSetting(p *Plan) string {
 	if p.Tasks == nil {
 		return ""
+	}
+	if p.Config.LiveSQLMode == LiveSQLCorrected {
+		return LiveSQLCorrected
 	}
 	return LiveSQLOfficial
 }

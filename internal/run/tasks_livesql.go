@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 
@@ -43,7 +44,7 @@ func byComparison(cat taskset.Category, testCases []string) bool {
 func judgeLiveSQL(ctx context.Context, p *Plan, tmpl templater, t taskset.Task, pred *predict.TaskPred, r *record.Record) error {
 	cfg := p.Config
 	r.TaskCategory = string(t.Category)
-	phase1, judged, err := liveSQLTurn(ctx, cfg, tmpl, t, t.Preprocess, nil, turnOf(t, pred), turnFields{&r.Verdict, &r.ErrorCategory, &r.ErrorMessage, &r.TaskFailure, &r.TaskNotJudged, &r.TaskRan})
+	phase1, judged, err := liveSQLTurn(ctx, cfg, tmpl, t, t.Preprocess, nil, turnOf(t, pred), turnFields{&r.Verdict, &r.ErrorCategory, &r.ErrorMessage, &r.TaskFailure, &r.TaskNotJudged, &r.TaskRan, &r.TaskOfficialVerdict, &r.TaskCorrections})
 	if err != nil {
 		return err
 	}
@@ -71,8 +72,8 @@ func judgeLiveSQL(ctx context.Context, p *Plan, tmpl templater, t taskset.Task, 
 		default:
 			// Turn 1's prediction, replayed on the snapshot: its statements as given.
 			setup := append(append([]string{}, t.Preprocess...), pred.SQL...)
-			turn := liveTurn{Category: f.Category, Gold: f.SolSQL, Tests: f.TestCases, Order: f.Conditions.Order, Pred: pred.FollowUp, Has: true}
-			pass, ok, err := liveSQLTurn(ctx, cfg, tmpl, t, nil, setup, turn, turnFields{&fu.Verdict, &fu.ErrorCategory, &fu.ErrorMessage, &fu.Failure, &fu.NotJudged, &fu.Ran})
+			turn := liveTurn{Category: f.Category, Gold: f.SolSQL, Tests: f.TestCases, Order: f.Conditions.Order, Decimal: f.Conditions.Decimal, Pred: pred.FollowUp, Has: true}
+			pass, ok, err := liveSQLTurn(ctx, cfg, tmpl, t, nil, setup, turn, turnFields{&fu.Verdict, &fu.ErrorCategory, &fu.ErrorMessage, &fu.Failure, &fu.NotJudged, &fu.Ran, &fu.OfficialVerdict, &fu.Corrections})
 			if err != nil {
 				return err
 			}
@@ -94,12 +95,14 @@ type liveTurn struct {
 	Gold     []string
 	Tests    []string
 	Order    bool
+	Decimal  int      // conditions.decimal (-1: none); corrected mode reads it
+	CleanUp  []string // clean_up_sqls; corrected mode runs them (the first turn's only)
 	Pred     []string
 	Has      bool // a prediction was given
 }
 
 func turnOf(t taskset.Task, pred *predict.TaskPred) liveTurn {
-	lt := liveTurn{Category: t.Category, Gold: t.SolSQL, Tests: t.TestCases, Order: t.Conditions.Order}
+	lt := liveTurn{Category: t.Category, Gold: t.SolSQL, Tests: t.TestCases, Order: t.Conditions.Order, Decimal: t.Conditions.Decimal, CleanUp: t.CleanUp}
 	if pred != nil {
 		lt.Pred, lt.Has = pred.SQL, true
 	}
@@ -114,6 +117,8 @@ type turnFields struct {
 	failure   *string
 	notJudged *string
 	ran       *[]record.TaskStep
+	official  *record.Verdict // corrected mode: the official verdict where it differs
+	corr      *[]string       // corrected mode: the corrections that applied
 }
 
 // liveSQLTurn judges one turn on a fresh copy: snapshot (the earlier turn's statements,
@@ -127,7 +132,7 @@ func liveSQLTurn(ctx context.Context, cfg Config, tmpl templater, t taskset.Task
 	}
 	tests := !byComparison(turn.Category, turn.Tests)
 	if tests && cfg.TestRunner == nil {
-		*out.verdict, *out.notJudged = record.Skipped, record.NotJudgedTaskCode
+		*out.verdict, *out.notJudged = record.Skipped, cmp.Or(cfg.noTestsWhy, record.NotJudgedTaskCode)
 		return false, false, nil
 	}
 	var v livesql.Verdict
@@ -143,6 +148,9 @@ func liveSQLTurn(ctx context.Context, cfg Config, tmpl templater, t taskset.Task
 		if tests {
 			v, err = livesql.RunWithTests(ctx, c, cfg.TestRunner, preprocess, livesql.TestCall{TaskID: t.ID, DBName: t.DB,
 				TestCases: turn.Tests, Pred: turn.Pred, Gold: turn.Gold, Order: turn.Order, Timeout: cfg.Timeout})
+		} else if cfg.LiveSQLMode == LiveSQLCorrected {
+			v, err = livesql.RunQueryCorrected(ctx, c, preprocess, turn.Pred, turn.Gold, turn.CleanUp,
+				livesql.Conditions{Order: turn.Order, Decimal: turn.Decimal}, cfg.Timeout)
 		} else {
 			v, err = livesql.RunQuery(ctx, c, preprocess, turn.Pred, turn.Gold, turn.Order, cfg.Timeout)
 		}
@@ -156,6 +164,18 @@ func liveSQLTurn(ctx context.Context, cfg Config, tmpl templater, t taskset.Task
 		*out.ran = append(*out.ran, record.TaskStep{Step: x.Step, SQL: x.SQL, Rows: x.Rows, Error: x.Error})
 	}
 	*out.msg = v.Detail
+	for _, c := range v.Corrections {
+		*out.corr = append(*out.corr, string(c))
+	}
+	if v.CleanUpError != "" {
+		*out.ran = append(*out.ran, record.TaskStep{Step: "clean_up", Error: "clean_up_sqls failed (no verdict changes): " + v.CleanUpError})
+	}
+	if v.OfficialPass != nil && *v.OfficialPass != v.Pass {
+		*out.official = record.Incorrect
+		if *v.OfficialPass {
+			*out.official = record.Correct
+		}
+	}
 	switch {
 	case v.Pass:
 		*out.verdict = record.Correct

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -44,11 +45,36 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 			}
 		}
 		var sum float64
+		corr := map[string]*rundir.TaskCorrection{}
+		var corrOrder []string
+		correction := func(v, official record.Verdict, applied []string) {
+			if official != "" {
+				if v == record.Correct {
+					ts.ChangedToCorrect++
+				} else {
+					ts.ChangedToIncorrect++
+				}
+			}
+			for _, a := range applied {
+				c, ok := corr[a]
+				if !ok {
+					c = &rundir.TaskCorrection{Name: a}
+					corr[a] = c
+					corrOrder = append(corrOrder, a)
+				}
+				c.Applied++
+				if official != "" {
+					c.Changed++
+				}
+			}
+		}
 		for i := range s.Records {
 			r := &s.Records[i]
 			count(1, r.TaskCategory, r.Difficulty, r.Verdict, r.TaskNotJudged)
+			correction(r.Verdict, r.TaskOfficialVerdict, r.TaskCorrections)
 			if f := r.FollowUp; f != nil {
 				count(2, f.Category, orUnknown(f.Difficulty), f.Verdict, f.NotJudged)
+				correction(f.Verdict, f.OfficialVerdict, f.Corrections)
 			}
 			if r.TaskReward != nil {
 				sum += *r.TaskReward
@@ -56,6 +82,10 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 			} else {
 				ts.RewardNotJudged++
 			}
+		}
+		slices.Sort(corrOrder)
+		for _, a := range corrOrder {
+			ts.Corrections = append(ts.Corrections, *corr[a])
 		}
 		if ts.RewardN > 0 {
 			mean := sum / float64(ts.RewardN)

@@ -90,7 +90,10 @@ type ManifestSettings struct {
 	VESIterations int    `json:"ves_iterations,omitempty"` // with VES
 	Pricing       string `json:"pricing,omitempty"`        // where token prices came from
 	Spider2Mode   string `json:"spider2_mode,omitempty"`   // Spider 2.0 runs: official or strict
-	LiveSQLMode   string `json:"livesql_mode,omitempty"`   // livesql:/evalbench: runs: official (corrected: not yet)
+	LiveSQLMode   string `json:"livesql_mode,omitempty"`   // livesql:/evalbench: runs: official or corrected
+	// TaskCode is --task-code of a livesql:/evalbench: run: "python" when the tasks' own
+	// test code ran (in the sandbox), "" when it did not (such turns are not judged).
+	TaskCode string `json:"task_code,omitempty"`
 	// DuckDB is the DuckDB library that ran queries on DuckDB files ("v1.5.6 /path/libduckdb.so");
 	// "" when the run uses none.
 	DuckDB string `json:"duckdb,omitempty"`

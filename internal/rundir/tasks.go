@@ -13,6 +13,22 @@ type TaskSummary struct {
 	Reward          *float64 `json:"reward,omitempty"`
 	RewardN         int      `json:"reward_n"`
 	RewardNotJudged int      `json:"reward_not_judged"`
+	// Corrections (--livesql-mode corrected) counts, per correction, the turns it applied
+	// to and those whose verdict it changed from the official evaluator's; absent in
+	// official mode.
+	Corrections []TaskCorrection `json:"corrections,omitempty"`
+	// ChangedToCorrect and ChangedToIncorrect count the turns whose corrected verdict
+	// differs from the official one, each way (corrected mode).
+	ChangedToCorrect   int `json:"changed_to_correct,omitempty"`
+	ChangedToIncorrect int `json:"changed_to_incorrect,omitempty"`
+}
+
+// TaskCorrection is one correction of corrected mode: the turns (both phases) it
+// applied to, and of them those whose verdict differs from the official one.
+type TaskCorrection struct {
+	Name    string `json:"name"`
+	Applied int    `json:"applied"`
+	Changed int    `json:"changed"`
 }
 
 // TaskRow counts one phase's turns of one category and difficulty ("" = all of them).

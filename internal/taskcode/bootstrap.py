@@ -16,6 +16,7 @@ import datetime, decimal, math, collections, itertools, functools, time, string
 import statistics, random, copy, typing, operator, textwrap, logging, uuid, hashlib
 import ctypes, signal
 import encodings.idna, unicodedata, stringprep
+import _strptime  # datetime.strptime imports it on first use (db_blog_M_149 calls it)
 import socket  # so that a test's socket meets the empty network namespace, not an ImportError
 from decimal import Decimal, ROUND_HALF_UP
 

@@ -253,3 +253,14 @@ def test_case(pred_sqls, sol_sqls, db_name, conn):
 		t.Errorf("err = %v, want ErrConnection", err)
 	}
 }
+
+// TestStrptime: datetime.strptime imports _strptime on its first call, after the file
+// system is hidden; the bootstrap imports it first (db_blog_M_149's test case calls it,
+// and was a ModuleNotFoundError before).
+func TestStrptime(t *testing.T) {
+	p := findPython(t)
+	o := run(t, p, &fakeDB{}, "def test_case(pred_sqls, sol_sqls, db_name, conn):\n    from datetime import datetime\n    assert datetime.strptime('2024-01-02', '%Y-%m-%d').day == 2\n")
+	if o.Status != Passed {
+		t.Errorf("strptime: %s %s %s", o.Status, o.Class, o.Message)
+	}
+}

@@ -27,7 +27,7 @@ type Postgres struct {
 	me   owner
 	seq  atomic.Int64
 
-	mu    sync.Mutex // admin: CREATE and DROP DATABASE, one at a time; live
+	mu    sync.Mutex // admin (templates: CREATE, ALTER, one at a time); live
 	admin *pgx.Conn
 	// live are the copies this Postgres made (or began to make) and has not dropped:
 	// what DropCopies drops when a run ends early.
@@ -104,6 +104,17 @@ func (p *Postgres) connect(ctx context.Context, database string) (*pgx.Conn, err
 	cfg.Database = database
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec // setup rows are unique statements: nothing to cache
 	c, err := pgx.ConnectConfig(ctx, cfg)
+	// A server out of connection slots (SQLSTATE 53300: other clients, or our copies
+	// being dropped) is waited for a little, then it is the run's fault to report.
+	var pe *pgconn.PgError
+	for wait := 100 * time.Millisecond; err != nil && errors.As(err, &pe) && pe.Code == "53300" && wait <= 3200*time.Millisecond; wait *= 2 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		c, err = pgx.ConnectConfig(ctx, cfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connect to database %s: %w: %s", database, ErrConnection, redact(err, cfg.Password))
 	}
@@ -128,6 +139,19 @@ func (p *Postgres) Close() error {
 	}
 	err := p.admin.Close(context.Background())
 	p.admin = nil
+	return err
+}
+
+// ownExec runs one statement on a maintenance connection of its own, so that copies are
+// made and dropped several at a time (the server spends most of a CREATE or DROP
+// DATABASE waiting for the disk: four at once take about as long as one).
+func (p *Postgres) ownExec(ctx context.Context, sql string) error {
+	c, err := p.connect(ctx, p.base.Database)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	_, err = c.Exec(ctx, sql)
 	return err
 }
 
@@ -282,10 +306,10 @@ func (p *Postgres) dropDatabase(ctx context.Context, name string) error {
 	// signal (they are not this role's). Only when a connection is left (SQLSTATE 55006,
 	// a killed worker's) is it forced (PostgreSQL 13+).
 	q := "DROP DATABASE IF EXISTS " + pgx.Identifier{name}.Sanitize()
-	err := p.adminExec(ctx, q)
+	err := p.ownExec(ctx, q)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "55006" {
-		err = p.adminExec(ctx, q+" WITH (FORCE)")
+		err = p.ownExec(ctx, q+" WITH (FORCE)")
 	}
 	if err != nil {
 		return fmt.Errorf("drop database %s: %w", name, err)
@@ -317,7 +341,7 @@ func (p *Postgres) DropCopies(ctx context.Context) ([]string, error) {
 	return names, errors.Join(errs...)
 }
 
-// Copy makes a fresh database from the template and connects to it.
+// Copy makes a fresh database from the template; the copy connects on its first use.
 func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 	p := t.p
 	if err := ctx.Err(); err != nil {
@@ -328,16 +352,11 @@ func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 	p.mu.Lock()
 	p.live[name] = true
 	p.mu.Unlock()
-	if err := p.adminExec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{t.name}.Sanitize()); err != nil {
+	if err := p.ownExec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{t.name}.Sanitize()); err != nil {
 		_ = p.dropDatabase(context.WithoutCancel(ctx), name) // IF EXISTS: it may have been made
 		return nil, fmt.Errorf("create database %s: %w", name, err)
 	}
-	c, err := p.connect(ctx, name)
-	if err != nil {
-		_ = p.dropDatabase(context.WithoutCancel(ctx), name)
-		return nil, err
-	}
-	return &pgCopy{p: p, name: name, conn: c}, nil
+	return &pgCopy{p: p, name: name}, nil
 }
 
 // Sweep drops the copies and unfinished templates whose owner process is gone (owner.go)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,10 +15,58 @@ import (
 
 // pgCopy is a PostgreSQL copy and the one connection a task uses on it.
 type pgCopy struct {
-	p     *Postgres
-	name  string
-	conn  *pgx.Conn
-	types *pgtype.Map
+	p       *Postgres
+	name    string
+	conn    *pgx.Conn // connected on first use: a copy waiting in a Pool holds no connection
+	dropped bool
+	types   *pgtype.Map
+	// dirty: a statement may have changed the copy (anything but SELECT ran, a
+	// transaction was given an id, or it failed in a way that leaves doubt); seqs is the
+	// sequences' state when the copy was opened. A copy neither dirty nor with other
+	// sequences is the template's data still, and Reusable says so.
+	dirty bool
+	seqs  string
+}
+
+// seqState is every sequence's last value: nextval changes it outside any transaction.
+const seqState = `SELECT coalesce(string_agg(format('%s.%s=%s', schemaname, sequencename, last_value), ',' ORDER BY schemaname, sequencename), '') FROM pg_sequences`
+
+// Reusable reports whether the copy still holds exactly the template's data: only
+// SELECTs ran on it, none was given a transaction id (nothing was written, no temporary
+// table), and its sequences are as they were. Then its connection is closed (no session
+// state carries over) and it may serve another task; otherwise it must be dropped.
+func (c *pgCopy) Reusable(ctx context.Context) bool {
+	if c.dropped || c.dirty {
+		return false
+	}
+	if c.conn == nil {
+		return true // never used
+	}
+	var now string
+	err := c.conn.QueryRow(ctx, seqState).Scan(&now)
+	_ = c.conn.Close(ctx)
+	c.conn = nil
+	return err == nil && now == c.seqs
+}
+
+// open connects to the copy on its first use.
+func (c *pgCopy) open(ctx context.Context) error {
+	if c.dropped {
+		return fmt.Errorf("use of %s: dropped", c.name)
+	}
+	if c.conn != nil {
+		return nil
+	}
+	conn, err := c.p.connect(ctx, c.name)
+	if err != nil {
+		return err
+	}
+	if err := conn.QueryRow(ctx, seqState).Scan(&c.seqs); err != nil {
+		_ = conn.Close(ctx)
+		return fmt.Errorf("connect to database %s: %w: %v", c.name, ErrConnection, err)
+	}
+	c.conn = conn
+	return nil
 }
 
 func (c *pgCopy) Name() string { return c.name }
@@ -30,8 +79,8 @@ const timeoutGrace = 2 * time.Second
 // statement_timeout, the SQL as one simple query (several statements allowed, the last
 // one's result returned), then COMMIT, or ROLLBACK when anything failed.
 func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result, error) {
-	if c.conn == nil {
-		return nil, fmt.Errorf("exec on %s: dropped", c.name)
+	if err := c.open(ctx); err != nil {
+		return nil, err
 	}
 	if lim.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -44,13 +93,28 @@ func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result,
 		ms = max(lim.Timeout.Milliseconds(), 1)
 	}
 	if err := pc.Exec(ctx, "BEGIN; SET statement_timeout = "+strconv.FormatInt(ms, 10)).Close(); err != nil {
+		c.dirty = true
 		return nil, c.execError(ctx, err)
 	}
 	res, err := c.run(ctx, pc, sql, lim)
 	if err == nil {
 		err = c.typeNames(ctx, res)
 	}
+	if err == nil && !c.dirty {
+		// A transaction that wrote anything (through a function, SELECT INTO, a
+		// temporary table) has been given an id.
+		var wrote bool
+		if qerr := c.conn.QueryRow(ctx, "SELECT pg_current_xact_id_if_assigned() IS NOT NULL").Scan(&wrote); qerr != nil || wrote {
+			c.dirty = true
+		}
+	}
 	if err != nil {
+		if !errors.As(err, new(*SQLError)) && !errors.Is(err, ErrTooLarge) {
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) {
+				c.dirty = true // not the statement's own error: the connection may be in doubt
+			}
+		}
 		if rerr := pc.Exec(context.WithoutCancel(ctx), "ROLLBACK").Close(); rerr != nil && !errors.Is(err, ErrConnection) {
 			err = fmt.Errorf("%w (and rollback: %v)", err, rerr)
 		}
@@ -101,6 +165,9 @@ func (c *pgCopy) run(ctx context.Context, pc *pgconn.PgConn, sql string, lim Exe
 			return nil, err
 		}
 		res.Tag = tag.String()
+		if !strings.HasPrefix(res.Tag, "SELECT") {
+			c.dirty = true // a write, DDL, or a COMMIT that ends our transaction early
+		}
 		last = res
 	}
 	if err := mrr.Close(); err != nil {
@@ -157,6 +224,7 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 
 // Drop closes the connection and drops the database.
 func (c *pgCopy) Drop(ctx context.Context) error {
+	c.dropped = true
 	if c.conn != nil {
 		_ = c.conn.Close(ctx)
 		c.conn = nil
@@ -167,6 +235,9 @@ func (c *pgCopy) Drop(ctx context.Context) error {
 // Checksum hashes each table of every user schema (its rows' text, sorted) and the
 // columns of all of them.
 func (c *pgCopy) Checksum(ctx context.Context) (map[string]string, error) {
+	if err := c.open(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := c.conn.Query(ctx, `SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c
 		JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
