@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
@@ -93,9 +94,10 @@ A non-empty DIR is refused unless --resume continues it (refused in turn when an
 its manifest differs, each difference named) or --force replaces it (the new run is
 written beside it and takes its place only once complete).
 
-KIND is bird, spider, spider2, jsonl, livesql or evalbench. livesql:DIR (BIRD-Interact /
-LiveSQLBench tasks, --engine postgres) and evalbench:DIR (--engine sqlite or postgres) run
-each task on a fresh copy of its database; their --pred is JSONL, one
+KIND is one of:
+
+` + dataset.KindsHelp(dataset.AnyKind) + `
+livesql:DIR and evalbench:DIR run each task on a fresh copy of its database; their --pred is JSONL, one
 {"instance_id", "pred_sqls", "follow_up_pred_sqls"} per task (docs/tasks.md). Prediction formats are detected: BIRD JSON, Spider text
 (one SQL per line), NL2SQLBench records (JSON array or JSONL). For spider2 (a Spider 2.0
 suite directory) each --pred is a folder of <instance_id>.csv result tables or .sql
@@ -157,7 +159,7 @@ queries (docs/spider2.md).`,
 		},
 	}
 	f := cmd.Flags()
-	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider, spider2 or jsonl)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, dataset.KindFlagHelp(dataset.AnyKind))
 	f.StringVar(&cfg.Alternatives, "alternatives", "", "JSONL of accepted alternative golds, one {\"question_id\" or \"index\", \"sql\": [...]} per line, added to each question's golds (docs/review.md)")
 	f.StringVar(&cfg.DiffJSON, "diff-json", "", "with --dataset bird:GOLD.sql: BIRD's question JSON giving each question its difficulty (as BIRD's --diff_json_path; default: the JSON beside the .sql, e.g. mini_dev_sqlite.json for mini_dev_sqlite_gold.sql)")
 	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")

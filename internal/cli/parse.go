@@ -65,7 +65,7 @@ a FROM names a table the schema lacks). Without it, a summary and every problem.
 		},
 	}
 	f := cmd.Flags()
-	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider or jsonl)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, dataset.KindFlagHelp(dataset.QuestionFiles))
 	f.StringVar(&cfg.Pred, "pred", "", "prediction file to parse instead of the gold SQL")
 	f.BoolVar(&cfg.JSON, "json", false, "print one JSON object per question on stdout")
 	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "accept a prediction file that leaves questions unanswered")
