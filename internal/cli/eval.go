@@ -22,10 +22,10 @@ import (
 type evalConfig struct {
 	benchrun.Config
 	runOutput
-	Engines     engineOpts  // where predictions and gold SQL run (engines.go); zero: SQLite files
-	PricingFile pricingFlag // module metrics: --pricing FILE (adapt.go)
-	ShardArg    string      // --shard INDEX/COUNT or auto (shard.go)
-	JudgeFlags  judgeFlags  // --llm-judge and its options (llmjudge.go)
+	Engines     engineOpts    // where predictions and gold SQL run (engines.go); zero: SQLite files
+	PricingFile pricingFlag   // module metrics: --pricing FILE (adapt.go)
+	ShardArg    string        // --shard INDEX/COUNT or auto (shard.go)
+	JudgeFlags  llmJudgeFlags // --llm-judge and its options (llmjudge.go)
 }
 
 // runOutput says where an evaluation's run directory goes and what is printed.
@@ -52,7 +52,7 @@ type runOutput struct {
 	// Rerun is the command that continues an interrupted run (default: eval --resume).
 	Rerun string
 	// Judge, when set, is eval --llm-judge's flags (llmjudge.go).
-	Judge *judgeFlags
+	Judge *llmJudgeFlags
 	// prog is the command printed hints start with (env.prog, set by evaluate).
 	prog string
 }
