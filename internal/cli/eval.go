@@ -22,10 +22,10 @@ import (
 type evalConfig struct {
 	benchrun.Config
 	runOutput
-	Engines     engineOpts    // where predictions and gold SQL run (engines.go); zero: SQLite files
-	PricingFile pricingFlag   // module metrics: --pricing FILE (adapt.go)
-	ShardArg    string        // --shard INDEX/COUNT or auto (shard.go)
-	JudgeFlags  llmJudgeFlags // --llm-judge and its options (llmjudge.go)
+	Engines       engineOpts    // where predictions and gold SQL run (engines.go); zero: SQLite files
+	PricingFile   pricingFlag   // module metrics: --pricing FILE (adapt.go)
+	ShardArg      string        // --shard INDEX/COUNT or auto (shard.go)
+	LLMJudgeFlags llmJudgeFlags // --llm-judge and its options (llmjudge.go)
 }
 
 // runOutput says where an evaluation's run directory goes and what is printed.
@@ -141,11 +141,11 @@ queries (docs/spider2.md).`,
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
-			if err := cfg.JudgeFlags.check(cmd.Flags()); err != nil {
+			if err := cfg.LLMJudgeFlags.check(cmd.Flags()); err != nil {
 				return err
 			}
-			if cfg.JudgeFlags.Config != "" {
-				cfg.runOutput.Judge = &cfg.JudgeFlags
+			if cfg.LLMJudgeFlags.Config != "" {
+				cfg.runOutput.Judge = &cfg.LLMJudgeFlags
 			}
 			var err error
 			if cfg.Shard, err = parseShardFlag(cfg.ShardArg); err != nil {

@@ -152,7 +152,7 @@ var evalFlags = []evalFlag{
 	}},
 	// bindLLMJudge declares the 4 flags below.
 	{name: "llm-judge", keep: restate, why: "reads a configuration file, reaches the network and reads a secret", abs: absPath, bind: func(f *pflag.FlagSet, c *evalConfig) {
-		bindLLMJudge(f, &c.JudgeFlags)
+		bindLLMJudge(f, &c.LLMJudgeFlags)
 	}},
 	{name: "llm-judge-on"},
 	{name: "llm-judge-prompt", keep: restate, why: "reads a prompt template", abs: absPath},
