@@ -154,7 +154,7 @@ func rescoreRunWith(ctx context.Context, run *rundir.Run, path, corrections stri
 	if corrections != "" {
 		out.Corrections = absPath(corrections)
 	}
-	if err := writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(run.Dir, reviewedFile), out); err != nil {
 		return out, err
 	}
 	return out, rundir.Reseal(run.Dir, reviewedFile)
