@@ -129,7 +129,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 		},
 	}
 	fl := cmd.Flags()
-	bindDatasetFlags(fl, &f.dataset, &f.dbRoot, &f.tables, "dataset as KIND:PATH (bird, spider or jsonl); default with --run: the run's")
+	bindDatasetFlags(fl, &f.dataset, &f.dbRoot, &f.tables, dataset.KindFlagHelp(auditKinds)+"; default with --run: the run's")
 	fl.StringVar(&f.run, "run", "", "run directory of eval: add the consensus and prediction checks, write audit.jsonl there")
 	fl.StringVar(&f.out, "out", "", "directory to write audit.jsonl to (default with --run: the run directory)")
 	fl.StringVar(&f.corrections, "corrections", "", "corrected golds by question id (JSONL, or a JSON list of {question_id, SQL}): print which the audit flags")
@@ -276,4 +276,10 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "..."
+}
+
+// auditKinds are the dataset kinds audit takes: questions with gold SQL, and livesql's
+// tasks (run.Audit).
+func auditKinds(k dataset.Kind) bool {
+	return k.GoldSQL && (k.Load != nil || k.Name == dataset.KindLiveSQL)
 }

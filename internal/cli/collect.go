@@ -79,7 +79,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.config, "config", "", "pipeline config (YAML); see docs/pipeline.example.yaml")
-	bindDatasetFlags(f, &o.datasetSpec, &o.dbRoot, &o.tables, "dataset as KIND:PATH (bird, spider or jsonl)")
+	bindDatasetFlags(f, &o.datasetSpec, &o.dbRoot, &o.tables, dataset.KindFlagHelp(dataset.QuestionFiles))
 	f.StringVar(&o.out, "out", "", "run directory (modules.jsonl, cache.jsonl); rerun with the same one to resume")
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.StringVar(&o.shard, "shard", "", shardUsage)

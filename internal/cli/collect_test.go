@@ -181,65 +181,6 @@ func TestCollectThenEval(t *testing.T) {
 	}
 }
 
-// A collect directory an older version wrote holds its module records as records.jsonl:
-// eval reads that path as it always did (a prediction file is just a path), and rerunning
-// collect renames the file to modules.jsonl, says so on stderr, and asks nothing again.
-func TestCollectLegacyRunDirectory(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	files, _, srv := demoLLM(t, 1000)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "p.yaml")
-	os.WriteFile(cfg, []byte("llm: {base_url: "+srv.BaseURL+", model: fake, api_key_env: CLI_TEST_KEY, concurrency: 2}\n"), 0o644)
-	out := filepath.Join(dir, "run")
-	collectArgs := []string{"collect", "--config", cfg, "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--out", out}
-	run := func(args ...string) (string, string) {
-		t.Helper()
-		var stdout, stderr strings.Builder
-		if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
-			t.Fatalf("%s exit %d: %s %s", args[0], code, stdout.String(), stderr.String())
-		}
-		return stdout.String(), stderr.String()
-	}
-	verdicts := func(pred, evalOut string) string {
-		t.Helper()
-		run("eval", "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--pred", "sys="+pred, "--out", evalOut)
-		var vs []string
-		for _, r := range readEvalRecords(t, filepath.Join(evalOut, "sys", "records.jsonl")) {
-			vs = append(vs, r.Verdict)
-		}
-		return strings.Join(vs, " ")
-	}
-
-	stdout, _ := run(collectArgs...)
-	modules, legacy := filepath.Join(out, "modules.jsonl"), filepath.Join(out, "records.jsonl")
-	if !strings.Contains(stdout, "records: "+modules) {
-		t.Errorf("collect names another file:\n%s", stdout)
-	}
-	want := verdicts(modules, filepath.Join(dir, "eval-new"))
-	if err := os.Rename(modules, legacy); err != nil { // as an older version named it
-		t.Fatal(err)
-	}
-	if got := verdicts(legacy, filepath.Join(dir, "eval-old")); got != want {
-		t.Errorf("eval --pred %s: verdicts %s, want %s", legacy, got, want)
-	}
-
-	n := len(srv.Requests())
-	stdout, stderr := run(collectArgs...)
-	if !strings.Contains(stderr, "renamed "+legacy+" to "+modules) || !strings.Contains(stdout, "records: "+modules) {
-		t.Errorf("rerun: stdout\n%s\nstderr\n%s", stdout, stderr)
-	}
-	if len(srv.Requests()) != n {
-		t.Errorf("rerun sent %d requests", len(srv.Requests())-n)
-	}
-	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
-		t.Errorf("%s still there (%v)", legacy, err)
-	}
-	if got := verdicts(modules, filepath.Join(dir, "eval-adopted")); got != want {
-		t.Errorf("after the rename: verdicts %s, want %s", got, want)
-	}
-}
-
 func readEvalRecords(tb testing.TB, path string) []evalRec {
 	tb.Helper()
 	f, err := os.Open(path)

@@ -3,12 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -19,10 +18,10 @@ import (
 type evalConfig struct {
 	benchrun.Config
 	runOutput
-	Engines     engineOpts  // where predictions and gold SQL run (engines.go); zero: SQLite files
-	PricingFile pricingFlag // module metrics: --pricing FILE (adapt.go)
-	ShardArg    string      // --shard INDEX/COUNT or auto (shard.go)
-	JudgeFlags  judgeFlags  // --llm-judge and its options (llmjudge.go)
+	Engines       engineOpts    // where predictions and gold SQL run (engines.go); zero: SQLite files
+	PricingFile   pricingFlag   // module metrics: --pricing FILE (adapt.go)
+	ShardArg      string        // --shard INDEX/COUNT or auto (shard.go)
+	LLMJudgeFlags llmJudgeFlags // --llm-judge and its options (llmjudge.go)
 }
 
 // runOutput says where an evaluation's run directory goes and what is printed.
@@ -49,7 +48,7 @@ type runOutput struct {
 	// Rerun is the command that continues an interrupted run (default: eval --resume).
 	Rerun string
 	// Judge, when set, is eval --llm-judge's flags (llmjudge.go).
-	Judge *judgeFlags
+	Judge *llmJudgeFlags
 	// prog is the command printed hints start with (env.prog, set by evaluate).
 	prog string
 }
@@ -89,9 +88,10 @@ A non-empty DIR is refused unless --resume continues it (refused in turn when an
 its manifest differs, each difference named) or --force replaces it (the new run is
 written beside it and takes its place only once complete).
 
-KIND is bird, spider, spider2, jsonl, livesql or evalbench. livesql:DIR (BIRD-Interact /
-LiveSQLBench tasks, --engine postgres) and evalbench:DIR (--engine sqlite or postgres) run
-each task on a fresh copy of its database; their --pred is JSONL, one
+KIND is one of:
+
+` + dataset.KindsHelp(dataset.AnyKind) + `
+livesql:DIR and evalbench:DIR run each task on a fresh copy of its database; their --pred is JSONL, one
 {"instance_id", "pred_sqls", "follow_up_pred_sqls"} per task (docs/tasks.md). Prediction formats are detected: BIRD JSON, Spider text
 (one SQL per line), NL2SQLBench records (JSON array or JSONL). For spider2 (a Spider 2.0
 suite directory) each --pred is a folder of <instance_id>.csv result tables or .sql
@@ -137,11 +137,11 @@ queries (docs/spider2.md).`,
 					return usagef("--ves-iterations must be at least 1")
 				}
 			}
-			if err := cfg.JudgeFlags.check(cmd.Flags()); err != nil {
+			if err := cfg.LLMJudgeFlags.check(cmd.Flags()); err != nil {
 				return err
 			}
-			if cfg.JudgeFlags.Config != "" {
-				cfg.runOutput.Judge = &cfg.JudgeFlags
+			if cfg.LLMJudgeFlags.Config != "" {
+				cfg.runOutput.Judge = &cfg.LLMJudgeFlags
 			}
 			var err error
 			if cfg.Shard, err = parseShardFlag(cfg.ShardArg); err != nil {
@@ -153,45 +153,7 @@ queries (docs/spider2.md).`,
 		},
 	}
 	f := cmd.Flags()
-	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider, spider2 or jsonl)")
-	f.StringVar(&cfg.Alternatives, "alternatives", "", "JSONL of accepted alternative golds, one {\"question_id\" or \"index\", \"sql\": [...]} per line, added to each question's golds (docs/review.md)")
-	f.StringVar(&cfg.DiffJSON, "diff-json", "", "with --dataset bird:GOLD.sql: BIRD's question JSON giving each question its difficulty (as BIRD's --diff_json_path; default: the JSON beside the .sql, e.g. mini_dev_sqlite.json for mini_dev_sqlite_gold.sql)")
-	f.StringArrayVar(&cfg.Preds, "pred", nil, "prediction file as [NAME=]FILE; repeat for several systems")
-	f.StringVar(&cfg.Out, "out", "", "run directory (default runs/<kind>-<time>)")
-	f.DurationVar(&cfg.Timeout, "timeout", engine.DefaultTimeout, "per-query timeout (must be positive)")
-	f.IntVar(&cfg.Workers, "workers", min(runtime.NumCPU(), maxWorkers), "questions judged in parallel (1..256)")
-	f.IntVar(&cfg.MaxRows, "max-rows", engine.DefaultMaxRows, "largest result read per query (must be positive); larger ones get error category row_limit")
-	f.Int64Var(&cfg.MaxResultBytes, "max-result-bytes", engine.DefaultMaxBytes, "largest result read per query, in bytes (text and blob lengths plus 16 per value; must be positive); larger ones get error category row_limit")
-	f.StringVar(&cfg.Semantics, "semantics", "", "semantics deciding the verdict: bird or spider (default: spider for spider datasets, else bird)")
-	f.StringVar(&cfg.SpiderMode, "spider-mode", "official", "ex_spider with Spider's rewrite as test-suite-sql-eval does it (official) or plugging only real placeholders and dropping only top-level DISTINCT (corrected; records also carry ex_spider_official where the two differ); docs/spider-modes.md")
-	f.BoolVar(&cfg.JSON, "json", false, "print the summary as JSON on stdout (and nothing else)")
-	f.BoolVar(&cfg.Audit, "audit", false, "after judging, audit the gold SQL and the predictions judged correct into DIR/audit.jsonl (docs/audit.md; SQLite databases only)")
-	f.BoolVar(&cfg.Details, "details", false, "print every table (confidence intervals, paired comparisons, schema selection, candidates, revision, usage, cross-system, ETM, flex), not only the headline scores")
-	f.BoolVar(&cfg.Resume, "resume", false, "continue an interrupted run in --out, keeping its records; refused when any input or setting differs from its manifest.json")
-	f.BoolVar(&cfg.Force, "force", false, "replace the run already in --out: the new run is written beside it and takes its place only once complete")
-	f.BoolVar(&cfg.HashDBs, "hash-dbs", false, "put every database's sha256 in the manifest (default: size and modification time only)")
-	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "judge questions without a prediction as errors instead of refusing the file")
-	f.BoolVar(&cfg.VES, "ves", false, "after judging, time correct predictions against their gold for VES and R-VES (slow: see --ves-iterations)")
-	f.StringVar(&cfg.Timing, "timing", "official", "VES timing: official (BIRD's scripts) or robust (warmed up, interleaved, median: stable across runs)")
-	f.IntVar(&cfg.VESIterations, "ves-iterations", 100, "timed (prediction, gold) pairs per correct prediction")
-	f.DurationVar(&cfg.VESBudget, "ves-budget", 2*time.Hour, "refuse (or stop) a timing phase estimated to take longer than this; 0 = no limit")
-	f.DurationVar(&cfg.VESItemBudget, "ves-item-budget", 30*time.Second, "refuse a correct prediction whose iterations x (gold + prediction) would take longer than this; 0 = no limit")
-	f.BoolVar(&cfg.ESMValues, "esm-values", false, "exact set match also compares literal values (stricter than the official metric)")
-	f.BoolVar(&cfg.ESMDistinct, "esm-distinct", false, "exact set match also compares DISTINCT in column units (stricter than the official metric)")
-	f.BoolVar(&cfg.ETMVerbose, "etm-verbose", false, "record the ETM rules that fired (etm_rules) for every question, not only for ETM matches")
-	f.StringVar(&cfg.ETMMode, "etm-mode", "official", "ETM as the authors' script computes it (official) or with our corrections (corrected; records also carry etm_official where the two differ); docs/etm-modes.md")
-	f.Var((*passKFlag)(&cfg.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
-	cfg.Engines.bind(f)
-	f.StringVar(&cfg.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
-	f.StringVar(&cfg.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official), or with its faults fixed (corrected: empty results, DISTINCT ON, conditions.decimal, clean_up_sqls; records and the summary count what changed; livesql: only); see docs/tasks.md")
-	f.StringVar(&cfg.TaskCode, "task-code", "", "python: run the tasks' own Python test cases (--dataset livesql:DIR) in a sandboxed python3 that reaches only the task's database copy, through nl2sqlbench (docs/taskcode.md); without it such turns are not judged; never taken from args.json on --resume")
-	bindTestSuite(f, &cfg.Config)
-	f.BoolVar(&cfg.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
-	f.StringArrayVar(&cfg.DBIDs, "db-id", nil, "judge only the questions on this database (repeat for several); records keep their index in the whole dataset")
-	f.StringVar(&cfg.ShardArg, "shard", "", shardUsage)
-	f.StringArrayVar(&cfg.Metrics, "metrics", nil, metricsUsage)
-	f.Var(&cfg.PricingFile, "pricing", "pricing table (YAML or JSON: $ per 1M input / cached input / output tokens per model) for cost; see docs/pricing.example.yaml")
-	bindLLMJudge(f, &cfg.JudgeFlags)
+	bindEvalFlags(f, &cfg)
 	return cmd
 }
 

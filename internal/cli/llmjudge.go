@@ -19,15 +19,15 @@ import (
 // eval --llm-judge (docs/llm-judge.md): the judge's flags, and the judge built from them
 // once the run directory is known (its answers are cached there).
 
-// judgeFlags are the --llm-judge flags; Config "" means no judge.
-type judgeFlags struct {
+// llmJudgeFlags are the --llm-judge flags; Config "" means no judge.
+type llmJudgeFlags struct {
 	Config  string  // collect's endpoint config (llm, pricing)
 	Prompt  string  // a text/template replacing the default prompt
 	On      string  // disputed or all
 	MaxCost float64 // dollars this invocation may spend; 0: no cap
 }
 
-func bindLLMJudge(f *pflag.FlagSet, j *judgeFlags) {
+func bindLLMJudge(f *pflag.FlagSet, j *llmJudgeFlags) {
 	f.StringVar(&j.Config, "llm-judge", "", "ask an LLM judge about the chosen records: CONFIG is collect's endpoint config (llm, pricing; docs/llm-judge.md); never taken from args.json on --resume")
 	f.StringVar(&j.On, "llm-judge-on", llmjudge.OnDisputed, "which records the judge sees: disputed (an execution error, EX and ETM disagree, ts_ex refuted EX, or an audit finding on the gold) or all")
 	f.StringVar(&j.Prompt, "llm-judge-prompt", "", "a text/template file replacing the judge's prompt (default: internal/llmjudge/prompts/judge.tmpl); its sha256 goes into the manifest")
@@ -35,7 +35,7 @@ func bindLLMJudge(f *pflag.FlagSet, j *judgeFlags) {
 }
 
 // check refuses judge flags given without --llm-judge.
-func (j *judgeFlags) check(fs *pflag.FlagSet) error {
+func (j *llmJudgeFlags) check(fs *pflag.FlagSet) error {
 	if j.Config != "" {
 		if j.On != llmjudge.OnDisputed && j.On != llmjudge.OnAll {
 			return usagef("--llm-judge-on %q: want disputed or all", j.On)
@@ -55,7 +55,7 @@ func (j *judgeFlags) check(fs *pflag.FlagSet) error {
 
 // build makes the judge for a run written to dir (its answers cached there, from the
 // first call on). The caller closes it.
-func (j *judgeFlags) build(dir string, cfg benchrun.Config) (*llmjudge.Judge, error) {
+func (j *llmJudgeFlags) build(dir string, cfg benchrun.Config) (*llmjudge.Judge, error) {
 	c, err := collect.LoadConfig(j.Config)
 	if err != nil {
 		return nil, usagef("--llm-judge: %v", err)

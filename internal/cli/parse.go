@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,7 +65,7 @@ a FROM names a table the schema lacks). Without it, a summary and every problem.
 		},
 	}
 	f := cmd.Flags()
-	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, "dataset as KIND:PATH (bird, spider or jsonl)")
+	bindDatasetFlags(f, &cfg.DatasetSpec, &cfg.DBRoot, &cfg.Tables, dataset.KindFlagHelp(dataset.QuestionFiles))
 	f.StringVar(&cfg.Pred, "pred", "", "prediction file to parse instead of the gold SQL")
 	f.BoolVar(&cfg.JSON, "json", false, "print one JSON object per question on stdout")
 	f.BoolVar(&cfg.AllowMissing, "allow-missing", false, "accept a prediction file that leaves questions unanswered")
@@ -210,54 +211,25 @@ func (ln *parseLine) problem() string {
 	return b.String()
 }
 
-// schemaSource gives each database's schema: introspected from its SQLite file when the
-// file exists, else the dataset's tables.json entry. Both are read once.
+// schemaSource gives each database's schema through dbschema.Source (its SQLite file
+// when that exists, else the dataset's tables.json entry), saying where parse looked
+// when neither has it.
 type schemaSource struct {
-	ds      *dataset.Dataset
-	byDB    map[string]*dbschema.Schema
-	errs    map[string]error
-	tables  map[string]*dbschema.Schema
-	tErr    error
-	tLoaded bool
+	ds  *dataset.Dataset
+	src *dbschema.Source
 }
 
 func newSchemaSource(ds *dataset.Dataset) *schemaSource {
-	return &schemaSource{ds: ds, byDB: map[string]*dbschema.Schema{}, errs: map[string]error{}}
+	return &schemaSource{ds: ds, src: &dbschema.Source{Tables: ds.Tables}}
 }
 
 func (s *schemaSource) get(ctx context.Context, db string) (*dbschema.Schema, error) {
-	if sc, ok := s.byDB[db]; ok {
-		return sc, nil
-	}
-	if err, ok := s.errs[db]; ok {
-		return nil, err
-	}
-	sc, err := s.load(ctx, db)
-	if err != nil {
-		s.errs[db] = err
-		return nil, err
-	}
-	s.byDB[db] = sc
-	return sc, nil
-}
-
-func (s *schemaSource) load(ctx context.Context, db string) (*dbschema.Schema, error) {
-	if path, ok := s.ds.DBPath(db); ok {
-		return dbschema.Introspect(ctx, path)
-	}
-	if !s.tLoaded {
-		s.tLoaded = true
-		if s.ds.Tables != "" {
-			s.tables, s.tErr = dbschema.ReadTablesJSON(s.ds.Tables)
-		}
-	}
-	if s.tErr != nil {
-		return nil, s.tErr
-	}
-	if sc := s.tables[db]; sc != nil {
-		return sc, nil
-	}
-	if s.ds.Tables == "" {
+	path, _ := s.ds.DBPath(db)
+	sc, err := s.src.Schema(ctx, db, path)
+	switch {
+	case !errors.Is(err, dbschema.ErrNoSchema):
+		return sc, err
+	case s.ds.Tables == "":
 		return nil, fmt.Errorf("schema of db %q: no database file under %s and no tables.json", db, s.ds.DBRoot)
 	}
 	return nil, fmt.Errorf("schema of db %q: no database file under %s and not in %s", db, s.ds.DBRoot, s.ds.Tables)

@@ -21,35 +21,12 @@ import (
 
 const argsFile = rundir.ArgsFile
 
-// notRemembered are eval's flags that say where a run is written or how it is printed,
-// not what is judged: a resume gives its own.
-var notRemembered = map[string]bool{"out": true, "resume": true, "force": true, "json": true, "details": true}
-
-// pathFlags are eval's flags holding a path, made absolute when remembered so a resume
-// from another directory reads the same files ("dataset" is KIND:PATH, "pred" [NAME=]FILE).
-var pathFlags = map[string]func(string) string{
-	"dataset": func(v string) string {
-		kind, path, ok := strings.Cut(v, ":")
-		if !ok {
-			return v
-		}
-		return kind + ":" + absPath(path)
-	},
-	"pred": func(v string) string {
-		name, path := "", v
-		if i := strings.IndexByte(v, '='); i > 0 && !strings.ContainsAny(v[:i], `/\`) {
-			name, path = v[:i+1], v[i+1:]
-		}
-		return name + absPath(path)
-	},
-	"db-root":          absPath,
-	"tables":           absPath,
-	"pricing":          absPath,
-	"diff-json":        absPath,
-	"alternatives":     absPath,
-	"llm-judge":        absPath,
-	"llm-judge-prompt": absPath,
-}
+// The resume rules of eval's flags, derived from its flag table (evalflags.go):
+// notRemembered say where a run is written or how it is printed, not what is judged (a
+// resume gives its own); neverRemembered cannot be set by args.json at all; untrustedFlags
+// are not taken from args.json, with what they would do; pathFlags are made absolute
+// when remembered, so a resume from another directory reads the same files.
+var notRemembered, neverRemembered, untrustedFlags, pathFlags = evalFlagRules()
 
 // rememberedArgs lists the flags set on fs that shape what is judged, as --name=value.
 func rememberedArgs(fs *pflag.FlagSet) []string {
@@ -78,22 +55,6 @@ func rememberedArgs(fs *pflag.FlagSet) []string {
 // The user gives those again on the command line; resume refuses, naming them, when
 // args.json has one the command line does not.
 
-// untrustedFlags are the eval flags resume does not take from args.json, with what they
-// would do.
-var untrustedFlags = map[string]string{
-	"engine":             "runs queries on a server or loads a library",
-	"duckdb-lib":         "loads a library",
-	"dsn-env":            "reads a secret",
-	"sqlpp-endpoint":     "reaches the network",
-	"sqlpp-user":         "logs in",
-	"sqlpp-password-env": "reads a secret",
-	"sqlpp-bucket":       "reaches the network",
-	"pricing":            "reads a configuration file",
-	"llm-judge":          "reads a configuration file, reaches the network and reads a secret",
-	"llm-judge-prompt":   "reads a prompt template",
-	"task-code":          "runs code from the dataset",
-}
-
 // untrusted reports whether --name=value from args.json must be given again. --engine
 // sqlite is the default and touches nothing but the dataset's files.
 func untrusted(name, value string) bool {
@@ -102,10 +63,6 @@ func untrusted(name, value string) bool {
 	}
 	return untrustedFlags[name] != ""
 }
-
-// neverRemembered are flags args.json cannot set at all: where the run is written and
-// whether it replaces one are the command line's alone.
-var neverRemembered = map[string]bool{"out": true, "resume": true, "force": true}
 
 // ErrUntrustedArgs is resume's error when args.json holds settings it does not take and
 // the command line does not give them.

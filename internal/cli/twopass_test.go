@@ -121,13 +121,10 @@ func TestCollectTwoPass(t *testing.T) {
 		engine         []string
 		compare        string
 		firstHeading   string
-		// legacyRerun reruns the directory as an older version left it: module records
-		// named records.jsonl (now eval's name for judged records).
-		legacyRerun bool
 	}{
 		{"sqlpp on the fake query service, flex", "dialect: sqlpp, documents: " + docs, []string{"--engine", "sqlpp", "--sqlpp-endpoint", cb.URL(), "--sqlpp-bucket", "bench"},
-			"flex", "### Task: text to SQL++\n", false},
-		{"sqlite, ex", "schema_selection: {strategy: full}", nil, "ex", "### Task: text to SQL\n", true},
+			"flex", "### Task: text to SQL++\n"},
+		{"sqlite, ex", "schema_selection: {strategy: full}", nil, "ex", "### Task: text to SQL\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -286,20 +283,10 @@ func TestCollectTwoPass(t *testing.T) {
 				return m
 			}
 			was, n := snap(), len(srv.Requests())
-			if tt.legacyRerun {
-				for _, d := range []string{"", "pass1", "pass2"} {
-					if err := os.Rename(filepath.Join(out, d, "modules.jsonl"), filepath.Join(out, d, "records.jsonl")); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
 			stdout.Reset()
 			stderr.Reset()
 			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("rerun exit %d: %s %s", code, stdout.String(), stderr.String())
-			}
-			if renames := strings.Count(stderr.String(), "note: module records are now named modules.jsonl"); tt.legacyRerun && renames != 3 || !tt.legacyRerun && renames != 0 {
-				t.Errorf("rerun noted %d renames:\n%s", renames, stderr.String())
 			}
 			if len(srv.Requests()) != n {
 				t.Errorf("rerun sent %d LLM requests", len(srv.Requests())-n)

@@ -33,9 +33,6 @@ const (
 	// module and question: the file `eval --pred` reads. It is not eval's records.jsonl
 	// (judged records, one per question).
 	ModulesFile = "modules.jsonl"
-	// LegacyModulesFile is the name ModulesFile had until eval's judged records.jsonl made
-	// it ambiguous. Run adopts a run directory's legacy file (AdoptLegacyModulesFile).
-	LegacyModulesFile = "records.jsonl"
 	// CacheFile holds every LLM response, keyed by the whole request.
 	CacheFile = "cache.jsonl"
 	// ManifestFile says what the run was collected with; a rerun must match it.
@@ -176,10 +173,6 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	logw := opt.Log
 	if logw == nil {
 		logw = io.Discard
-	}
-	// Before checkManifest, which writes a manifest into a directory that has none.
-	if err := AdoptLegacyModulesFile(opt.OutDir, ManifestFile, logw); err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
 	}
 	shard := ""
 	if opt.Shard != nil {

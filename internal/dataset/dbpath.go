@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"os"
-	"path/filepath"
 )
 
 // DBCandidates lists, in order, the files where dbID's SQLite database may be. Each
@@ -18,18 +17,10 @@ func (d *Dataset) DBCandidates(dbID string) []string {
 	if !safeDBID(dbID) {
 		return nil
 	}
-	root := d.DBRoot
-	nested := filepath.Join(root, dbID, dbID+".sqlite")
-	switch d.Kind {
-	case KindBIRD:
-		return []string{nested, filepath.Join(root, "dev_databases", dbID, dbID+".sqlite")}
-	case KindSpider:
-		return []string{nested}
-	case KindSpider2: // evaluate.py: resource/databases/<db>.sqlite
-		return []string{filepath.Join(root, dbID+".sqlite"), nested}
-	default: // jsonl and datasets built by hand: the most permissive layout
-		return []string{nested, filepath.Join(root, dbID+".sqlite"), filepath.Join(root, "databases", dbID, dbID+".sqlite")}
+	if k, ok := KindNamed(d.Kind); ok {
+		return k.Layout(d.DBRoot, dbID)
 	}
+	return permissiveLayout(d.DBRoot, dbID) // datasets built by hand: the most permissive layout
 }
 
 // DBPath returns the first candidate database file for dbID that exists.

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 )

@@ -9,14 +9,7 @@ import (
 	"strings"
 )
 
-// Kinds Load knows.
-const (
-	KindBIRD   = "bird"
-	KindSpider = "spider"
-	KindJSONL  = "jsonl"
-)
-
-// Load reads the dataset named by spec, "KIND:PATH" (KIND is bird, spider or jsonl).
+// Load reads the dataset named by spec, "KIND:PATH" (KIND is a Loadable kind of Kinds).
 // Each kind's loader says what PATH may be and where databases and tables.json are
 // looked for by default; opt overrides both.
 func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
@@ -27,22 +20,11 @@ func Load(ctx context.Context, spec string, opt Options) (*Dataset, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var (
-		d   *Dataset
-		err error
-	)
-	switch strings.ToLower(kind) {
-	case KindBIRD:
-		d, err = loadBIRD(path, opt)
-	case KindSpider:
-		d, err = loadSpider(ctx, path, opt)
-	case KindJSONL:
-		d, err = loadJSONL(path, opt)
-	case KindSpider2:
-		d, err = loadSpider2(path, opt)
-	default:
-		return nil, fmt.Errorf("load dataset %q: %w %q (want bird, spider, spider2 or jsonl)", spec, ErrUnknownKind, kind)
+	k, ok := KindNamed(kind)
+	if !ok || k.Load == nil {
+		return nil, fmt.Errorf("load dataset %q: %w %q (want %s)", spec, ErrUnknownKind, kind, KindList(Loadable))
 	}
+	d, err := k.Load(ctx, path, opt)
 	if err != nil {
 		// No hint for a file refused for its size: sniffing it would decode what the
 		// reader refused to.

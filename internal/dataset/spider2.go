@@ -12,10 +12,6 @@ import (
 	"strings"
 )
 
-// KindSpider2 is Spider 2.0 (spider2-lite, spider2-snow): tasks answered by result
-// tables, judged against gold result CSVs (spider2.go).
-const KindSpider2 = "spider2"
-
 // Spider 2.0 backends: where a task's SQL runs, read from its instance_id prefix as the
 // official evaluate.py does (bq/ga: BigQuery, local: SQLite, sf: Snowflake; every task
 // of spider2-snow runs on Snowflake).

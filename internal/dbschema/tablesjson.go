@@ -71,15 +71,6 @@ type tablesFile struct {
 	entries []TablesEntry
 }
 
-// parseTablesJSON reads and checks the tables.json at path (uncached).
-func parseTablesJSON(path string) (*tablesFile, error) {
-	data, err := readTablesData(path)
-	if err != nil {
-		return nil, err
-	}
-	return parseTablesData(path, data)
-}
-
 func readTablesData(path string) ([]byte, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {

@@ -1,5 +1,7 @@
 package export
 
+// Helpers only this package's tests use, kept out of the build.
+
 import (
 	"bytes"
 	"context"

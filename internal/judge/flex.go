@@ -417,16 +417,6 @@ func mapColumns(g, p *flexTable, mapping []int) {
 	}
 }
 
-// nameSimilarity is the stage-1 ratio (0..100) between two column names.
-func nameSimilarity(a, b string) float64 {
-	ra := []rune(strings.ToLower(strings.TrimSpace(a)))
-	rb := []rune(strings.ToLower(strings.TrimSpace(b)))
-	if len(ra)+len(rb) == 0 {
-		return 100
-	}
-	return 200 * float64(lcsLen(ra, rb)) / float64(len(ra)+len(rb))
-}
-
 // lcsLen is the length of the longest common subsequence of a and b.
 func lcsLen(a, b []rune) int {
 	if len(a) == 0 || len(b) == 0 {

@@ -2,12 +2,9 @@ package linking
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
@@ -24,7 +21,7 @@ const (
 )
 
 // ErrNoSchema reports a database whose schema is neither in a SQLite file nor in tables.json.
-var ErrNoSchema = errors.New("no schema for database")
+var ErrNoSchema = dbschema.ErrNoSchema
 
 // Options tune the annotator.
 type Options struct {
@@ -40,16 +37,8 @@ type Options struct {
 
 // Annotator implements judge.Annotator. It is safe for concurrent use.
 type Annotator struct {
-	tablesPath string
-	opt        Options
-
-	tablesOnce sync.Once
-	tables     map[string]*dbschema.Schema
-	tablesErr  error
-
-	mu      sync.Mutex
-	schemas map[string]*schemaEntry // by database file, or "tables:" + db_id
-	exists  map[string]bool         // database file -> whether it existed when first asked
+	opt     Options
+	schemas *dbschema.Source // database file, else tables.json
 
 	golds memo.Map[goldKey, *goldEntry] // a gold query's use, shared by every system
 }
@@ -68,20 +57,14 @@ type goldEntry struct {
 	sets   metrics.SchemaSets
 }
 
-type schemaEntry struct {
-	once sync.Once
-	s    *dbschema.Schema
-	err  error
-}
-
 // New returns an annotator for ds. Its tables.json is read on first need.
 func New(ds *dataset.Dataset, opt Options) *Annotator {
 	if len(opt.PassK) == 0 {
 		opt.PassK = metrics.DefaultPassK
 	}
-	a := &Annotator{opt: opt, schemas: map[string]*schemaEntry{}, exists: map[string]bool{}}
+	a := &Annotator{opt: opt, schemas: &dbschema.Source{Introspections: opt.Schemas}}
 	if ds != nil {
-		a.tablesPath = ds.Tables
+		a.schemas.Tables = ds.Tables
 	}
 	return a
 }
@@ -186,58 +169,8 @@ func SchemaOf(u *sqlast.Use) map[string][]string {
 }
 
 // Schema returns the schema of database dbID: introspected from dbPath when that file
-// exists, else from the dataset's tables.json. Errors wrap ErrNoSchema when neither has it.
+// exists, else from the dataset's tables.json (dbschema.Source). Errors wrap ErrNoSchema
+// when neither has it.
 func (a *Annotator) Schema(ctx context.Context, dbID, dbPath string) (*dbschema.Schema, error) {
-	key := "tables:" + dbID
-	a.mu.Lock()
-	if dbPath != "" {
-		// Whether the file exists is asked once per file, not once per record.
-		ok, seen := a.exists[dbPath]
-		if !seen {
-			_, err := os.Stat(dbPath)
-			ok = err == nil
-			a.exists[dbPath] = ok
-		}
-		if ok {
-			key = dbPath
-		}
-	}
-	e := a.schemas[key]
-	if e == nil {
-		e = &schemaEntry{}
-		a.schemas[key] = e
-	}
-	a.mu.Unlock()
-	e.once.Do(func() {
-		if key == dbPath {
-			if a.opt.Schemas != nil {
-				e.s, e.err = a.opt.Schemas.Introspect(ctx, dbPath)
-			} else {
-				e.s, e.err = dbschema.Introspect(ctx, dbPath)
-			}
-			if e.err != nil {
-				e.err = fmt.Errorf("schema of %s: %w", dbPath, e.err)
-			}
-			return
-		}
-		e.s, e.err = a.fromTables(dbID)
-	})
-	return e.s, e.err
-}
-
-func (a *Annotator) fromTables(dbID string) (*dbschema.Schema, error) {
-	if a.tablesPath == "" {
-		return nil, fmt.Errorf("%w %s: database file missing and the dataset has no tables.json", ErrNoSchema, dbID)
-	}
-	a.tablesOnce.Do(func() {
-		a.tables, a.tablesErr = dbschema.ReadTablesJSON(a.tablesPath)
-	})
-	if a.tablesErr != nil {
-		return nil, fmt.Errorf("schema of %s: %w", dbID, a.tablesErr)
-	}
-	s := a.tables[dbID]
-	if s == nil {
-		return nil, fmt.Errorf("%w %s: not in %s", ErrNoSchema, dbID, a.tablesPath)
-	}
-	return s, nil
+	return a.schemas.Schema(ctx, dbID, dbPath)
 }

@@ -73,16 +73,6 @@ func (g *Gold) Match(pred string, s *spidersql.Schema, fk FKMap, opt Options) bo
 	return exactMatch(rebuild(q, fk, opt), g.n)
 }
 
-// ExactSetMatch parses both queries against s and compares them. It returns an error
-// (wrapping ErrGold) only when the gold query cannot be parsed.
-func ExactSetMatch(pred, gold string, s *spidersql.Schema, fk FKMap, opt Options) (bool, error) {
-	g, err := PrepareGold(gold, s, fk, opt)
-	if err != nil {
-		return false, err
-	}
-	return g.Match(PredText(pred), s, fk, opt), nil
-}
-
 // exactMatch is eval_exact_match: every partial score must be perfect, then the FROM
 // table units must be equal as sorted lists. p and g are already rebuilt.
 func exactMatch(p, g *normSQL) bool {

@@ -71,12 +71,6 @@ type RanChecker interface {
 	Ran(path, query string) bool
 }
 
-// OpenETMDB reads the schema of the SQLite file at path and keeps a read-only
-// connection to it. Close releases it.
-func OpenETMDB(ctx context.Context, path string) (*ETMDB, error) {
-	return openETMDB(ctx, path, dbschema.Introspect)
-}
-
 // openETMDB is OpenETMDB taking the schema from introspect.
 func openETMDB(ctx context.Context, path string, introspect func(context.Context, string) (*dbschema.Schema, error)) (*ETMDB, error) {
 	s, err := introspect(ctx, path)

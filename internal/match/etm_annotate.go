@@ -56,11 +56,6 @@ type etmGoldKey struct {
 	mode ETMMode
 }
 
-// NewETMAnnotator returns an annotator computing ETM in the official mode.
-func NewETMAnnotator(verbose bool) *ETMAnnotator {
-	return &ETMAnnotator{Verbose: verbose, Mode: ETMOfficial}
-}
-
 // NewETMAnnotatorMode returns an annotator computing ETM in the given mode.
 func NewETMAnnotatorMode(verbose bool, mode ETMMode) *ETMAnnotator {
 	if mode == "" {

@@ -118,12 +118,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// MatchPartial is Match with the partial-match breakdown of the same comparison.
-func (g *Gold) MatchPartial(pred string, s *spidersql.Schema, fk FKMap, opt Options) (bool, map[string]record.PartialScore) {
-	ok, part, _, _ := g.matchDetail(context.Background(), pred, s, fk, opt)
-	return ok, part
-}
-
 // matchDetail is MatchPartial parsing the prediction under ctx, with the clauses that
 // differ (clauseDiff; nil when the prediction does not parse); its error is ctx's when
 // ctx ended first (the caller has stopped waiting: there is no verdict).

@@ -34,14 +34,6 @@ const (
 	Millis  Unit = "ms"     // a mean wall time per question in milliseconds
 )
 
-// Scale is the factor between a value and its display (100 for Percent).
-func (u Unit) Scale() float64 {
-	if u == Percent {
-		return 100
-	}
-	return 1
-}
-
 // Format prints a value in this unit at the one rounding every output uses.
 func (u Unit) Format(v float64) string {
 	switch u {
@@ -198,9 +190,6 @@ func naText(n, judged int, reason string) string {
 	}
 	return fmt.Sprintf("n/a: covers %d of %d", n, judged)
 }
-
-// IsNA reports whether an output text is a not-applicable mark.
-func IsNA(text string) bool { return strings.HasPrefix(text, "n/a") }
 
 // declarations indexes the default registry by id, built once.
 var declarations = sync.OnceValue(func() map[string]Metric {

@@ -32,16 +32,6 @@ type PRF struct {
 	F1 float64 `json:"f1"`
 }
 
-// SetPRF scores a selected set against a relevant (gold) set. ok is false when gold is
-// empty (the scores are undefined; see the conventions above).
-func SetPRF(gold, selected []string) (prf PRF, ok bool) {
-	g := lowerSet(gold)
-	if len(g) == 0 {
-		return PRF{}, false
-	}
-	return setPRF(g, lowerSet(selected))
-}
-
 // setPRF is SetPRF over sets already lower-cased and trimmed; g is not empty.
 func setPRF(g, s map[string]bool) (prf PRF, ok bool) {
 	if len(s) == 0 {
@@ -59,38 +49,6 @@ func setPRF(g, s map[string]bool) (prf PRF, ok bool) {
 		prf.F1 = 2 * prf.P * prf.R / (prf.P + prf.R)
 	}
 	return prf, true
-}
-
-// SchemaTables lists the tables of a {table: [columns]} schema.
-func SchemaTables(s map[string][]string) []string {
-	out := make([]string, 0, len(s))
-	for t := range s {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// SchemaColumns lists the columns of a {table: [columns]} schema as "table.column".
-func SchemaColumns(s map[string][]string) []string {
-	var out []string
-	for t, cols := range s {
-		for _, c := range cols {
-			out = append(out, t+"."+c)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// TablePRF and ColumnPRF score one question's selection at the table and column level.
-func TablePRF(gold, selected map[string][]string) (PRF, bool) {
-	return SetPRF(SchemaTables(gold), SchemaTables(selected))
-}
-
-// ColumnPRF scores (table, column) pairs; see TablePRF.
-func ColumnPRF(gold, selected map[string][]string) (PRF, bool) {
-	return SetPRF(SchemaColumns(gold), SchemaColumns(selected))
 }
 
 // NormalizeSchema lower-cases a schema's names, merges duplicates and sorts columns, so
@@ -220,16 +178,6 @@ func FullRecall(r *record.Record) (full, ok bool) {
 		full = false
 	}
 	return full, true
-}
-
-// ScoreSchema fills a record's schema_table_* and schema_column_* fields from its
-// GoldSchema and PredSchema (both must be set; otherwise the fields are cleared).
-func ScoreSchema(r *record.Record) {
-	if r.GoldSchema == nil || r.PredSchema == nil {
-		ScoreSchemaSets(r, SchemaSets{})
-		return
-	}
-	ScoreSchemaSets(r, SetsOf(r.GoldSchema))
 }
 
 // SchemaSets are a schema's tables and "table.column" pairs as TablePRF and ColumnPRF

@@ -71,9 +71,6 @@ type Selection struct {
 	ids map[string]bool // nil: all
 }
 
-// All reports whether every metric is chosen.
-func (s Selection) All() bool { return s.ids == nil }
-
 // Has reports whether item id (a registry metric or an Extra) is chosen.
 func (s Selection) Has(id string) bool { return s.ids == nil || s.ids[id] }
 
@@ -210,18 +207,6 @@ func SelectMetrics(values []string, opt Options, sw Switches) (Selection, error)
 		}
 	}
 	return Selection{ids: ids}, nil
-}
-
-// SelectionOf is the selection a run recorded (its manifest's list of ids; nil: all).
-func SelectionOf(ids []string) Selection {
-	if ids == nil {
-		return Selection{}
-	}
-	s := Selection{ids: map[string]bool{}}
-	for _, id := range ids {
-		s.ids[id] = true
-	}
-	return s
 }
 
 func groupNamed(name string) *GroupDef {

@@ -12,9 +12,6 @@ var naStrings = map[string]bool{
 	"NA": true, "NULL": true, "NaN": true, "n/a": true, "nan": true, "null": true,
 }
 
-// IsNA reports whether read_csv reads s as NaN.
-func IsNA(s string) bool { return isNA(s) }
-
 // isNA is naStrings[s] with a fast refusal: every NA string is at most 8 bytes and
 // starts with one of "#-1<Nn".
 func isNA(s string) bool {

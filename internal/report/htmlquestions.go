@@ -153,7 +153,7 @@ func rawSQL(run *rundir.Run) (golds map[int]string, preds map[int][]string) {
 // It is best-effort: a dataset that moved or cannot be read gives a warning, not an error.
 func loadEvidence(ctx context.Context, run *rundir.Run) (map[int]string, string) {
 	k := run.Summary.Dataset.Kind
-	if k != dataset.KindBIRD && k != dataset.KindJSONL {
+	if kind, ok := dataset.KindNamed(k); !ok || kind.Name != k || !kind.Evidence || kind.Load == nil {
 		return nil, "" // Spider has no evidence
 	}
 	ds, err := dataset.Load(ctx, k+":"+run.Summary.Dataset.Path, dataset.Options{DBRoot: run.Summary.Dataset.DBRoot})

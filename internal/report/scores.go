@@ -181,16 +181,6 @@ func metricValue(s *rundir.Summary, system, id, difficulty string) float64 {
 	return v.In(difficulty).Float()
 }
 
-// has reports whether the table has a column for metric id.
-func (t ScoreTable) has(id string) bool {
-	for _, c := range t.Columns {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // The rows below are the shared tables as cells, for the terminal (writeGrid) and the
 // Markdown summary (mdGrid) alike; the head row first.
 

@@ -127,10 +127,3 @@ func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, 
 	}
 	return out, nil
 }
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}

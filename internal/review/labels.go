@@ -260,12 +260,6 @@ func readBugs(path string, b []byte) (*Labels, error) {
 // semicolon, the comparison an NL2SQL-BUGs label is matched to a prediction with.
 func SameSQL(a, b string) bool { return normSQL(a) == normSQL(b) }
 
-// SameQuestion reports whether two question texts are the same but for surrounding and
-// repeated whitespace.
-func SameQuestion(a, b string) bool {
-	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
-}
-
 func normSQL(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	return strings.TrimSpace(strings.TrimSuffix(s, ";"))

@@ -17,7 +17,7 @@ import (
 // The dataset returned has one question per task, as eval's, for the findings' indexes.
 func auditTasks(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.Dataset, error) {
 	kind, dir, _ := strings.Cut(cfg.DatasetSpec, ":")
-	if strings.ToLower(kind) != KindLiveSQL {
+	if strings.ToLower(kind) != dataset.KindLiveSQL {
 		return nil, nil, configf("audit --dataset %s: tasks are audited for livesql: datasets only (not yet %s)", cfg.DatasetSpec, kind)
 	}
 	if cfg.TaskDSN == "" {
@@ -27,7 +27,7 @@ func auditTasks(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.D
 	if err != nil {
 		return nil, nil, fmt.Errorf("load livesql dataset: %w", err)
 	}
-	ds := &dataset.Dataset{Kind: KindLiveSQL, Path: l.File, DBRoot: dir}
+	ds := &dataset.Dataset{Kind: dataset.KindLiveSQL, Path: l.File, DBRoot: dir}
 	for i, t := range l.Tasks {
 		ds.Questions = append(ds.Questions, dataset.Question{Index: i, ID: t.ID, DBID: t.DB, Text: t.Query, Gold: []string{joinSQL(t.SolSQL)}, Difficulty: orUnknown(t.Difficulty)})
 	}

@@ -37,8 +37,9 @@
 //
 // # Choosing metrics
 //
-// Config.Metrics (eval --metrics, selection.go) chooses the metrics: the union of what
-// they need decides the dataset options, the annotator list, the judge options
+// Config holds the flags as given; Resolve (settings.go) parses its modes and selects
+// Config.Metrics (eval --metrics) once, into the Plan's Settings, which everything after
+// Prepare reads. The union of what the chosen metrics need decides the dataset options, the annotator list, the judge options
 // (SkipSoftF1, Flex) and which sections Summarize builds. The manifest records the
 // selection (settings.metrics), so a resume with another one is refused.
 //

@@ -138,7 +138,7 @@ func someDatabase(ds *dataset.Dataset) error {
 
 // semanticsFor is the semantics of a dataset of kind when --semantics is not given.
 func semanticsFor(kind string) judge.Semantics {
-	if kind == dataset.KindSpider {
+	if k, ok := dataset.KindNamed(kind); ok && k.Semantics == string(judge.Spider) {
 		return judge.Spider
 	}
 	return judge.Bird

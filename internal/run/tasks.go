@@ -30,12 +30,6 @@ import (
 // question, gold and difficulty), so that records, resume and the summary work as for
 // every run, and keeps the tasks in Plan.Tasks.
 
-// Dataset kinds of tasks on a database copy.
-const (
-	KindLiveSQL   = "livesql"
-	KindEvalBench = "evalbench"
-)
-
 // LiveSQL modes (--livesql-mode).
 const (
 	LiveSQLOfficial  = "official"
@@ -61,9 +55,8 @@ type TaskPlan struct {
 
 // isTaskKind reports whether spec names a dataset of tasks on a database copy.
 func isTaskKind(spec string) bool {
-	kind, _, _ := strings.Cut(spec, ":")
-	kind = strings.ToLower(kind)
-	return kind == KindLiveSQL || kind == KindEvalBench
+	k, ok := dataset.KindOf(spec)
+	return ok && k.Tasks
 }
 
 // prepareTasks is Prepare for livesql:DIR and evalbench:DIR.
@@ -73,7 +66,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 	switch cfg.LiveSQLMode {
 	case "", LiveSQLOfficial:
 	case LiveSQLCorrected:
-		if kind != KindLiveSQL {
+		if kind != dataset.KindLiveSQL {
 			return nil, configf("--livesql-mode corrected: corrects the LiveSQLBench evaluator, for livesql: datasets (not %s)", kind)
 		}
 	default:
@@ -92,7 +85,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 	tp := &TaskPlan{Kind: kind, Setups: map[string]taskdb.Setup{}}
 	ds := &dataset.Dataset{Kind: kind, DBRoot: dir}
 	switch kind {
-	case KindLiveSQL:
+	case dataset.KindLiveSQL:
 		if engineName != "postgres" {
 			return nil, configf("--dataset livesql: its setup is PostgreSQL's; run it with --engine postgres (not %s)", engineName)
 		}
@@ -109,7 +102,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 			ds.Questions = append(ds.Questions, dataset.Question{Index: len(ds.Questions), ID: t.ID, DBID: t.DB, Text: t.Query,
 				Gold: []string{joinSQL(t.SolSQL)}, Difficulty: orUnknown(t.Difficulty)})
 		}
-	case KindEvalBench:
+	case dataset.KindEvalBench:
 		if engineName != "sqlite" && engineName != "postgres" {
 			return nil, configf("--dataset evalbench: --engine sqlite or postgres (not %s; MySQL copies are not yet)", engineName)
 		}
@@ -137,7 +130,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 		}
 		var s taskdb.Setup
 		var err error
-		if kind == KindLiveSQL {
+		if kind == dataset.KindLiveSQL {
 			s, err = taskset.LiveSQLSetup(ctx, dir, q.DBID)
 		} else {
 			s, err = taskset.EvalBenchSetup(ctx, dir, q.DBID, tp.Dialect)
@@ -331,7 +324,7 @@ func evalTasks(ctx context.Context, p *Plan, res *Result, sink Sink, obs Observe
 func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templater, func(), error) {
 	tp := p.Tasks
 	out := map[string]templater{}
-	pg := tp.Kind == KindLiveSQL || tp.Dialect == "postgres"
+	pg := tp.Kind == dataset.KindLiveSQL || tp.Dialect == "postgres"
 	if pg {
 		ts, ok := p.Config.Server.(TaskServer)
 		if !ok {
@@ -426,7 +419,7 @@ func judgeTask(ctx context.Context, p *Plan, tmpl templater, s, i int) (*record.
 	}
 	t0 := time.Now()
 	var err error
-	if p.Tasks.Kind == KindLiveSQL {
+	if p.Tasks.Kind == dataset.KindLiveSQL {
 		err = judgeLiveSQL(ctx, p, tmpl, p.Tasks.LiveSQL[i], pred, r)
 	} else {
 		err = judgeEvalBench(ctx, p, tmpl, p.Tasks.EvalBench[i], pred, r)

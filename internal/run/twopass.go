@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -115,16 +114,6 @@ func TwoPass(ctx context.Context, out string, base collect.Options, eval Config,
 func twoPass(ctx context.Context, out string, base collect.Options, eval Config, ps passRunner) (*TwoPassReport, error) {
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
-
-	// A run directory from before modules.jsonl had its name holds the merged records as
-	// records.jsonl; they are rewritten below, under the new name.
-	log := base.Log
-	if log == nil {
-		log = io.Discard
-	}
-	if err := collect.AdoptLegacyModulesFile(out, filepath.Join(Pass1Dir, collect.ManifestFile), log); err != nil {
-		return nil, err
-	}
 
 	// Pass 1: every question.
 	sum1, err := runPass(ctx, ps, base, 1, filepath.Join(out, Pass1Dir), nil, nil)

@@ -101,7 +101,7 @@ func TestReadJSONBoundsEveryRunFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m Manifest
-	if err := ReadJSON(path, MaxManifest, &m); !errors.Is(err, jsonscan.ErrTooDense) || !strings.Contains(err.Error(), path) {
+	if err := readJSON(path, MaxManifest, &m); !errors.Is(err, jsonscan.ErrTooDense) || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want ErrTooDense naming %s", err, path)
 	}
 }

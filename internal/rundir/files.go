@@ -89,10 +89,6 @@ func ReadSummary(dir string) (*Summary, error) {
 	return &s, nil
 }
 
-// ReadJSON reads a JSON file of a run directory within max bytes into v; an error names
-// the file.
-func ReadJSON(path string, max int64, v any) error { return readJSON(path, max, v) }
-
 func readJSON(path string, max int64, v any) error {
 	b, err := safefile.ReadFile(path, max)
 	if err != nil {

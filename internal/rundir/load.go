@@ -153,9 +153,6 @@ func (r *Run) SystemRecords() []metrics.SystemRecords {
 	return out
 }
 
-// Semantics is the run's primary semantics ("bird" or "spider"), as summary.json says.
-func (r *Run) Semantics() string { return r.Summary.Settings.Semantics }
-
 // loadAudit reads DIR/audit.jsonl; a missing file is no audit. A bad line is a warning
 // naming the file and line, and the audit is left out rather than shown in part.
 func loadAudit(dir string) ([]audit.Finding, bool, string) {

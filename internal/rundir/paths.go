@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,17 +88,6 @@ var ErrNotRegular = safefile.ErrNotRegular
 
 // ErrTooLarge is the error for a file larger than the caller's cap (safefile's).
 var ErrTooLarge = safefile.ErrTooLarge
-
-// OpenInside opens the regular file rel names inside dir (Resolve) for reading; a FIFO,
-// a device or a folder is ErrNotRegular (safefile.Open, which never waits on a FIFO).
-func OpenInside(dir, rel string) (*os.File, error) {
-	path, err := Resolve(dir, rel)
-	if err != nil {
-		return nil, err
-	}
-	f, _, err := safefile.Open(path, math.MaxInt64)
-	return f, err
-}
 
 // ReadInside reads the regular file rel names inside dir (Resolve), refusing one larger
 // than max bytes before reading it, or growing past it while read (safefile.ReadFile).

@@ -60,8 +60,3 @@ func (s *Schema) ID(key string) (string, bool) {
 	id, ok := s.ids[key]
 	return id, ok
 }
-
-func (s *Schema) hasTable(t string) bool {
-	_, ok := s.tables[t]
-	return ok
-}

@@ -364,11 +364,3 @@ func pyIsSpace(r rune) bool {
 // asciiSpace is pyIsSpace for the ASCII characters: \t \n \v \f \r, 0x1c-0x1f and space.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true,
 	0x1c: true, 0x1d: true, 0x1e: true, 0x1f: true, ' ': true}
-
-// pyIsSpaceSlow is pyIsSpace as first written; TestPyIsSpaceASCII holds the two together.
-func pyIsSpaceSlow(r rune) bool {
-	if r >= 0x1c && r <= 0x1f {
-		return true
-	}
-	return unicode.IsSpace(r)
-}

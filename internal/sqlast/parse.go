@@ -63,9 +63,6 @@ func Parse(sql string) (q *Query, err error) {
 	return nil, fmt.Errorf("%w: %d statements, want exactly one", ErrParse, len(stmts))
 }
 
-// SQL returns the text that was parsed.
-func (q *Query) SQL() string { return q.sql }
-
 // Kind names the statement: "select", "insert", "update", "delete", "createtable", ...
 func (q *Query) Kind() string {
 	t := reflect.TypeOf(q.stmt)
