@@ -84,7 +84,7 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 	if o.json {
 		return report.WriteJSON(e.stdout, sum)
 	}
-	if err := report.WriteTable(e.stdout, sum); err != nil {
+	if err := report.WriteDetails(e.stdout, sum); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "\n%s merged from %s; run directory: %s\n", plural(sum.Dataset.Questions, "question"), plural(len(dirs), "shard"), o.out)
