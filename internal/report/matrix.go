@@ -79,7 +79,9 @@ type matrixCell struct {
 }
 
 // Cell is a finished cell with its link.
-func (v matrixView) Cell(r *rundir.CellResult) matrixCell { return matrixCell{R: r, Link: v.Links[r.Name]} }
+func (v matrixView) Cell(r *rundir.CellResult) matrixCell {
+	return matrixCell{R: r, Link: v.Links[r.Name]}
+}
 
 func newMatrixView(m *rundir.Matrix, links map[string]string) matrixView {
 	byName := map[string]*rundir.CellResult{}
