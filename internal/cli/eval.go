@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
@@ -131,10 +130,9 @@ queries (docs/spider2.md).`,
 			if cfg.Audit && cfg.Engines.Engine != "" && cfg.Engines.Engine != "sqlite" {
 				return usagef("--audit runs the gold on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
 			}
+			// The modes, --timing and --metrics are parsed once, by benchrun.Resolve in
+			// Prepare: a bad one is a usage error (ErrConfig) naming its flag.
 			if cfg.VES {
-				if _, err := judge.ParseTimingMode(cfg.Timing); err != nil {
-					return usagef("--timing: %v", err)
-				}
 				if cfg.VESIterations < 1 {
 					return usagef("--ves-iterations must be at least 1")
 				}

@@ -43,20 +43,36 @@ first gold SQL run on SQLite.`,
 			}
 			ctx := cmd.Context()
 			dbID := trimExt(filepath.Base(db))
-			dir := filepath.Join(out, dbID)
-			st, err := export.WriteDocs(ctx, db, dir)
+			// Every file goes through an export.Dir rooted at --out: names from the
+			// data (db_id, tables, question ids) are encoded, never joined raw.
+			top, err := export.OpenDir(out)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: %d collections, %d documents in %s\n", dbID, st.Collections, st.Documents, dir)
+			defer top.Close()
+			dir, err := top.Sub(dbID)
+			if err != nil {
+				return err
+			}
+			defer dir.Close()
+			st, err := export.WriteDocsTo(ctx, db, dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "%s: %d collections, %d documents in %s\n", dbID, st.Collections, st.Documents, dir.Path())
 			if ds == "" {
 				return nil
 			}
-			n, err := exportGoldCSV(ctx, ds, dbRoot, db, dbID, filepath.Join(dir, "gold"), timeout)
+			gold, err := dir.Sub("gold")
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: %d gold results in %s\n", dbID, n, filepath.Join(dir, "gold"))
+			defer gold.Close()
+			n, err := exportGoldCSV(ctx, ds, dbRoot, db, dbID, gold, timeout)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "%s: %d gold results in %s\n", dbID, n, gold.Path())
 			return nil
 		},
 	}
@@ -73,13 +89,10 @@ func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name)
 
 // exportGoldCSV runs the first gold SQL of every question on dbID against the SQLite
 // file and writes its result as CSV. A gold query that fails is an error naming it.
-func exportGoldCSV(ctx context.Context, spec, dbRoot, db, dbID, dir string, timeout time.Duration) (int, error) {
+func exportGoldCSV(ctx context.Context, spec, dbRoot, db, dbID string, dir *export.Dir, timeout time.Duration) (int, error) {
 	d, err := dataset.Load(ctx, spec, dataset.Options{DBRoot: dbRoot})
 	if err != nil {
 		return 0, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, fmt.Errorf("create %s: %w", dir, err)
 	}
 	eng := engine.NewSQLite()
 	defer eng.Close()
@@ -92,8 +105,7 @@ func exportGoldCSV(ctx context.Context, spec, dbRoot, db, dbID, dir string, time
 		if err != nil {
 			return n, fmt.Errorf("gold SQL of question %s: %w", q.ID, err)
 		}
-		path := filepath.Join(dir, q.ID+".csv")
-		f, err := os.Create(path)
+		f, path, err := dir.Create(q.ID, ".csv")
 		if err != nil {
 			return n, err
 		}

@@ -34,6 +34,15 @@ With neither flag the Markdown summary is printed on stdout.`,
 			if err := checkMaxRows("--max-rows", opt.Exec.MaxRows); err != nil {
 				return err
 			}
+			// No output may land on the run's own files (report r --md r/D/records.jsonl).
+			for _, out := range []string{htmlOut, mdOut} {
+				if out == "" {
+					continue
+				}
+				if err := rundir.CheckOutput(args[0], out); err != nil {
+					return err
+				}
+			}
 			ctx := cmd.Context()
 			run, err := rundir.Load(ctx, args[0])
 			if err != nil {

@@ -68,7 +68,7 @@ start, embedded in its pages) and name no other origin: another site cannot reco
 				return err
 			})
 			// Only requests naming this listener are served (no DNS rebinding).
-			hs := &http.Server{Handler: srv.HandlerAt(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
+			hs := report.HTTPServer(srv.HandlerAt(ln.Addr().String()))
 			fmt.Fprintf(e.stdout, "nl2sqlbench dashboard on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 			errc := make(chan error, 1)
 			go func() { errc <- hs.Serve(ln) }()

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // The chat-completions wire format, written by hand: one POST and its JSON are all the
@@ -108,6 +110,14 @@ func (c *OpenAIClient) once(ctx context.Context, body []byte) (*ChatResponse, ti
 	if len(out.Choices) == 0 {
 		return nil, 0, fmt.Errorf("%w: no choices", ErrBadResponse)
 	}
+	u := out.Usage
+	for _, n := range []int{u.PromptTokens, u.CompletionTokens, u.TotalTokens} {
+		if n < 0 || n > record.MaxCount {
+			// Not retried: the server would say the same again.
+			return nil, -1, fmt.Errorf("%w: usage {prompt_tokens %d, completion_tokens %d, total_tokens %d}: a count outside 0..2^53 (%d)",
+				ErrBadResponse, u.PromptTokens, u.CompletionTokens, u.TotalTokens, record.MaxCount)
+		}
+	}
 	r := &ChatResponse{
 		PromptTokens:     out.Usage.PromptTokens,
 		CompletionTokens: out.Usage.CompletionTokens,
@@ -115,7 +125,7 @@ func (c *OpenAIClient) once(ctx context.Context, body []byte) (*ChatResponse, ti
 		LatencyMS:        latency.Milliseconds(),
 	}
 	if r.TotalTokens == 0 {
-		r.TotalTokens = r.PromptTokens + r.CompletionTokens
+		r.TotalTokens = record.AddCount(r.PromptTokens, r.CompletionTokens)
 	}
 	for _, ch := range out.Choices {
 		r.Choices = append(r.Choices, ch.Message.Content)

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // TestWireRequest: the body is the chat-completions JSON, with unset options left out
@@ -88,5 +91,43 @@ func TestResponseCap(t *testing.T) {
 	}
 	if requests != 1 {
 		t.Errorf("%d requests, want 1 (an oversized answer is not retried)", requests)
+	}
+}
+
+// Issue 45, failure 11: a server reporting int64's max tokens wrapped collect's totals to
+// a negative number. Such a response is refused, naming the counts, and not asked again.
+func TestUsageOutOfRangeRefused(t *testing.T) {
+	requests := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"SELECT 1"}}],"usage":{"prompt_tokens":9223372036854775807,"completion_tokens":1}}`))
+	}))
+	defer srv.Close()
+	c, _ := testClient(t, srv.URL+"/v1/", nil)
+	_, err := c.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: "user", Content: "q"}}, N: 1})
+	if !errors.Is(err, ErrLLM) || !strings.Contains(err.Error(), "9223372036854775807") || !strings.Contains(err.Error(), "2^53") {
+		t.Errorf("err = %v", err)
+	}
+	if requests != 1 {
+		t.Errorf("%d requests: an out-of-range count was asked again", requests)
+	}
+}
+
+// Attack: totals over many records each at the largest count saturate, never wrap.
+func TestSummaryTotalsSaturate(t *testing.T) {
+	s := &Summary{Modules: map[string]*ModuleTotals{}}
+	var recs []predict.ModuleRecord
+	for range 2000 {
+		var r predict.ModuleRecord
+		r.NodeType = predict.NodeCandidateGeneration
+		r.PromptTokens, r.CompletionTokens, r.TotalTokens = predict.CountOf(record.MaxCount), predict.CountOf(record.MaxCount), predict.CountOf(record.MaxCount)
+		recs = append(recs, r)
+	}
+	s.addRecords(recs)
+	m := s.Modules[predict.NodeCandidateGeneration]
+	for _, n := range []int{s.PromptTokens, s.CompletionTokens, s.TotalTokens, m.TotalTokens} {
+		if n != record.MaxCount {
+			t.Errorf("total %d, want saturation at %d", n, record.MaxCount)
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
@@ -439,18 +440,19 @@ func (r *runner) noDatabase(q dataset.Question) []predict.ModuleRecord {
 func (s *Summary) addRecords(recs []predict.ModuleRecord) {
 	for _, rec := range recs {
 		u := rec.Usage()
-		s.PromptTokens += u.PromptTokens
-		s.CompletionTokens += u.CompletionTokens
-		s.TotalTokens += u.TotalTokens
+		// Saturating: a server's (or a resumed file's) huge counts never wrap the totals.
+		s.PromptTokens = record.AddCount(s.PromptTokens, u.PromptTokens)
+		s.CompletionTokens = record.AddCount(s.CompletionTokens, u.CompletionTokens)
+		s.TotalTokens = record.AddCount(s.TotalTokens, u.TotalTokens)
 		m := s.Modules[rec.NodeType]
 		if m == nil {
 			m = &ModuleTotals{}
 			s.Modules[rec.NodeType] = m
 		}
-		m.PromptTokens += u.PromptTokens
-		m.CompletionTokens += u.CompletionTokens
-		m.TotalTokens += u.TotalTokens
-		m.LLMCalls += u.LLMCalls
+		m.PromptTokens = record.AddCount(m.PromptTokens, u.PromptTokens)
+		m.CompletionTokens = record.AddCount(m.CompletionTokens, u.CompletionTokens)
+		m.TotalTokens = record.AddCount(m.TotalTokens, u.TotalTokens)
+		m.LLMCalls = record.AddCount(m.LLMCalls, u.LLMCalls)
 		m.LatencyMS += u.LatencyMS
 	}
 }

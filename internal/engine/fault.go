@@ -20,10 +20,13 @@ import (
 var ErrInfrastructure = errors.New("infrastructure fault")
 
 // FaultError is an infrastructure fault: Op says what failed ("lost connection to
-// postgres"), Err is the driver's or the operating system's error.
+// postgres"), Err is the driver's or the operating system's error, Hint (may be empty)
+// what to do before resuming ("end the process writing it"); without one, callers say to
+// restart the database server.
 type FaultError struct {
-	Op  string
-	Err error
+	Op   string
+	Err  error
+	Hint string
 }
 
 func (e *FaultError) Error() string { return e.Op + ": " + e.Err.Error() }
@@ -33,6 +36,16 @@ func (e *FaultError) Unwrap() error { return e.Err }
 
 // Is makes every FaultError match ErrInfrastructure.
 func (e *FaultError) Is(target error) bool { return target == ErrInfrastructure }
+
+// FaultHint is the Hint of the FaultError in err's chain, or "restart the database
+// server" when it has none.
+func FaultHint(err error) string {
+	var fe *FaultError
+	if errors.As(err, &fe) && fe.Hint != "" {
+		return fe.Hint
+	}
+	return "restart the database server"
+}
 
 // probeTimeout bounds the ping that tells a slow query from a server that stopped
 // answering (serverEngine.Query).

@@ -94,10 +94,12 @@ func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Durati
 	return err
 }
 
-// watchCancel kills the statement (KILL QUERY, from another pooled connection) when
-// ctx ends: the driver only drops its connection, and the server would go on running
-// the statement, holding its locks, until it next writes to the client.
-func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, p *sql.DB) func() {
+// watchCancel kills the statement (KILL QUERY) when ctx ends: the driver only drops its
+// connection, and the server would go on running the statement, holding its locks, until
+// it next writes to the client. The KILL goes over a connection of its own (dial), never
+// the capped pool: under load every pooled connection is busy, and a KILL queued behind
+// them came too late. max_statement_time (setTimeout) is the backstop.
+func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
 	var id int64
 	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
 		return func() {}
@@ -106,8 +108,13 @@ func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, p *sql.DB) fun
 		// Retried for a few seconds: a KILL can fail on a busy server or a pool
 		// connection that just went stale. Still best effort: max_statement_time is the
 		// backstop when the query has a timeout.
-		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		p, err := dial()
+		if err != nil {
+			return
+		}
+		defer p.Close()
 		for kctx.Err() == nil {
 			_, err := p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
 			var me *mysql.MySQLError

@@ -69,7 +69,9 @@ func (pgDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) er
 }
 
 // watchCancel does nothing: the pool's context handler (open) cancels on the server.
-func (pgDialect) watchCancel(context.Context, *sql.Tx, *sql.DB) func() { return func() {} }
+func (pgDialect) watchCancel(context.Context, *sql.Tx, func() (*sql.DB, error)) func() {
+	return func() {}
+}
 
 // pgCategories maps SQLSTATE codes to the judge's categories.
 var pgCategories = map[string]ErrorClass{

@@ -171,7 +171,7 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		// Opening runs SQLite's first read: a file that is not a database fails here.
-		return nil, fmt.Errorf("connect %s: %w", path, dbError(err))
+		return nil, fmt.Errorf("connect %s: %w", path, openError(path, dbError(err)))
 	}
 	defer conn.Close()
 	var res *Result
@@ -297,6 +297,11 @@ func dbError(err error) error {
 		case sqlite3.ErrCantOpen, sqlite3.ErrIoErr:
 			// The file vanished or became unreadable while the run used it.
 			return &FaultError{Op: "cannot read sqlite database", Err: err}
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			// Another process holds a write lock past the busy timeout (go-sqlite3's
+			// default, 5 s, each try): says nothing about the query, so never a verdict.
+			return &FaultError{Op: "sqlite database is locked by another process", Err: err,
+				Hint: "end or commit the process writing the database (a benchmark database must not change during a run)"}
 		}
 		return &DBError{Message: err.Error(), Class: sqliteClass(err.Error())}
 	}

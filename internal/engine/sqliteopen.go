@@ -2,7 +2,11 @@ package engine
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 )
@@ -51,3 +55,35 @@ func OpenSQLiteFile(path, params string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	return db, nil
 }
+
+// openError says what is wrong when SQLite cannot open the file at path (err, from
+// dbError, is a fault): a database in WAL mode with its -wal file but no -shm, in a folder
+// SQLite cannot create the -shm in (a read-only mount), fails as "unable to open database
+// file: no such file or directory" although the file is there; that is said instead.
+func openError(path string, err error) error {
+	if !errors.Is(err, ErrInfrastructure) {
+		return err
+	}
+	if _, werr := os.Lstat(path + "-wal"); werr != nil {
+		return err
+	}
+	if _, serr := os.Lstat(path + "-shm"); serr == nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	aerr := dirWritable(dir)
+	if aerr == nil {
+		return err
+	}
+	return &FaultError{
+		Op: "cannot open sqlite database in WAL mode",
+		Err: fmt.Errorf("%s has a write-ahead log (%s-wal) but no shared-memory file (-shm), and SQLite cannot create one in %s (%v)",
+			path, filepath.Base(path), dir, aerr),
+		Hint: "open the database once where its folder is writable (sqlite3 FILE 'PRAGMA wal_checkpoint(TRUNCATE)' folds the log into the file), or copy it with its -wal file to a writable folder",
+	}
+}
+
+// dirWritable is nil when the process may create files in dir (access(2) W_OK: EROFS on
+// a read-only mount, EACCES without permission). A variable for the tests, which run as
+// root in CI, where only a read-only mount says no.
+var dirWritable = func(dir string) error { return syscall.Access(dir, 2 /* W_OK */) }

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -31,12 +29,23 @@ type DocStats struct {
 }
 
 // WriteDocs writes every table of the SQLite database at src as a JSON Lines file
-// dir/<table>.jsonl: one document per row, fields in column order, values mapped as
+// dir/<table>.jsonl (the table's name encoded by FileName, so no table name can put a
+// file outside dir): one document per row, fields in column order, values mapped as
 // integers -> JSON integers, reals -> JSON numbers (non-finite ones as strings), text ->
 // strings, NULL -> null, blobs -> base64 strings. Each document's KeyField is its key:
 // the primary key's values (joined by KeySeparator) or, without one, the rowid, so
 // re-exporting the same database gives the same keys.
 func WriteDocs(ctx context.Context, src, dir string) (DocStats, error) {
+	d, err := OpenDir(dir)
+	if err != nil {
+		return DocStats{}, err
+	}
+	defer d.Close()
+	return WriteDocsTo(ctx, src, d)
+}
+
+// WriteDocsTo is WriteDocs into an open Dir.
+func WriteDocsTo(ctx context.Context, src string, dir *Dir) (DocStats, error) {
 	var st DocStats
 	e := engine.NewSQLite()
 	defer e.Close()
@@ -44,13 +53,10 @@ func WriteDocs(ctx context.Context, src, dir string) (DocStats, error) {
 	if err != nil {
 		return st, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return st, fmt.Errorf("create %s: %w", dir, err)
-	}
 	for _, t := range tables {
-		n, err := writeCollection(ctx, e, src, filepath.Join(dir, t.Name+".jsonl"), t)
+		n, err := writeCollection(ctx, e, src, dir, t)
 		if err != nil {
-			return st, fmt.Errorf("export %s: %w", t.Name, err)
+			return st, fmt.Errorf("export %q: %w", t.Name, err)
 		}
 		st.Collections++
 		st.Documents += n
@@ -58,7 +64,7 @@ func WriteDocs(ctx context.Context, src, dir string) (DocStats, error) {
 	return st, nil
 }
 
-func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t Table) (int, error) {
+func writeCollection(ctx context.Context, e *engine.SQLite, src string, dir *Dir, t Table) (int, error) {
 	pk := t.PK()
 	var sel []string
 	keyCols := make([]int, 0, len(pk))
@@ -97,7 +103,7 @@ func writeCollection(ctx context.Context, e *engine.SQLite, src, path string, t 
 	if err != nil {
 		return 0, fmt.Errorf("read: %w", err)
 	}
-	f, err := os.Create(path)
+	f, path, err := dir.Create(t.Name, ".jsonl")
 	if err != nil {
 		return 0, err
 	}

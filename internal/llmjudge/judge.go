@@ -288,7 +288,7 @@ func (j *Judge) count(cached, parsed bool, resp *collect.ChatResponse, cost floa
 		return
 	}
 	s.Calls++
-	s.PromptTokens += resp.PromptTokens
-	s.CompletionTokens += resp.CompletionTokens
+	s.PromptTokens = record.AddCount(s.PromptTokens, resp.PromptTokens)
+	s.CompletionTokens = record.AddCount(s.CompletionTokens, resp.CompletionTokens)
 	s.Cost += cost
 }

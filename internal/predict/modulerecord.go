@@ -145,10 +145,10 @@ func (o *ModuleOutput) Usage() record.Usage {
 
 // addUsage adds u to dst.
 func addUsage(dst *record.Usage, u record.Usage) {
-	dst.PromptTokens += u.PromptTokens
-	dst.CompletionTokens += u.CompletionTokens
-	dst.TotalTokens += u.TotalTokens
-	dst.LLMCalls += u.LLMCalls
+	dst.PromptTokens = record.AddCount(dst.PromptTokens, u.PromptTokens)
+	dst.CompletionTokens = record.AddCount(dst.CompletionTokens, u.CompletionTokens)
+	dst.TotalTokens = record.AddCount(dst.TotalTokens, u.TotalTokens)
+	dst.LLMCalls = record.AddCount(dst.LLMCalls, u.LLMCalls)
 	dst.LatencyMS += u.LatencyMS
 }
 

@@ -149,7 +149,7 @@ func describe(b []byte) string {
 
 // wants says what a field of each type holds, for messages.
 var wants = map[reflect.Type]string{
-	reflect.TypeFor[Count]():               "a non-negative integer",
+	reflect.TypeFor[Count]():               "an integer from 0 to 2^53 (9007199254740992)",
 	reflect.TypeFor[SQLValue]():            "a string or an array of strings",
 	reflect.TypeFor[QuestionID]():          "a string or a number",
 	reflect.TypeFor[string]():              "a string",

@@ -35,6 +35,9 @@ type Set struct {
 	Path   string
 	Format string // "bird", "spider", "list" or "records"
 	Items  []Prediction
+	// Notes say how the file was read where it departs from its format's plain form
+	// (a Spider text file with BIRD's separators); the run prints them as warnings.
+	Notes []string
 }
 
 // QuestionRef is what pairing needs to know about a dataset question.

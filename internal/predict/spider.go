@@ -2,6 +2,7 @@ package predict
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -28,14 +29,28 @@ func readSpider(path string, data []byte, ic itemCap) (*Set, error) {
 	if n := bytes.Count(data, []byte{'\n'}) + 1; ic.limit > 0 && n > ic.limit {
 		return nil, ic.check(path, ic.limit+1, ic.limit, "lines")
 	}
+	birdLines, firstBird := 0, 0
 	for i, raw := range bytes.Split(data, []byte{'\n'}) {
 		line := strings.TrimSpace(string(raw))
 		p := Prediction{Key: strconv.Itoa(i), Line: i + 1, SQL: line}
-		if sql, db, found := strings.Cut(line, "\t"); found && looksLikeDBID(strings.TrimSpace(db)) {
+		if sql, db, found := strings.Cut(line, birdSeparator); found {
+			// BIRD's "SQL\t----- bird -----\tdb_id" written into a text file: Spider's
+			// evaluation.py takes the text before the first tab, and so does this.
+			p.SQL = strings.TrimSpace(sql)
+			p.DBID = strings.TrimSpace(db)
+			if birdLines == 0 {
+				firstBird = i + 1
+			}
+			birdLines++
+		} else if sql, db, found := strings.Cut(line, "\t"); found && looksLikeDBID(strings.TrimSpace(db)) {
 			p.SQL = strings.TrimSpace(sql)
 			p.DBID = strings.TrimSpace(db)
 		}
 		set.Items = append(set.Items, p)
+	}
+	if birdLines > 0 {
+		set.Notes = append(set.Notes, fmt.Sprintf("%s: %d lines (the first: line %d) end in BIRD's separator \"\\t----- bird -----\\tdb_id\"; read as Spider's evaluation.py reads them, the SQL being the text before the first tab",
+			path, birdLines, firstBird))
 	}
 	return set, nil
 }

@@ -38,7 +38,10 @@ func ReviewedTable(run *rundir.Run) []TextTable {
 			Head:    []string{"#", "question", "gold corrected", "right before", "right after"}}
 		for _, q := range run.Reviewed.Moved {
 			fixed := ""
-			if q.GoldFixed {
+			switch {
+			case q.GoldError != "":
+				fixed = "failed to run: excluded"
+			case q.GoldFixed:
 				fixed = "yes"
 			}
 			m.Rows = append(m.Rows, []string{strconv.Itoa(q.Index), q.QuestionID, fixed, strconv.Itoa(q.Before), strconv.Itoa(q.After)})

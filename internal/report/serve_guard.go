@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // What the dashboard's pages may do, and who may ask for them.
@@ -73,4 +74,20 @@ func hostAllowed(host, bound, port string) bool {
 	}
 	b := net.ParseIP(bound)
 	return b != nil && (b.Equal(ip) || b.IsUnspecified())
+}
+
+// The dashboard's HTTP timeouts. A request's headers must arrive within
+// ServeHeaderTimeout and the whole request, body included, within ServeReadTimeout: a
+// client sending a POST body a byte a minute (or never) no longer holds a connection and
+// a handler open. Responses have no write timeout: a drill-down re-executes queries for
+// up to --timeout.
+const (
+	ServeHeaderTimeout = 10 * time.Second
+	ServeReadTimeout   = 30 * time.Second
+	ServeIdleTimeout   = 2 * time.Minute
+)
+
+// HTTPServer is the dashboard's http.Server for h, with the timeouts above.
+func HTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: ServeHeaderTimeout, ReadTimeout: ServeReadTimeout, IdleTimeout: ServeIdleTimeout}
 }

@@ -34,13 +34,19 @@ type correctionLine struct {
 
 // ReadCorrections reads a corrections file; index maps a question id to its index in
 // the dataset (false for an id the dataset does not have, which is an error naming it).
-// A question corrected twice keeps the last. A missing file is os.ErrNotExist.
+// A question corrected twice with different SQL is an error naming both entries (which
+// one was meant is the user's to say); the same SQL twice is read once. A missing file
+// is os.ErrNotExist.
 func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, error) {
 	data, err := safefile.ReadFile(path, MaxFile)
 	if err != nil {
 		return nil, err
 	}
 	var out []Review
+	type seenAt struct {
+		where, sql string
+	}
+	seen := map[string]seenAt{} // by question id: the form check maps every id to 0
 	add := func(where string, rawID json.RawMessage, sql, note string) error {
 		id, err := questionID(rawID) // labels.go: a string or an integer
 		if err == nil && id == "" {
@@ -59,6 +65,14 @@ func ReadCorrections(path string, index func(id string) (int, bool)) ([]Review, 
 		if !ok {
 			return fmt.Errorf("%s %s: %w: question_id %s is not in the run's dataset", path, where, ErrBadCorrection, id)
 		}
+		if prev, dup := seen[id]; dup {
+			if strings.TrimSpace(prev.sql) == strings.TrimSpace(sql) {
+				return nil
+			}
+			return fmt.Errorf("%s %s: %w: question_id %s is corrected twice with different SQL (%s and %s); keep the one meant",
+				path, where, ErrBadCorrection, id, prev.where, where)
+		}
+		seen[id] = seenAt{where, sql}
 		out = append(out, Review{Index: i, Decision: GoldWrong, SQL: sql, Note: note})
 		return nil
 	}

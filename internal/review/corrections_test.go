@@ -24,6 +24,13 @@ func TestReadCorrections(t *testing.T) {
 		{"list without SQL", `[{"question_id": 788}]`, "item 0: bad correction: key SQL is missing", true},
 		{"list with a bad id", `[{"question_id": [1], "SQL": "x"}]`, "item 0: bad correction: key question_id: [1] is not a string or an integer", true},
 		{"not a list", `[1, 2`, "bad correction: not a JSON list", true},
+		// Issue 45, failure 11: two conflicting corrections of one question: the last won
+		// silently. Now an error naming both; the same SQL twice is read once.
+		{"conflicting corrections", `{"question_id": 788, "sql": "SELECT 1"}` + "\n" + `{"question_id": "791", "sql": "SELECT 2"}` + "\n" + `{"question_id": "788", "sql": "SELECT 3"}`,
+			"line 3: bad correction: question_id 788 is corrected twice with different SQL (line 1 and line 3)", true},
+		{"conflicting corrections in a list", `[{"question_id": 791, "SQL": "SELECT 2"}, {"question_id": 791, "SQL": "SELECT 9"}]`,
+			"item 1: bad correction: question_id 791 is corrected twice with different SQL (item 0 and item 1)", true},
+		{"the same correction twice", `{"question_id": 788, "sql": "SELECT 1"}` + "\n" + `{"question_id": 788, "sql": " SELECT 1 "}`, "3:SELECT 1", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -173,7 +174,7 @@ func judgeInto(ctx context.Context, od rundir.OutDir, p *Plan, o Output, write *
 	case errors.As(err, &stop):
 		return nil, &InterruptedError{Err: stop, Kept: kept, Rerun: rerun}
 	case errors.As(err, &fault):
-		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerun)
+		return nil, fmt.Errorf("%w; the records before it are complete in %s; %s, then: %s", err, kept, engine.FaultHint(err), rerun)
 	case errors.Is(err, judge.ErrTimingBudget):
 		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
 	case err != nil:

@@ -38,7 +38,7 @@ type Moved = rundir.MovedQuestion
 // then each system's accept / reject decisions. EX is aggregated by the registry, raw and
 // reviewed, with their intervals.
 func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, []Moved, error) {
-	regold, err := regold(ctx, cfg)
+	regold, goldErrs, err := regold(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,6 +101,7 @@ func Rescore(ctx context.Context, cfg RescoreConfig) ([]Rescored, []Moved, error
 	}
 	for _, m := range moved {
 		_, m.GoldFixed = fixes[m.Index]
+		m.GoldError = goldErrs[m.Index]
 		mv = append(mv, *m)
 	}
 	sort.Slice(mv, func(i, j int) bool { return mv[i].Index < mv[j].Index })
@@ -126,16 +127,18 @@ func rank(rs []Rescored, val func(*Rescored) *metrics.Value, set func(*Rescored,
 }
 
 // regold judges every system's prediction of each corrected question again, against the
-// corrected gold: verdicts by system and question index.
-func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.Verdict, error) {
+// corrected gold: verdicts by system and question index, and why a corrected gold failed
+// to run, by question index (its question is then excluded, never called corrected).
+func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.Verdict, map[int]string, error) {
 	fixes := review.Corrections(cfg.Reviews)
 	out := map[string]map[int]record.Verdict{}
+	failed := map[int]string{}
 	if len(fixes) == 0 {
-		return out, nil
+		return out, failed, nil
 	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var idx []int
 	for i := range fixes {
@@ -146,7 +149,7 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	one.Questions = nil
 	for _, i := range idx {
 		if i >= len(ds.Questions) {
-			return nil, fmt.Errorf("review of question index %d: the dataset has %d questions", i, len(ds.Questions))
+			return nil, nil, fmt.Errorf("review of question index %d: the dataset has %d questions", i, len(ds.Questions))
 		}
 		q := ds.Questions[i]
 		q.Gold = []string{fixes[i]}
@@ -171,7 +174,10 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Semantics: cfg.Semantics, SpiderMode: cfg.SpiderMode, Workers: 1}
 	err = judge.Run(ctx, eng, &one, systems, opt, func(si int, r *record.Record) error {
 		out[cfg.Systems[si].Name][r.Index] = r.Verdict
+		if r.Verdict == record.GoldError {
+			failed[r.Index] = r.ErrorMessage
+		}
 		return nil
 	})
-	return out, err
+	return out, failed, err
 }

@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -17,8 +17,7 @@ import (
 const CounterexampleDir = "counterexamples"
 
 // testSuiteAnnotator searches every EX-correct record under the run's semantics.
-func testSuiteAnnotator(cfg Config, ds *dataset.Dataset) *counterex.Annotator {
-	sem, _ := semanticsFor(cfg.Semantics, ds.Kind) // already checked by Prepare
+func testSuiteAnnotator(cfg Config, sem judge.Semantics) *counterex.Annotator {
 	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain})
 }
 

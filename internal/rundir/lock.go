@@ -15,6 +15,12 @@ import (
 // --force or merge into the same --out is running.
 var ErrLocked = errors.New("another nl2sqlbench is writing this run directory")
 
+// ErrLockFile is the error of a lock file that is not a plain file of its own: a symlink,
+// a hard link to another file, a FIFO or a folder. A run directory may come from someone
+// else, so the lock file is never followed anywhere: opening it would truncate and
+// overwrite whatever it points at.
+var ErrLockFile = errors.New("lock file is not a plain file")
+
 // Lock is a held writer lock on a run directory: flock(2) on a file beside it (not in
 // it, so eval --force swapping a new directory in keeps the one lock). The kernel drops
 // a flock when its process dies, so a lock left by a killed run is taken over by the next
@@ -46,9 +52,22 @@ func AcquireLock(out, command string) (*Lock, error) {
 		return nil, fmt.Errorf("lock %s: %w", out, err)
 	}
 	for range 8 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// O_NOFOLLOW: a symlink planted at the lock file's name is refused (ELOOP), not
+		// followed to truncate its target; O_NONBLOCK: a FIFO there is refused below,
+		// never waited on.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 		if err != nil {
+			if errors.Is(err, syscall.ELOOP) {
+				return nil, fmt.Errorf("lock %s: %w: %s is a symlink; remove it (nothing was written through it)", out, ErrLockFile, path)
+			}
+			if errors.Is(err, syscall.EISDIR) {
+				return nil, fmt.Errorf("lock %s: %w: %s is a folder; remove it", out, ErrLockFile, path)
+			}
 			return nil, fmt.Errorf("lock %s: %w", out, err)
+		}
+		if err := plainFile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w: %s %s; remove it", out, ErrLockFile, path, err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			holder := readHolder(f)
@@ -61,7 +80,7 @@ func AcquireLock(out, command string) (*Lock, error) {
 		// The holder before us may have removed the file on release after we opened it:
 		// a lock on a removed file locks nothing, so open the path again.
 		fi, ferr := f.Stat()
-		pi, perr := os.Stat(path)
+		pi, perr := os.Lstat(path)
 		if ferr != nil || perr != nil || !os.SameFile(fi, pi) {
 			f.Close()
 			continue
@@ -74,6 +93,27 @@ func AcquireLock(out, command string) (*Lock, error) {
 		return &Lock{f: f, path: path}, nil
 	}
 	return nil, fmt.Errorf("lock %s: %s keeps being replaced", out, path)
+}
+
+// plainFile checks f is a regular file with one link: not a FIFO, a device or a folder,
+// and not a hard link to someone's file (which O_NOFOLLOW cannot see).
+func plainFile(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	switch m := fi.Mode(); {
+	case m&os.ModeNamedPipe != 0:
+		return errors.New("is a FIFO")
+	case m&os.ModeDevice != 0:
+		return errors.New("is a device")
+	case !m.IsRegular():
+		return fmt.Errorf("is not a regular file (mode %s)", m)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return fmt.Errorf("has %d hard links (another file shares it)", st.Nlink)
+	}
+	return nil
 }
 
 // readHolder describes the holder a lock file names.

@@ -36,8 +36,16 @@ func PlanOut(out string, resume, force bool) (OutDir, error) {
 	case len(names) == 0 || resume:
 		return d, nil
 	case !force:
+		if CheckReplaceable(out) != nil { // not a run: --force would refuse it too
+			return d, fmt.Errorf("%w: --out %s already holds %s and is not a run directory; use another --out",
+				ErrRunExists, out, entries(len(names)))
+		}
 		return d, fmt.Errorf("%w: --out %s already holds %s; use --resume to continue it, --force to replace it once the new run is complete, or another --out",
 			ErrRunExists, out, entries(len(names)))
+	}
+	// --force replaces a run directory only: never a folder of someone's other files.
+	if err := CheckReplaceable(out); err != nil {
+		return d, err
 	}
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {

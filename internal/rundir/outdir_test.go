@@ -23,6 +23,7 @@ func TestPlanOut(t *testing.T) {
 		{name: "non-empty, resume", setup: withFile, resume: true},
 		{name: "non-empty, force", setup: withFile, force: true, replacing: true},
 		{name: "empty, force", setup: mkdir, force: true},
+		{name: "not a run, force", setup: withThesis, force: true, err: ErrNotReplaceable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +57,7 @@ func TestOutDirCommit(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(d.Work, "new"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want := "old"
+		want := ManifestFile
 		if keep {
 			if err := d.Commit(); err != nil {
 				t.Fatal(err)
@@ -93,11 +94,20 @@ func mkdir(t *testing.T, out string) {
 	}
 }
 
-// withFile makes out a run directory holding one file, "old".
+// withThesis makes out a folder of someone's work, not a run.
+func withThesis(t *testing.T, out string) {
+	t.Helper()
+	mkdir(t, out)
+	if err := os.WriteFile(filepath.Join(out, "thesis.tex"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withFile makes out a run directory holding one file, manifest.json.
 func withFile(t *testing.T, out string) {
 	t.Helper()
 	mkdir(t, out)
-	if err := os.WriteFile(filepath.Join(out, "old"), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, ManifestFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

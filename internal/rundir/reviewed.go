@@ -24,8 +24,11 @@ type MovedQuestion struct {
 	Index      int    `json:"index"`
 	QuestionID string `json:"question_id"`
 	GoldFixed  bool   `json:"gold_fixed"` // a gold_wrong review (or correction) replaced its gold
-	Before     int    `json:"correct_before"`
-	After      int    `json:"correct_after"`
+	// GoldError is why the corrected gold failed to run, when it did: the question is
+	// then excluded (gold_error), not corrected.
+	GoldError string `json:"gold_error,omitempty"`
+	Before    int    `json:"correct_before"`
+	After     int    `json:"correct_after"`
 }
 
 // ReviewedSystem is one system's EX raw and reviewed (the registry's values).
