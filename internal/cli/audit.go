@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -214,29 +211,8 @@ func evalAudit(ctx context.Context, e *env, cfg benchrun.Config, res *benchrun.R
 
 func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out string, print bool) (*audit.Result, *dataset.Dataset, error) {
 	start := time.Now()
-	res, ds, err := benchrun.Audit(ctx, cfg)
+	res, ds, path, err := benchrun.AuditInto(ctx, cfg, out)
 	if err != nil {
-		return nil, nil, err
-	}
-	path := filepath.Join(out, auditFile)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, nil, fmt.Errorf("audit output: %w", err)
-	}
-	if err := writeFileWith(path, func(w *bufio.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for i := range res.Findings {
-			if err := enc.Encode(&res.Findings[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	// Into a finished run directory: its manifest records the new file's hash, so the
-	// run still reads as written (rundir.Check); elsewhere this does nothing.
-	if err := rundir.Reseal(out, rundir.AuditFile); err != nil {
 		return nil, nil, err
 	}
 	if !print {

@@ -1,17 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // mergeOpts are the flags of merge.
@@ -58,99 +53,17 @@ machines are not comparable. --out must be absent or empty.`,
 }
 
 func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
-	lock, err := rundir.AcquireLock(o.out, "merge")
+	res, err := benchrun.MergeInto(cmd.Context(), dirs, o.out, benchrun.MergeOptions{AllowMixedHosts: o.allowMixedHosts})
 	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	od, err := rundir.PlanOut(o.out, false, false)
-	if err != nil {
-		return err
-	}
-	shards := make([]benchrun.ShardRun, len(dirs))
-	for i, d := range dirs {
-		if shards[i], err = readShardRun(d); err != nil {
-			return err
-		}
-	}
-	res, err := benchrun.Merge(cmd.Context(), shards, benchrun.MergeOptions{AllowMixedHosts: o.allowMixedHosts})
-	if err != nil {
-		return err
-	}
-	if err := writeMerged(od.Out, res); err != nil {
 		return err
 	}
 	sum := res.Summary
 	if o.json {
 		return report.WriteJSON(e.stdout, sum)
 	}
-	if err := report.WriteTable(e.stdout, sum); err != nil {
+	if err := report.WriteDetails(e.stdout, sum); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "\n%s merged from %s; run directory: %s\n", plural(sum.Dataset.Questions, "question"), plural(len(dirs), "shard"), o.out)
 	return err
-}
-
-// readShardRun reads what merge needs of a shard's run directory: its manifest, the
-// --workers of its summary.json (whose presence says the run finished) and every
-// system's records.
-func readShardRun(dir string) (benchrun.ShardRun, error) {
-	s := benchrun.ShardRun{Dir: dir}
-	m, err := rundir.ReadManifest(dir)
-	if err != nil {
-		return s, fmt.Errorf("%w: %s: %v (not a run directory of eval --shard)", benchrun.ErrMerge, dir, err)
-	}
-	s.Manifest = m
-	if s.Manifest.Settings.Shard == nil {
-		return s, fmt.Errorf("%w: %s is not a shard run: its manifest.json names no shard (eval --shard INDEX/COUNT writes one)", benchrun.ErrMerge, dir)
-	}
-	sum, err := rundir.ReadSummary(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		sh := s.Manifest.Settings.Shard
-		return s, fmt.Errorf("%w: %s: shard %d/%d did not finish (no summary.json); continue it with eval --resume --shard %d/%d --out %s",
-			benchrun.ErrMerge, dir, sh.Index, sh.Count, sh.Index, sh.Count, dir)
-	}
-	if err != nil {
-		return s, fmt.Errorf("%w: %v", benchrun.ErrMerge, err)
-	}
-	if err := rundir.Check(dir, sum).Err(); err != nil {
-		return s, fmt.Errorf("%w: shard %s: %w", benchrun.ErrMerge, dir, err)
-	}
-	s.Workers = sum.Settings.Workers
-	for _, p := range s.Manifest.Predictions {
-		path, err := rundir.Resolve(dir, record.SystemDir(p.System)+"/"+rundir.RecordsFile)
-		if err != nil {
-			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
-		}
-		recs, err := rundir.ReadRecords(path)
-		if err != nil {
-			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
-		}
-		s.Records = append(s.Records, recs)
-	}
-	return s, nil
-}
-
-// writeMerged writes the merged run directory: the manifest first, as eval does, then
-// each system's records and statistics.json, then summary.json.
-func writeMerged(out string, res *benchrun.Result) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("create run directory: %w", err)
-	}
-	if err := rundir.WriteJSON(filepath.Join(out, rundir.ManifestFile), res.Summary.Manifest); err != nil {
-		return err
-	}
-	for _, s := range res.Systems {
-		dir := filepath.Join(out, s.Dir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("create run directory: %w", err)
-		}
-		if err := rundir.WriteRecords(filepath.Join(dir, rundir.RecordsFile), s.Records); err != nil {
-			return err
-		}
-		if err := rundir.WriteJSON(filepath.Join(dir, rundir.StatisticsFile), s.Statistics); err != nil {
-			return err
-		}
-	}
-	return rundir.Seal(out, res.Summary, res.Summary.Manifest)
 }

@@ -80,6 +80,15 @@ func (c *Config) SQLPP() bool { return c.Pipeline.Dialect == DialectSQLPP }
 // DocumentsDir is pipeline.documents resolved against the config file's directory.
 func (c *Config) DocumentsDir() string { return c.resolve(c.Pipeline.Documents) }
 
+// SetDir makes relative paths in c (prompt templates, pipeline.documents) relative to
+// dir, as a loaded config's are to its file's directory: a matrix plan's cells, composed
+// from the plan, take the plan file's.
+func (c *Config) SetDir(dir string) { c.dir = dir }
+
+// Resolve is path resolved against the config's directory (unchanged when absolute, or
+// when the config has no directory: relative to the working directory).
+func (c *Config) Resolve(path string) string { return c.resolve(path) }
+
 func (c *Config) resolve(path string) string {
 	if path == "" || filepath.IsAbs(path) || c.dir == "" {
 		return path

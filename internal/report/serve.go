@@ -61,6 +61,7 @@ func (s *Server) Close() error { return s.eng.Close() }
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /matrix/{$}", s.matrixPage)
 	mux.HandleFunc("GET /run/{id}/{$}", s.runPage)
 	mux.HandleFunc("GET /run/{id}/q/{idx}", s.questionPage)
 	mux.HandleFunc("GET /run/{id}/compare", s.comparePage)
@@ -189,7 +190,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 			runs[i].Error = err.Error()
 		}
 	}
-	s.render(w, "index", map[string]any{"Root": s.root, "Runs": runs, "Errors": errs})
+	s.render(w, "index", map[string]any{"Root": s.root, "Runs": runs, "Errors": errs, "Matrix": s.hasMatrix()})
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // AuditConfig says what to audit (internal/audit): the dataset's golds on their SQLite
@@ -22,7 +23,21 @@ type AuditConfig struct {
 	TaskDSN string
 }
 
-// Audit loads the dataset and audits it. It writes nothing: the cli writes audit.jsonl.
+// AuditInto audits cfg's dataset (Audit) and writes the findings to DIR/audit.jsonl
+// (rundir.WriteAudit: a finished run's manifest records the file), returning its path.
+func AuditInto(ctx context.Context, cfg AuditConfig, dir string) (*audit.Result, *dataset.Dataset, string, error) {
+	res, ds, err := Audit(ctx, cfg)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	path, err := rundir.WriteAudit(dir, res.Findings)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return res, ds, path, nil
+}
+
+// Audit loads the dataset and audits it; AuditInto writes the findings.
 func Audit(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.Dataset, error) {
 	if isTaskKind(cfg.DatasetSpec) {
 		return auditTasks(ctx, cfg) // tasks on a database copy: audit_tasks.go

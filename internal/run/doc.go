@@ -1,8 +1,14 @@
-// Package run orchestrates an evaluation and returns what it found as data: the caller
-// (the cli) decides where anything goes, and this package writes nothing itself. It
-// exists so that eval, demo and collect's two-pass runs share one run path that can be
-// tested without a command line, and so that the cli is left with flags, printing and the
-// run directory.
+// Package run is the one orchestrator: an evaluation written to its run directory, two
+// passes, shards and their merge, the experiment matrix. It exists so that eval, demo,
+// collect's two-pass runs and every matrix cell share one run path that can be tested
+// without a command line, and so that the cli is left with flags and printing: run
+// prints nothing (its Observers hear warnings and progress) and writes the run directory
+// only through rundir.
+//
+// EvalInto (evalinto.go) is an evaluation start to end: the lock, where the run goes
+// (rundir.PlanOut: --force writes beside an earlier run and swaps it in once complete),
+// the resume checks, Prepare, args.json and the manifest, Eval streaming the records to
+// a rundir.Writer, statistics.json, and rundir.Seal.
 //
 // # One evaluation
 //
@@ -47,9 +53,9 @@
 //
 // TwoPass (twopass.go) is the NL2SQL++ two-pass run: pass 1 with collect, pass 1 judged
 // with the flexible comparison, pass 2 on the failures with the previous attempt in the
-// prompt, the merged records judged, and a TwoPassReport. collect writes its own
-// resumable pass directories, and the caller's Passes show the collect runs and write the
-// judged runs.
+// prompt, the merged records judged (each through EvalInto), and a TwoPassReport.
+// collect writes its own resumable pass directories; the caller's PassObserver only
+// shows the collect passes and the judged runs.
 //
 // Sharding (shard.go, merge.go; docs/scale.md): Config.Shard narrows the plan, after
 // --db-id and through the same path, to one part of dataset.SplitShards (databases kept
@@ -68,7 +74,11 @@
 // once (each cell's value and interval from its summary.json, cost and latency per
 // correct answer, marginal means with exact McNemar tests, best cell against the
 // runner-up) into rundir.MatrixSummary, which matrix.json holds and the terminal and HTML
-// render.
+// render. Matrix (matrix.go, matrix_run.go, matrix_merge.go, matrix_gate.go) runs a plan:
+// OpenMatrix reads its datasets and hashes every cell's inputs, Run collects and judges
+// (EvalInto) the cells not done, workers at a time, each endpoint's limits held across
+// them, keeping matrix.json current, adopts merged shards' finished cells, and writes the
+// comparison and report.WriteMatrixHTML's matrix.html; Estimate is the dry run.
 //
 // Audit, Rescore and Agreement (audit.go, rescore.go, agreement.go) are the run paths of
 // the audit, rescore and agreement subcommands.

@@ -158,7 +158,7 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 	for _, m := range p.Models {
 		for _, pl := range p.Pipelines {
 			node := pf.Pipelines[pl]
-			cfg, err := composeConfig(llms[m], prices[m], &node)
+			cfg, err := composeConfig(dir, llms[m], prices[m], &node)
 			if err != nil {
 				return nil, fmt.Errorf("models.%s with pipelines.%s: %w", m, pl, err)
 			}
@@ -206,7 +206,7 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 
 // composeConfig reads one model and one pipeline as a collect config, through collect's
 // strict parse (an unknown key is an error naming it).
-func composeConfig(llm, price, pipeline *yaml.Node) (*collect.Config, error) {
+func composeConfig(dir string, llm, price, pipeline *yaml.Node) (*collect.Config, error) {
 	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("llm"), llm, key("pipeline"), pipeline}}
 	if price != nil {
@@ -220,6 +220,7 @@ func composeConfig(llm, price, pipeline *yaml.Node) (*collect.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (%w)", err, ErrBadPlan)
 	}
+	cfg.SetDir(abs(dir, ".")) // prompt paths are relative to the plan, as its other paths are
 	return cfg, nil
 }
 

@@ -42,6 +42,9 @@ func TestParseMatrixPlan(t *testing.T) {
 	if p.Systems["S"]["d1"] != "/plans/preds.txt" {
 		t.Errorf("system file %q", p.Systems["S"]["d1"])
 	}
+	if c := p.Configs["m1+p1"]; c.Resolve("gen.tmpl") != "/plans/gen.tmpl" || c.Resolve("/abs.tmpl") != "/abs.tmpl" {
+		t.Errorf("a cell's prompt paths resolve to %s, %s: not against the plan's directory", c.Resolve("gen.tmpl"), c.Resolve("/abs.tmpl"))
+	}
 	if c := p.Configs["m1+p2"]; c.LLM.Model != "x" || c.Pricing == nil || c.Pipeline.QueryRevision.Rounds != 2 {
 		t.Errorf("m1+p2 config: %+v", c)
 	}

@@ -13,7 +13,11 @@
 // resolved inside it (Resolve, paths.go). Seal is a run's last write: summary.json with
 // the sha256 of every file its numbers come from, then manifest.json with the same and
 // summary.json's own; Check recomputes them (integrity.go). AcquireLock is the writer
-// lock on --out (flock(2) on a file beside the directory, lock.go).
+// lock on --out (flock(2) on a file beside the directory, lock.go). The writer of a run
+// being judged is here too: Writer (writer.go) streams each system's records (the run
+// layer's sink), PlanOut (outdir.go) decides whether a run is written in place or beside
+// an earlier one it replaces once complete, args.json (args.go) remembers eval's
+// arguments, and resume.go holds --resume's checks.
 //
 // To add a file: its name and cap in files.go, its type in its own file, its reader
 // beside it.
