@@ -1,0 +1,62 @@
+package prove
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// testSchema: singer(id PK, name, age, country) and concert(cid PK, sid -> singer.id, year).
+func testSchema() *Schema {
+	return &Schema{Tables: []Table{
+		{Name: "singer", Columns: []Column{{Name: "id", Kind: KindNum, NotNull: true}, {Name: "name", Kind: KindText}, {Name: "age", Kind: KindNum}, {Name: "country", Kind: KindText}}, Keys: [][]int{{0}}},
+		{Name: "concert", Columns: []Column{{Name: "cid", Kind: KindNum, NotNull: true}, {Name: "sid", Kind: KindNum}, {Name: "year", Kind: KindNum}}, Keys: [][]int{{0}}},
+	}, Incl: []Inclusion{{Child: 1, Cols: []int{1}, Parent: 0, PCols: []int{0}}}}
+}
+
+func skipNoSolver(t testing.TB) {
+	t.Helper()
+	if !DefaultSolver().Available() {
+		t.Skip("z3 not installed")
+	}
+}
+
+func TestProvePairs(t *testing.T) {
+	skipNoSolver(t)
+	cases := []struct {
+		name, gold, pred string
+		cmp              Compare
+		ordered          bool
+		want             Status
+	}{
+		{"same", "SELECT name FROM singer", "SELECT name FROM singer", Bag, false, Proven},
+		{"alias", "SELECT T1.name FROM singer AS T1 WHERE T1.age > 30", "SELECT name FROM singer WHERE 30 < age", Bag, false, Proven},
+		{"distinct-bag", "SELECT country FROM singer", "SELECT DISTINCT country FROM singer", Bag, false, Refuted},
+		{"distinct-set", "SELECT country FROM singer", "SELECT DISTINCT country FROM singer", Set, false, Proven},
+		{"not-in-null", "SELECT name FROM singer WHERE id NOT IN (SELECT sid FROM concert)", "SELECT name FROM singer AS s WHERE NOT EXISTS (SELECT 1 FROM concert AS c WHERE c.sid = s.id)", Bag, false, Refuted},
+		{"in-exists", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT name FROM singer AS s WHERE EXISTS (SELECT 1 FROM concert AS c WHERE c.sid = s.id)", Bag, false, Proven},
+		{"join-vs-in-bag", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Bag, false, Refuted},
+		{"join-vs-in-set", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Set, false, Proven},
+		{"count-group", "SELECT sid, count(*) FROM concert GROUP BY sid", "SELECT sid, count(cid) FROM concert GROUP BY sid", Bag, false, Proven},
+		{"count-col-null", "SELECT count(*) FROM singer", "SELECT count(age) FROM singer", Bag, false, Refuted},
+		{"max-vs-order", "SELECT max(age) FROM singer", "SELECT age FROM singer ORDER BY age DESC LIMIT 1", Bag, false, Refuted},
+		{"limit-tie", "SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT min(age) FROM singer)", Bag, false, Refuted},
+		{"order-same", "SELECT name, age FROM singer ORDER BY age", "SELECT name, age FROM singer ORDER BY age ASC", Bag, true, Proven},
+		{"order-desc", "SELECT name, age FROM singer ORDER BY age", "SELECT name, age FROM singer ORDER BY age DESC", Bag, true, Refuted},
+		{"avg", "SELECT avg(age) FROM singer", "SELECT sum(age) / count(age) FROM singer", Bag, false, Unknown},
+		{"having", "SELECT sid FROM concert GROUP BY sid HAVING count(*) > 1", "SELECT DISTINCT sid FROM concert AS a WHERE (SELECT count(*) FROM concert AS b WHERE b.sid = a.sid) > 1", Bag, false, Refuted},
+		{"between", "SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age >= 20 AND age <= 30", Bag, false, Proven},
+		{"union-or", "SELECT name FROM singer WHERE age > 30 UNION SELECT name FROM singer WHERE country = 'US'", "SELECT DISTINCT name FROM singer WHERE age > 30 OR country = 'US'", Bag, false, Proven},
+		{"except", "SELECT id FROM singer EXCEPT SELECT sid FROM concert", "SELECT id FROM singer WHERE id NOT IN (SELECT sid FROM concert WHERE sid IS NOT NULL)", Bag, false, Proven},
+		{"left-join-count", "SELECT T1.name, count(T2.cid) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", "SELECT name, (SELECT count(*) FROM concert WHERE sid = singer.id) FROM singer", Bag, false, Proven},
+		{"like", "SELECT name FROM singer WHERE name LIKE 'a%'", "SELECT name FROM singer", Bag, false, Unknown},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Compare: c.cmp, Ordered: c.ordered, Budget: 20 * time.Second})
+			if r.Status != c.want {
+				t.Errorf("got %s (%s), want %s; db %v", r.Status, r.Reason, c.want, r.DB)
+			}
+		})
+	}
+}
