@@ -8,8 +8,8 @@ type colName struct{ qual, name string }
 
 // tuple is one possible row: present when ex holds.
 type tuple struct {
-	ex   string
-	vals []value
+	ex    string
+	vals  []value
 	rank  string // Int term: rows before it in ORDER BY order ("" when unordered)
 	first string // Bool: it may be the first row (a scalar subquery's value); "" means ex
 }
