@@ -59,6 +59,7 @@ type Options struct {
 	Budget    Budget
 	Semantics judge.Semantics // the run's: bird (default) or spider
 	Domain    Domain          // realistic (default) or declared
+	Proof     ProofOptions    // the bounded proof beside the search (proof.go)
 }
 
 // Searcher finds counterexamples. It is safe for concurrent use: each original
@@ -127,6 +128,7 @@ func rank(assumes []string, tie string) int {
 type Outcome struct {
 	Tried int
 	Found *Found
+	Proof *ProofOutcome // nil when the proof is off
 }
 
 // Search looks for a variant of the database at dbPath on which pred matches none of
@@ -143,6 +145,7 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 		return &Outcome{}, err
 	}
 	suite := s.suite(ctx, d, question, golds)
+	pctx := ctx // the proof has its own budget
 	if s.opt.Budget.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.opt.Budget.Time)
@@ -208,6 +211,9 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 	})
 	if err != nil && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
 		return nil, err
+	}
+	if err == nil && s.opt.Proof.On && pctx.Err() == nil {
+		out.Proof, out.Found = s.proof(pctx, sp, rl, p, realistic, seedOf(s.opt.Seed, question, pred), out.Found, golds, pred)
 	}
 	return out, err
 }

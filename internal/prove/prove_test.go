@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -56,6 +57,51 @@ func TestProvePairs(t *testing.T) {
 			r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Compare: c.cmp, Ordered: c.ordered, Budget: 20 * time.Second})
 			if r.Status != c.want {
 				t.Errorf("got %s (%s), want %s; db %v", r.Status, r.Reason, c.want, r.DB)
+			}
+		})
+	}
+}
+
+// TestProveNeverProvesTraps: pairs that differ on some small database (NULL corners,
+// duplicates under bag semantics, ties under LIMIT, empty groups, join kinds) must
+// never be proven, under any comparison that tells them apart.
+func TestProveNeverProvesTraps(t *testing.T) {
+	skipNoSolver(t)
+	traps := []struct {
+		name, gold, pred string
+		cmp              Compare
+	}{
+		{"x=x", "SELECT name FROM singer WHERE age = age", "SELECT name FROM singer", Bag},
+		{"ne-null", "SELECT name FROM singer WHERE NOT (age > 30)", "SELECT name FROM singer WHERE age < 30", Bag},
+		{"not-in-null-set", "SELECT id FROM singer WHERE id NOT IN (SELECT sid FROM concert)", "SELECT id FROM singer EXCEPT SELECT sid FROM concert", Set},
+		{"count-distinct", "SELECT count(DISTINCT country) FROM singer", "SELECT count(country) FROM singer", Set},
+		{"union-all", "SELECT name FROM singer UNION ALL SELECT name FROM singer WHERE age > 1", "SELECT name FROM singer UNION SELECT name FROM singer WHERE age > 1", Bag},
+		{"limit-2-3", "SELECT id FROM singer ORDER BY id LIMIT 2", "SELECT id FROM singer ORDER BY id LIMIT 3", Set},
+		{"limit-offset", "SELECT id FROM singer ORDER BY id LIMIT 1", "SELECT id FROM singer ORDER BY id LIMIT 1 OFFSET 1", Set},
+		{"limit-tie-max", "SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", Set},
+		{"empty-group", "SELECT count(*) FROM singer WHERE age > 50", "SELECT count(*) FROM singer WHERE age > 50 GROUP BY country", Set},
+		{"sum-empty", "SELECT sum(age) FROM singer WHERE age > 50", "SELECT max(age) FROM singer WHERE age > 50", Set},
+		{"left-inner", "SELECT T1.name FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Set},
+		{"left-count", "SELECT T1.id, count(*) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", "SELECT T1.id, count(T2.cid) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", Set},
+		{"avg-distinct", "SELECT avg(age) FROM singer", "SELECT avg(DISTINCT age) FROM singer", Set},
+		{"dup-bag", "SELECT country FROM singer WHERE age > 20", "SELECT DISTINCT country FROM singer WHERE age > 20", Bag},
+		{"min-text", "SELECT min(name) FROM singer", "SELECT name FROM singer ORDER BY name LIMIT 1", Set},
+		{"bare-col", "SELECT country, name FROM singer GROUP BY country", "SELECT country, min(name) FROM singer GROUP BY country", Set},
+		{"is-null-vs-eq", "SELECT name FROM singer WHERE country IS NULL", "SELECT name FROM singer WHERE country = NULL", Set},
+		{"between-swapped", "SELECT name FROM singer WHERE age BETWEEN 30 AND 20", "SELECT name FROM singer WHERE age BETWEEN 20 AND 30", Set},
+		{"in-vs-join-dups", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Bag},
+		{"having-vs-where", "SELECT country FROM singer GROUP BY country HAVING count(*) > 1", "SELECT DISTINCT country FROM singer", Set},
+		{"order-desc-ties", "SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", Bag},
+	}
+	for _, c := range traps {
+		t.Run(c.name, func(t *testing.T) {
+			ordered := strings.Contains(c.gold, "ORDER BY") && strings.Contains(c.pred, "ORDER BY") && !strings.Contains(c.gold, "LIMIT")
+			r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Compare: c.cmp, Ordered: ordered, Budget: 20 * time.Second})
+			if r.Status == Proven {
+				t.Errorf("proven: %s  vs  %s", c.gold, c.pred)
+			}
+			if r.Status == Unknown {
+				t.Logf("unknown: %s", r.Reason)
 			}
 		})
 	}
