@@ -269,7 +269,16 @@ func (en *encoder) compare(op ast.Operator, x, y ast.Expr, e *env) (truth, error
 		return truth{}, err
 	}
 	if _, err := compatible(a, b); err != nil {
-		return truth{}, err
+		// SQLite applies a column's affinity to a literal compared with it: a number
+		// compared with a text column is compared as its text, a numeric string
+		// compared with a number column as that number.
+		if b2, ok := en.affinity(y, a.k); ok && columnLike(x) {
+			b = b2
+		} else if a2, ok := en.affinity(x, b.k); ok && columnLike(y) {
+			a = a2
+		} else {
+			return truth{}, err
+		}
 	}
 	if a.k == kindNull || b.k == kindNull {
 		return truth{"false", "false"}, nil
@@ -385,4 +394,53 @@ func (en *encoder) choose(conds []string, vals []value, k Kind) value {
 	}
 	out.null = en.e.def("Bool", or(none, out.null))
 	return out
+}
+
+// columnLike reports whether x is a column reference (which has an affinity).
+func columnLike(x ast.Expr) bool {
+	for {
+		p, ok := x.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	switch t := x.(type) {
+	case *ast.QualifiedRef:
+		return true
+	case *ast.Ident:
+		return t.Quote != ast.QuoteDouble
+	}
+	return false
+}
+
+// affinity converts a literal to kind k as SQLite does when comparing it with a column
+// of that kind: an integer literal becomes its text, a numeric string its number.
+func (en *encoder) affinity(x ast.Expr, k Kind) (value, bool) {
+	l, ok := x.(*ast.Literal)
+	if !ok {
+		return value{}, false
+	}
+	switch {
+	case k == KindText && l.Kind == ast.LitInteger:
+		sym, ok := en.texts[l.Value]
+		return value{v: sym, null: "false", k: KindText}, ok && canonicalInt(l.Value)
+	case k == KindNum && l.Kind == ast.LitString && canonicalInt(strings.TrimSpace(l.Value)):
+		v, err := realLit(strings.TrimSpace(l.Value))
+		return value{v: v, null: "false", k: KindNum}, err == nil
+	}
+	return value{}, false
+}
+
+// canonicalInt: digits without a leading zero (or "0"), a text SQLite converts both ways unchanged.
+func canonicalInt(s string) bool {
+	if s == "" || len(s) > 15 || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

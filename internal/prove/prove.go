@@ -155,8 +155,8 @@ func textLiterals(stmts []*ast.SelectStmt) []string {
 	walk = func(n ast.Node) {
 		switch t := n.(type) {
 		case *ast.Literal:
-			if t.Kind == ast.LitString {
-				set[t.Value] = true
+			if t.Kind == ast.LitString || t.Kind == ast.LitInteger && canonicalInt(t.Value) {
+				set[t.Value] = true // an integer may be compared with a text column
 			}
 		case *ast.Ident:
 			if t.Quote == ast.QuoteDouble {

@@ -89,7 +89,7 @@ func (s *Solver) Solve(ctx context.Context, script string, budget time.Duration)
 	rest := string(out)[strings.Index(string(out), "sat")+3:]
 	vals, perr := parseValues(rest)
 	if perr != nil {
-		return nil, fmt.Errorf("z3 model: %w", perr)
+		return nil, fmt.Errorf("z3 model: %w: %s", perr, oneLine(rest))
 	}
 	return &Answer{Status: "sat", Values: vals}, nil
 }
