@@ -196,7 +196,7 @@ func (s *Searcher) confirm(ctx context.Context, sb *sandbox, sp *spec, p *pair, 
 		return found
 	}
 	out.BySolver = true
-	return &Found{Script: script(sp, loaded, golds, pred, s.opt.Semantics), Gold: o.golds[0], Pred: o.pred, Rows: loaded.rows(), Assumes: as, GoldTie: tie}
+	return &Found{Script: script(sp, loaded, golds, pred, s.opt.Semantics, s.opt.SpiderMode), Gold: o.golds[0], Pred: o.pred, Rows: loaded.rows(), Assumes: as, GoldTie: tie}
 }
 
 // proveOnly runs the proof without the sampler (the corpus tests measure the proof
@@ -211,7 +211,7 @@ func (s *Searcher) proveOnly(ctx context.Context, dbPath string, question int, g
 	if err != nil {
 		return nil, nil, err
 	}
-	p := newPair(s.opt.Semantics, golds, pred)
+	p := newPair(s.opt.Semantics, s.opt.SpiderMode, golds, pred)
 	rl := newRealism(d.profile(ctx), sp, queries)
 	gen := &generator{s: sp, p: buildPools(ctx, d, sp, queries), real: rl}
 	for _, ts := range sp.tables {

@@ -60,6 +60,9 @@ type Options struct {
 	Semantics judge.Semantics // the run's: bird (default) or spider
 	Domain    Domain          // realistic (default) or declared
 	Proof     ProofOptions    // the bounded proof beside the search (proof.go)
+	// SpiderMode is the run's --spider-mode: under corrected, the pair is compared
+	// without the official rewrite's corners, as the verdict was.
+	SpiderMode judge.SpiderMode
 }
 
 // Searcher finds counterexamples. It is safe for concurrent use: each original
@@ -152,7 +155,7 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 		defer cancel()
 	}
 	queries := append(append([]string(nil), golds...), pred)
-	p := newPair(s.opt.Semantics, golds, pred)
+	p := newPair(s.opt.Semantics, s.opt.SpiderMode, golds, pred)
 	declared := &generator{s: sp, p: buildPools(ctx, d, sp, queries)}
 	for _, ts := range sp.tables {
 		declared.samples = append(declared.samples, d.sample(ctx, ts.t))
@@ -201,7 +204,7 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 				return nil
 			}
 			best = k
-			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics), Gold: o.golds[0], Pred: o.pred, Rows: got.rows(),
+			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics, s.opt.SpiderMode), Gold: o.golds[0], Pred: o.pred, Rows: got.rows(),
 				Assumes: rl.assumes(got), GoldTie: tie}
 			if k == 0 {
 				return nil
