@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -51,10 +52,13 @@ const (
 func key(a, b string) string { return strings.ToLower(a) + "\x00" + strings.ToLower(b) }
 
 // openDBInfo introspects the database at path and checks its foreign keys.
-func openDBInfo(ctx context.Context, path string) (*dbInfo, error) {
+func openDBInfo(ctx context.Context, path string, declared ...*dbschema.Schema) (*dbInfo, error) {
 	s, err := dbschema.Introspect(ctx, path)
 	if err != nil {
 		return nil, err
+	}
+	for _, extra := range declared {
+		addForeignKeys(s, extra)
 	}
 	ro, err := engine.OpenSQLiteReadOnly(path, 2)
 	if err != nil {
@@ -286,4 +290,40 @@ func (d *dbInfo) dirtyFK(ctx context.Context, t *dbschema.Table, fk dbschema.For
 	}
 	return fmt.Sprintf("declared foreign key %s.%s -> %s.%s; the data breaks it in %d of %d rows: %s.%s = %s", t.Name, fk.Columns[0], p.Name, fk.RefColumns[0],
 		broken, total, t.Name, fk.Columns[0], strings.Join(bad, ", ")), true
+}
+
+// addForeignKeys adds to s the foreign keys extra (a tables.json entry) declares that
+// s (the SQLite file) lacks, where every table and column named exists; they are then
+// checked against the data like the file's own.
+func addForeignKeys(s, extra *dbschema.Schema) {
+	if extra == nil {
+		return
+	}
+	for _, et := range extra.Tables {
+		t := s.Table(et.Name)
+		if t == nil {
+			continue
+		}
+	next:
+		for _, fk := range et.ForeignKeys {
+			p := s.Table(fk.RefTable)
+			if p == nil || len(fk.Columns) != len(fk.RefColumns) || len(fk.Columns) == 0 {
+				continue
+			}
+			fk = dbschema.ForeignKey{Columns: slices.Clone(fk.Columns), RefTable: p.Name, RefColumns: slices.Clone(fk.RefColumns)}
+			for i := range fk.Columns {
+				c, pc := t.Column(fk.Columns[i]), p.Column(fk.RefColumns[i])
+				if c == nil || pc == nil {
+					continue next
+				}
+				fk.Columns[i], fk.RefColumns[i] = c.Name, pc.Name
+			}
+			for _, have := range t.ForeignKeys {
+				if strings.EqualFold(have.RefTable, fk.RefTable) && sameCols(have.Columns, fk.Columns) && sameCols(have.RefColumns, fk.RefColumns) {
+					continue next
+				}
+			}
+			t.ForeignKeys = append(t.ForeignKeys, fk)
+		}
+	}
 }

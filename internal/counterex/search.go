@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"hash/fnv"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -63,6 +65,9 @@ type Options struct {
 	// SpiderMode is the run's --spider-mode: under corrected, the pair is compared
 	// without the official rewrite's corners, as the verdict was.
 	SpiderMode judge.SpiderMode
+	// TablesJSON is the dataset's tables.json (Spider, BIRD), whose foreign keys are
+	// added to those the SQLite file declares ("" when none).
+	TablesJSON string
 }
 
 // Searcher finds counterexamples. It is safe for concurrent use: each original
@@ -72,6 +77,21 @@ type Searcher struct {
 	opt    Options
 	dbs    memo.Map[string, *dbInfo]
 	suites sync.Map // suiteKey -> *suiteEntry
+	tables memo.Map[string, map[string]*dbschema.Schema]
+}
+
+// declared is the tables.json entry of the database at path (its db_id is the file's
+// name without extension), or nil.
+func (s *Searcher) declared(path string) *dbschema.Schema {
+	if s.opt.TablesJSON == "" {
+		return nil
+	}
+	m, err := s.tables.Get(s.opt.TablesJSON, func() (map[string]*dbschema.Schema, error) { return dbschema.ReadTablesJSON(s.opt.TablesJSON) })
+	if err != nil {
+		return nil
+	}
+	base := filepath.Base(path)
+	return m[strings.TrimSuffix(base, filepath.Ext(base))]
 }
 
 // New returns a Searcher.
@@ -259,7 +279,9 @@ func candidates(suite *suiteEntry, sp *spec, realistic, declared *generator, r *
 }
 
 func (s *Searcher) db(ctx context.Context, path string) (*dbInfo, error) {
-	return s.dbs.Get(path, func() (*dbInfo, error) { return openDBInfo(context.WithoutCancel(ctx), path) })
+	return s.dbs.Get(path, func() (*dbInfo, error) {
+		return openDBInfo(context.WithoutCancel(ctx), path, s.declared(path))
+	})
 }
 
 // seedOf mixes the run's seed, the question and the prediction's text into one seed,

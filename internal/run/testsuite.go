@@ -20,7 +20,7 @@ const CounterexampleDir = "counterexamples"
 // testSuiteAnnotator searches every EX-correct record under the run's semantics.
 func testSuiteAnnotator(cfg Config, ds *dataset.Dataset) *counterex.Annotator {
 	sem, _ := semanticsFor(cfg.Semantics, ds.Kind) // already checked by Prepare
-	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain, SpiderMode: cfg.spiderMode(),
+	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain, SpiderMode: cfg.spiderMode(), TablesJSON: ds.Tables,
 		Proof: counterex.ProofOptions{On: cfg.Proof, Bound: cfg.proofBound(), Budget: cfg.proofBudget()}})
 }
 
