@@ -13,6 +13,7 @@ import (
 	"github.com/sqlc-dev/meyer/ast"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlscan"
 )
 
 // Status is a proof's answer.
@@ -42,6 +43,9 @@ type Options struct {
 	Ordered bool          // compare as lists up to ties (Spider when the gold has ORDER BY)
 	Budget  time.Duration // solver time (default 10 s)
 	Solver  *Solver       // nil: the default solver (z3 on PATH)
+	// Permute allows the prediction's columns in another order (Spider's comparison
+	// tries column permutations): proven when some order is proven.
+	Permute bool
 }
 
 // Result is one proof's answer.
@@ -67,7 +71,36 @@ func Prove(ctx context.Context, sc *Schema, gold, pred string, opt Options) (res
 		opt.Budget = 10 * time.Second
 	}
 	res = Result{Status: Unknown, Bound: opt.Bound, Assumes: sc.Facts()}
-	script, lits, err := encode(sc, gold, pred, opt)
+	if canonical(gold) == canonical(pred) {
+		// One text, one plan: SQLite returns the same rows on every database.
+		res.Status, res.Reason = Proven, "the same query up to case, spacing and ASC"
+		return res
+	}
+	first := prove1(ctx, sc, gold, pred, opt, nil, res)
+	if first.Status == Proven || !opt.Permute {
+		return first
+	}
+	// Another column order may match: tried after a refutation or a kind mismatch only.
+	if first.Status == Unknown && !strings.Contains(first.Reason, "in the other") {
+		return first
+	}
+	for _, perm := range permutations(width(pred)) {
+		r := prove1(ctx, sc, gold, pred, opt, perm, res)
+		r.Elapsed += first.Elapsed
+		if r.Status == Proven {
+			r.Reason = fmt.Sprintf("with the prediction's columns in the order %v (Spider compares any order)", perm)
+			return r
+		}
+		if first.Status == Unknown && r.Status == Refuted {
+			first = r
+		}
+	}
+	return first
+}
+
+// prove1 is one attempt, with the prediction's columns permuted by perm (nil: as they are).
+func prove1(ctx context.Context, sc *Schema, gold, pred string, opt Options, perm []int, res Result) Result {
+	script, lits, err := encode(sc, gold, pred, opt, perm)
 	if err != nil {
 		res.Reason = err.Error()
 		return res
@@ -100,7 +133,7 @@ func Prove(ctx context.Context, sc *Schema, gold, pred string, opt Options) (res
 }
 
 // encode builds the SMT-LIB script asking for a database on which the two differ.
-func encode(sc *Schema, gold, pred string, opt Options) (script string, lits []string, err error) {
+func encode(sc *Schema, gold, pred string, opt Options, perm []int) (script string, lits []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(error); ok && errors.Is(e, ErrUnsupported) {
@@ -135,6 +168,12 @@ func encode(sc *Schema, gold, pred string, opt Options) (script string, lits []s
 			return "", nil, err
 		}
 		res[i] = r
+	}
+	if perm != nil {
+		if len(perm) != len(res[1].rel.cols) {
+			return "", nil, unsupported("permutation of another width")
+		}
+		res[1] = permuted(res[1], perm)
 	}
 	eq, err := en.equal(res[0], res[1], opt)
 	if err != nil {
@@ -304,4 +343,77 @@ func (en *encoder) equal(a, b *result, opt Options) (string, error) {
 		}
 	}
 	return and(all...), nil
+}
+
+// permuted is r with its columns in the order perm names.
+func permuted(r *result, perm []int) *result {
+	rel := &relation{}
+	for _, i := range perm {
+		rel.cols = append(rel.cols, r.rel.cols[i])
+		rel.kinds = append(rel.kinds, r.rel.kinds[i])
+	}
+	for _, t := range r.rel.rows {
+		nt := t
+		nt.vals = nil
+		for _, i := range perm {
+			nt.vals = append(nt.vals, t.vals[i])
+		}
+		rel.rows = append(rel.rows, nt)
+	}
+	return &result{rel: rel, ordered: r.ordered}
+}
+
+// width is how many columns the query's SELECT list names (0 when it cannot tell: *).
+func width(q string) int {
+	p, err := sqlast.Parse(q)
+	if err != nil {
+		return 0
+	}
+	st, ok := p.Syntax().(*ast.SelectStmt)
+	if !ok || len(st.Cores) == 0 {
+		return 0
+	}
+	c, ok := st.Cores[0].(*ast.SelectQuery)
+	if !ok {
+		return 0
+	}
+	for _, rc := range c.Columns {
+		if _, star := rc.Expr.(*ast.Star); star {
+			return 0
+		}
+	}
+	return len(c.Columns)
+}
+
+// permutations lists the orders of n columns other than the identity (n of 2 or 3).
+func permutations(n int) [][]int {
+	switch n {
+	case 2:
+		return [][]int{{1, 0}}
+	case 3:
+		return [][]int{{0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	}
+	return nil
+}
+
+// canonical is q's code tokens with words lowercased, ASC and a final ";" dropped:
+// two queries with the same canonical text are one query to SQLite.
+func canonical(q string) string {
+	var b strings.Builder
+	toks := sqlscan.Code(q)
+	for len(toks) > 0 && toks[len(toks)-1].Text(q) == ";" {
+		toks = toks[:len(toks)-1]
+	}
+	for _, t := range toks {
+		s := t.Text(q)
+		if t.Kind == sqlscan.Word {
+			s = strings.ToLower(s)
+			if s == "asc" {
+				continue
+			}
+		}
+		b.WriteString(s)
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
