@@ -114,7 +114,7 @@ func (s *Searcher) proof(ctx context.Context, sp *spec, rl *realism, p *pair, ge
 	err := withSandbox(ctx, sp, func(sb *sandbox) error {
 		switch res.Status {
 		case prove.Proven:
-			s.crossCheck(ctx, sb, p, rl, gen, seed, opt.Bound, out)
+			s.crossCheck(ctx, sb, p, rl, gen, seed, res.Bound, out)
 		case prove.Refuted:
 			found = s.confirm(ctx, sb, sp, p, rl, res, out, found, golds, pred)
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,6 +77,15 @@ func Prove(ctx context.Context, sc *Schema, gold, pred string, opt Options) (res
 		// One text, one plan: SQLite returns the same rows on every database.
 		res.Status, res.Reason = Proven, "the same query up to case, spacing and ASC"
 		return res
+	}
+	// A LIMIT n, or a count compared with n, tells queries apart only on more than n
+	// rows: the bound grows to cover it, or the answer is unknown.
+	if need := rowsNeeded(gold, pred); need > opt.Bound {
+		if need > maxBound {
+			res.Reason = fmt.Sprintf("a LIMIT or count of %d needs %d rows per table, over the largest bound (%d)", need-1, need, maxBound)
+			return res
+		}
+		opt.Bound, res.Bound = need, need
 	}
 	first := prove1(ctx, sc, gold, pred, opt, nil, res)
 	if first.Status == Proven || !opt.Permute {
@@ -416,4 +427,88 @@ func canonical(q string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// maxBound is the largest bound rowsNeeded may raise a proof to.
+const maxBound = 6
+
+// rowsNeeded is one more than the largest LIMIT, OFFSET or integer compared with a
+// COUNT in either query (0 when none): the rows per table a difference may need.
+func rowsNeeded(qs ...string) int {
+	need := 0
+	note := func(x ast.Expr) {
+		for {
+			if p, ok := x.(*ast.ParenExpr); ok {
+				x = p.X
+				continue
+			}
+			if u, ok := x.(*ast.UnaryExpr); ok {
+				x = u.X
+				continue
+			}
+			break
+		}
+		if l, ok := x.(*ast.Literal); ok && (l.Kind == ast.LitInteger || l.Kind == ast.LitFloat) {
+			f, err := strconv.ParseFloat(l.Value, 64)
+			if err != nil || f > 1e6 {
+				need = 1 << 20
+				return
+			}
+			need = max(need, int(math.Floor(f))+1)
+		}
+	}
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		switch t := n.(type) {
+		case *ast.Limit:
+			note(t.Count)
+			if t.Offset != nil {
+				note(t.Offset)
+			}
+		case *ast.BinaryExpr:
+			if t.Op >= ast.OpEq && t.Op <= ast.OpGe {
+				if hasCount(t.X) {
+					note(t.Y)
+				}
+				if hasCount(t.Y) {
+					note(t.X)
+				}
+			}
+		case *ast.BetweenExpr:
+			if hasCount(t.X) {
+				note(t.Lo)
+				note(t.Hi)
+			}
+		}
+		for _, c := range n.Children() {
+			if c != nil && !isNilNode(c) {
+				walk(c)
+			}
+		}
+	}
+	for _, q := range qs {
+		p, err := sqlast.Parse(q)
+		if err == nil {
+			walk(p.Syntax())
+		}
+	}
+	return need // LIMIT n: n+1 rows show the cut; a count against n: n+1 rows pass it
+}
+
+// hasCount reports whether x holds a COUNT (in it or in a subquery of it).
+func hasCount(x ast.Node) bool {
+	found := false
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		if f, ok := n.(*ast.FuncCall); ok && strings.EqualFold(f.Name.Name, "count") {
+			found = true
+		}
+		for _, c := range n.Children() {
+			if !found && c != nil && !isNilNode(c) {
+				walk(c)
+			}
+		}
+	}
+	walk(x)
+	return found
 }

@@ -95,6 +95,9 @@ func TestProveNeverProvesTraps(t *testing.T) {
 		{"between-swapped", "SELECT name FROM singer WHERE age BETWEEN 30 AND 20", "SELECT name FROM singer WHERE age BETWEEN 20 AND 30", Set},
 		{"in-vs-join-dups", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Bag},
 		{"having-vs-where", "SELECT country FROM singer GROUP BY country HAVING count(*) > 1", "SELECT DISTINCT country FROM singer", Set},
+		{"limit-5-needs-6-rows", "SELECT id FROM singer WHERE age > 1", "SELECT id FROM singer WHERE age > 1 LIMIT 5", Set},
+		{"count-over-4", "SELECT country FROM singer GROUP BY country HAVING count(*) > 3", "SELECT country FROM singer GROUP BY country HAVING count(*) > 4", Set},
+		{"limit-7-over-bound", "SELECT id FROM singer", "SELECT id FROM singer LIMIT 7", Set},
 		{"order-desc-ties", "SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", Bag},
 	}
 	for _, c := range traps {
