@@ -29,7 +29,7 @@ type ProofOptions struct {
 // The proof's defaults.
 const (
 	DefaultProofBound  = 3
-	DefaultProofBudget = 3 * time.Second
+	DefaultProofBudget = time.Second
 	crossChecks        = 100 // random databases a proof must survive
 )
 
