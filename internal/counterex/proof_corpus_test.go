@@ -21,7 +21,7 @@ type proofCase struct {
 
 // proofCorpus gathers the three corpora: the 146 inequivalent data pairs, the 101
 // data-equivalent pairs and the rewrites (generated and hand-written). Without
-// NL2SQLBENCH_PROOF_CORPUS=1 every fifteenth pair is taken (the package's time budget).
+// NL2SQLBENCH_PROOF_CORPUS=1 every thirtieth pair is taken (the package's time budget).
 func proofCorpus(t *testing.T) []proofCase {
 	t.Helper()
 	testutil.Shared(t, "data/spider/database")
@@ -29,7 +29,7 @@ func proofCorpus(t *testing.T) []proofCase {
 	if !prove.DefaultSolver().Available() {
 		t.Skip("z3 not installed")
 	}
-	every := 15
+	every := 30
 	if os.Getenv("NL2SQLBENCH_PROOF_CORPUS") == "1" {
 		every = 1
 	} else if testing.Short() {

@@ -54,6 +54,7 @@ func TestProvePairs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			opt := Options{Compare: c.cmp, Ordered: c.ordered, Budget: 20 * time.Second}
 			if strings.HasSuffix(c.name, "-2rows") { // heavy at 3 rows on a loaded machine
 				opt.Bound = 2
@@ -102,6 +103,7 @@ func TestProveNeverProvesTraps(t *testing.T) {
 	}
 	for _, c := range traps {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			ordered := strings.Contains(c.gold, "ORDER BY") && strings.Contains(c.pred, "ORDER BY") && !strings.Contains(c.gold, "LIMIT")
 			r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Compare: c.cmp, Ordered: ordered, Budget: 20 * time.Second})
 			if r.Status == Proven {
