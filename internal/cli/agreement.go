@@ -77,7 +77,7 @@ Writes RUN_DIR/agreement.json, which report and serve show. See docs/agreement.m
 			if err != nil {
 				return err
 			}
-			if err := writeJSONAtomic(filepath.Join(dir, rundir.AgreementFile), a); err != nil {
+			if err := rundir.WriteJSON(filepath.Join(dir, rundir.AgreementFile), a); err != nil {
 				return err
 			}
 			if err := rundir.Reseal(dir, rundir.AgreementFile); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // collectOpts are the flags of `collect`.
@@ -172,11 +173,11 @@ const twoPassFile = "two_pass.json"
 // with o's engine flags, then writes two_pass.json and prints it.
 func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options) error {
 	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables, Shard: base.Shard}, Engines: o.engines}
-	rep, err := benchrun.TwoPass(ctx, o.out, base, eval.runConfig(), twoPassIO{e: e, json: o.json})
+	rep, err := benchrun.TwoPass(ctx, o.out, base, eval.runConfig(), twoPassIO{runPrinter: runPrinter{stderr: e.stderr}, e: e, json: o.json})
 	if err != nil {
 		return err
 	}
-	if err := writeJSONAtomic(filepath.Join(o.out, twoPassFile), rep); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(o.out, twoPassFile), rep); err != nil {
 		return err
 	}
 	if o.json {
@@ -188,32 +189,26 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 	return nil
 }
 
-// twoPassIO shows a two-pass run's collect passes and writes its judged run directories.
+// twoPassIO shows a two-pass run: each collect pass's progress bar and summary block,
+// and the judged passes' phases and warnings (runPrinter).
 type twoPassIO struct {
+	runPrinter
 	e    *env
 	json bool
 }
 
-var _ benchrun.Passes = twoPassIO{}
+var _ benchrun.PassObserver = twoPassIO{}
 
-// Collect runs one pass with a progress bar and prints its summary block.
-func (p twoPassIO) Collect(ctx context.Context, opt collect.Options) (*collect.Summary, error) {
-	bar := newCollectBar(p.e.stderr, opt.Config.Pricing != nil)
-	opt.Progress = bar.update
-	sum, err := collect.Run(ctx, opt)
-	bar.finish()
-	if sum != nil && !p.json {
-		fmt.Fprintf(p.e.stdout, "pass %d:\n", opt.Pass)
-		printCollectSummary(p.e.stdout, sum)
+// CollectPass draws pass n's progress bar, then prints its summary block.
+func (p twoPassIO) CollectPass(n int, priced bool) (func(collect.Progress), func(*collect.Summary)) {
+	bar := newCollectBar(p.e.stderr, priced)
+	return bar.update, func(sum *collect.Summary) {
+		bar.finish()
+		if sum != nil && !p.json {
+			fmt.Fprintf(p.e.stdout, "pass %d:\n", n)
+			printCollectSummary(p.e.stdout, sum)
+		}
 	}
-	return sum, err
-}
-
-// Judge writes the judged run directory dir quietly. A previous run's is replaced once
-// the new one is complete: evals are redone from the records.
-func (p twoPassIO) Judge(ctx context.Context, cfg benchrun.Config, dir string) (*benchrun.Result, error) {
-	return evaluate(ctx, p.e, cfg, runOutput{Out: dir, Quiet: true, Force: true,
-		Rerun: "the same collect command (the judged run is redone from the records)"})
 }
 
 func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {

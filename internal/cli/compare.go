@@ -89,7 +89,7 @@ func runManifest(r *rundir.Run) (*rundir.Manifest, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
 	}
-	m, err := resumeManifest(r.Dir)
+	m, err := rundir.ResumeManifest(r.Dir)
 	if err != nil {
 		return nil, err
 	}

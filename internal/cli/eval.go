@@ -2,20 +2,16 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
@@ -134,10 +130,9 @@ queries (docs/spider2.md).`,
 			if cfg.Audit && cfg.Engines.Engine != "" && cfg.Engines.Engine != "sqlite" {
 				return usagef("--audit runs the gold on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
 			}
+			// The modes, --timing and --metrics are parsed once, by benchrun.Resolve in
+			// Prepare: a bad one is a usage error (ErrConfig) naming its flag.
 			if cfg.VES {
-				if _, err := judge.ParseTimingMode(cfg.Timing); err != nil {
-					return usagef("--timing: %v", err)
-				}
 				if cfg.VESIterations < 1 {
 					return usagef("--ves-iterations must be at least 1")
 				}
@@ -199,88 +194,41 @@ queries (docs/spider2.md).`,
 	return cmd
 }
 
-// evaluate judges through the run layer and writes the run directory o.Out: the
-// manifest, records as they are judged (runDir), then every system's statistics.json
-// and summary.json; then it prints the table or the JSON summary. eval, demo and
+// evaluate judges through the run layer into the run directory o.Out (run.EvalInto
+// writes it: the manifest, records as they are judged, every system's statistics.json
+// and summary.json), then prints the table or the JSON summary. eval, demo and
 // collect's two-pass runs use it.
 //
 // A non-empty o.Out is continued with o.Resume (after its manifest matched this run's)
 // and replaced with o.Force, the new run written beside it and swapped in when
-// complete (outdir.go); otherwise it is refused.
+// complete (rundir.PlanOut); otherwise it is refused.
 func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*benchrun.Result, error) {
 	o.prog = e.prog
 	obs := runPrinter{stderr: e.stderr}
 	out := o.Out
 	if out == "" {
-		kind, _, _ := strings.Cut(cfg.DatasetSpec, ":")
-		out = filepath.Join("runs", strings.ToLower(kind)+"-"+time.Now().Format("20060102-150405"))
+		out = benchrun.DefaultDir(cfg.DatasetSpec, time.Now())
 	}
-	// One writer at a time: a second eval, --resume or --force into this --out while
-	// one runs would mix two runs' files in it.
-	lock, err := rundir.AcquireLock(out, evalCommand(o))
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Release()
-	od, err := planOutDir(out, o.Resume, o.Force)
-	if err != nil {
-		return nil, err
-	}
+	dst := benchrun.Output{Dir: out, Resume: o.Resume, Force: o.Force, Args: o.Args, HoldWarnings: o.HoldWarnings,
+		Rerun: func(dir string) string { return rerunHint(o, dir) }}
 	if o.Judge != nil {
-		j, err := o.Judge.build(od.Work, cfg)
-		if err != nil {
-			return nil, err
+		var j *llmjudge.Judge
+		dst.LLMJudge = func(work string) (*llmjudge.Judge, error) {
+			var err error
+			j, err = o.Judge.build(work, cfg)
+			return j, err
 		}
-		defer j.Close()
-		defer printJudgeStats(e.stderr, j)
-		cfg.LLMJudge = j
+		defer func() {
+			if j != nil {
+				printJudgeStats(e.stderr, j)
+			}
+		}()
 	}
-	var resumed *rundir.Manifest
-	if o.Resume {
-		if err := checkResumable(out); err != nil {
-			return nil, err
-		}
-		if resumed, err = resumeManifest(out); err != nil {
-			return nil, err
-		}
-		if resumed != nil && resumed.HashedDBs {
-			cfg.HashDBs = true // compare the databases as the run fingerprinted them
-		}
-		if resumed != nil {
-			cfg.ResumedDuckDB = &resumed.Settings.DuckDB // no library loaded before the manifests match
-		}
-	}
-	p, err := benchrun.Prepare(ctx, cfg, obs)
-	if err != nil {
-		od.abandon()
-		return nil, err
-	}
-	write := p.Manifest
-	if resumed != nil {
-		if err := benchrun.CompareManifests(resumed, p.Manifest); err != nil {
-			return nil, err
-		}
-		if err := benchrun.CheckDuckDB(cfg, resumed.Settings.DuckDB); err != nil {
-			return nil, err
-		}
-		p.Manifest, write = resumed, nil
-	}
-	if !o.Resume && o.Args != nil {
-		if err := writeArgs(od.Work, o.Args); err != nil {
-			od.abandon()
-			return nil, err
-		}
-	}
-	res, err := judgeInto(ctx, od, p, o, write, obs)
+	res, p, err := benchrun.EvalInto(ctx, cfg, dst, obs)
 	if err != nil {
 		return nil, err
 	}
 	sum := res.Summary
-	for _, w := range sum.Warnings[len(p.Dataset.Warnings):] { // the dataset's were shown by Prepare
-		if !o.HoldWarnings {
-			obs.Warn(w)
-		}
-	}
 	if o.Quiet {
 		return res, nil
 	}
@@ -302,62 +250,6 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 		}
 	}
 	return res, nil
-}
-
-// judgeInto judges p into od: the manifest (when write is set) and the records go to
-// od.Work as they come, then statistics.json and summary.json, and a replacement run is
-// swapped into od.Out once all of them are written.
-func judgeInto(ctx context.Context, od outDir, p *benchrun.Plan, o runOutput, write *rundir.Manifest, obs benchrun.Observer) (*benchrun.Result, error) {
-	dir, err := openRunDir(od.Work, p.Systems, o.Resume, write)
-	if err != nil {
-		od.abandon()
-		return nil, err
-	}
-	defer dir.Close()
-	res, err := benchrun.Eval(ctx, p, dir.resumed, dir, obs)
-	kept := od.Work
-	if od.replacing() {
-		kept += " (the earlier run in " + od.Out + " is untouched)"
-	}
-	var stopped *benchrun.StoppedError
-	var fault *judge.FaultError
-	switch {
-	case errors.As(err, &stopped):
-		return nil, &interruptedError{err: stopped, kept: kept, hint: rerunHint(o, od.Work)}
-	case errors.As(err, &fault):
-		return nil, fmt.Errorf("%w; the records before it are complete in %s; restart the database server, then: %s", err, kept, rerunHint(o, od.Work))
-	case errors.Is(err, judge.ErrTimingBudget):
-		return nil, fmt.Errorf("%w; the judged records are complete in %s (without timing)", err, kept)
-	case err != nil:
-		dir.Close()
-		od.abandon()
-		return nil, err
-	}
-	for _, s := range res.Systems {
-		if err := writeJSONAtomic(filepath.Join(od.Work, s.Dir, rundir.StatisticsFile), s.Statistics); err != nil {
-			return nil, err
-		}
-	}
-	// summary.json and the manifest, with the sha256 of every file the numbers come from.
-	if err := rundir.Seal(od.Work, res.Summary, write); err != nil {
-		return nil, err
-	}
-	dir.Close()
-	if err := od.commit(); err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// evalCommand names the run for the lock's holder: "eval", "eval --resume", "eval --force".
-func evalCommand(o runOutput) string {
-	switch {
-	case o.Resume:
-		return "eval --resume"
-	case o.Force:
-		return "eval --force"
-	}
-	return "eval"
 }
 
 // plural writes "1 question", "2 questions".

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // matrixOpts are the flags of `matrix`.
@@ -81,169 +79,69 @@ func runMatrix(ctx context.Context, e *env, planPath string, o matrixOpts) error
 	if err != nil {
 		return err
 	}
-	var shard *dataset.Shard
+	mo := benchrun.MatrixOptions{Out: o.out, ShardArg: o.shard, Workers: o.workers, EvalWorkers: o.evalJobs, Alpha: o.alpha,
+		Merge: o.merge, Getenv: os.Getenv, Rerun: e.command("matrix", shellQuote(planPath), "--out", shellQuote(o.out))}
 	if o.shard != "" {
 		s, err := benchrun.ParseShard(o.shard, func(string) string { return "" })
 		if err != nil {
 			return usagef("--shard: %v", err)
 		}
-		shard = &s
+		mo.Shard = &s
+		mo.Rerun += " --shard " + o.shard
 	}
-	m := &matrixRun{e: e, plan: plan, out: o.out, getenv: os.Getenv, evalJobs: o.evalJobs, gates: endpointGates(plan),
-		rerun: e.command("matrix", shellQuote(planPath), "--out", shellQuote(o.out))}
-	if o.shard != "" {
-		m.rerun += " --shard " + o.shard
-	}
-	if err := m.loadInputs(ctx); err != nil {
+	m, err := benchrun.OpenMatrix(ctx, plan, mo)
+	if err != nil {
 		return err
 	}
-	mine := func(i int) bool { return shard == nil || i%shard.Count == shard.Index }
 	if o.dryRun {
-		return m.dryRun(ctx, mine)
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
-	}
-	lock, err := rundir.AcquireLock(o.out, "matrix")
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	prev, err := rundir.ReadMatrix(o.out)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("%w (matrix.json is rewritten from the cells: move it aside to go on)", err)
-	case prev.PlanSHA256 != plan.SHA256:
-		fmt.Fprintf(e.stderr, "note: the plan changed since %s was written: cells whose inputs are unchanged are kept, the others are run again\n", filepath.Join(o.out, rundir.MatrixFile))
-	}
-	m.state = &rundir.Matrix{PlanSHA256: plan.SHA256, Shard: o.shard}
-	m.index = map[string]int{}
-	for _, src := range o.merge {
-		if err := m.adopt(ctx, src); err != nil {
+		cells, err := m.Estimate(ctx)
+		if err != nil {
 			return err
 		}
+		printMatrixEstimate(e.stdout, cells)
+		return nil
 	}
-	var todo []benchrun.PlanCell
-	for i, c := range plan.Cells {
-		st := rundir.MatrixCell{Name: c.Name, Dataset: c.Dataset, Model: c.Model, Pipeline: c.Pipeline, System: c.System, InputSHA256: m.hashes[c.Name], Status: rundir.CellPending}
-		m.index[c.Name] = len(m.state.Cells)
-		switch done, err := m.cellDone(ctx, c, mine(i)); {
-		case err != nil:
-			return err
-		case done:
-			rec, _ := rundir.ReadCell(benchrun.CellDir(o.out, c))
-			st = *rec
-		case !mine(i):
-			st.Status = rundir.CellNotShard
-		default:
-			todo = append(todo, c)
-		}
-		m.state.Cells = append(m.state.Cells, st)
-	}
-	if err := rundir.WriteMatrix(o.out, m.state); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "matrix: %d cells, %d to run, %d done\n", len(plan.Cells), len(todo), countStatus(m.state, rundir.CellDone))
-	bar := newProgress(e.stderr, "cells", progressDelay, progressEvery)
-	bar.Update(0, len(todo))
-	runErr := m.runCells(ctx, todo, o.workers, bar.Update)
-	bar.Finish()
-	if errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded) {
+	state, runErr := m.Run(ctx, matrixPrinter{stderr: e.stderr})
+	if state == nil {
 		return runErr
-	}
-	sum, err := m.summarise(ctx, o.alpha)
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	m.state.Summary = sum
-	if err := rundir.WriteMatrix(o.out, m.state); err != nil {
-		return errors.Join(runErr, err)
-	}
-	if err := writeMatrixHTML(filepath.Join(o.out, rundir.MatrixHTMLFile), m.state); err != nil {
-		return errors.Join(runErr, err)
 	}
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := enc.Encode(state.Summary); err != nil {
 			return errors.Join(runErr, err)
 		}
 	} else {
-		printMatrix(e.stdout, m.state, o.out)
+		printMatrix(e.stdout, state, o.out)
 	}
 	return runErr
 }
 
-func countStatus(m *rundir.Matrix, status string) int {
-	n := 0
-	for _, c := range m.Cells {
-		if c.Status == status {
-			n++
-		}
-	}
-	return n
-}
+// matrixPrinter shows a matrix run on stderr: its notes, the cells' progress; each
+// cell's eval is shown in the cell's log.
+type matrixPrinter struct{ stderr io.Writer }
 
-// summarise loads every finished cell's judged run and compares the grid.
-func (m *matrixRun) summarise(ctx context.Context, alpha float64) (*rundir.MatrixSummary, error) {
-	var runs []benchrun.MatrixCellRun
-	for i, c := range m.plan.Cells {
-		cr := benchrun.MatrixCellRun{Cell: c}
-		if m.state.Cells[i].Status == rundir.CellDone {
-			run, err := rundir.Load(ctx, filepath.Join(benchrun.CellDir(m.out, c), rundir.CellEvalDir))
-			if err != nil {
-				return nil, fmt.Errorf("cell %s: %w", c.Name, err)
-			}
-			if err := run.Integrity.Err(); err != nil {
-				return nil, fmt.Errorf("cell %s: %w", c.Name, err)
-			}
-			cr.Run = run
-		}
-		runs = append(runs, cr)
-	}
-	return benchrun.MatrixSummary(m.plan, runs, alpha)
+func (p matrixPrinter) Note(line string) { fmt.Fprintln(p.stderr, line) }
+func (p matrixPrinter) Cells() benchrun.Progress {
+	return newProgress(p.stderr, "cells", progressDelay, progressEvery)
 }
+func (matrixPrinter) CellObserver(log io.Writer) benchrun.Observer { return runPrinter{stderr: log} }
 
-// dryRun prints what each cell of this shard would ask, writing nothing.
-func (m *matrixRun) dryRun(ctx context.Context, mine func(int) bool) error {
-	w := m.e.stdout
+// printMatrixEstimate prints a dry run: what each cell of this shard would ask, and the total.
+func printMatrixEstimate(w io.Writer, cells []benchrun.CellEstimate) {
 	fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", "cell", "state", "questions", "to ask", "LLM calls", "tokens (est.)", "cost $ (est.)", "cached")
 	var tot collect.Estimate
-	for i, c := range m.plan.Cells {
-		if !mine(i) {
+	for _, c := range cells {
+		if !c.Collected {
+			fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", c.Name, c.State, "-", "-", "file on disk", "-", "-", "-")
 			continue
 		}
-		done, err := m.cellDone(ctx, c, false)
-		if err != nil {
-			return err
-		}
-		state := "new"
-		if rec, err := rundir.ReadCell(benchrun.CellDir(m.out, c)); err == nil && rec.InputSHA256 == m.hashes[c.Name] {
-			state = "resume"
-		} else if err == nil {
-			state = "changed"
-		}
-		if done {
-			state = "done"
-		}
-		if !c.Collected() {
-			fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", c.Name, state, "-", "-", "file on disk", "-", "-", "-")
-			continue
-		}
-		dir := benchrun.CellDir(m.out, c)
-		if state == "changed" {
-			dir = "" // its files are moved aside: nothing of them is reused
-		}
-		est, err := collect.EstimateRun(ctx, collect.Options{Config: c.Config, Dataset: m.datasets[c.Dataset], OutDir: dir, Select: m.selectDB(c)})
-		if err != nil {
-			return fmt.Errorf("cell %s: %w", c.Name, err)
-		}
+		est := c.Estimate
 		cost := "unpriced"
 		if est.Priced {
 			cost = fmt.Sprintf("%.4f-%.4f", est.CostMin, est.CostMax)
 		}
-		fmt.Fprintf(w, "%-44s %-8s %9d %7d %15s %23s %19s %8d\n", c.Name, state, est.Questions, est.ToAsk,
+		fmt.Fprintf(w, "%-44s %-8s %9d %7d %15s %23s %19s %8d\n", c.Name, c.State, est.Questions, est.ToAsk,
 			fmt.Sprintf("%d-%d", est.CallsMin, est.CallsMax),
 			fmt.Sprintf("%d-%d", est.PromptTokensMin+est.CompletionTokensMin, est.PromptTokensMax+est.CompletionTokensMax), cost, est.CachedAnswers)
 		tot.Questions += est.Questions
@@ -258,5 +156,4 @@ func (m *matrixRun) dryRun(ctx context.Context, mine func(int) bool) error {
 		fmt.Sprintf("%.4f-%.4f", tot.CostMin, tot.CostMax), tot.CachedAnswers)
 	fmt.Fprintf(w, "tokens: prompts rendered over each database's full schema at %d bytes a token, %d completion tokens an answer; calls range from no revision to every round\n",
 		collect.EstimateBytesPerToken, collect.CompletionTokensPerCall)
-	return nil
 }

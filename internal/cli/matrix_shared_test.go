@@ -281,3 +281,14 @@ func optInt(p *int) string {
 	}
 	return fmt.Sprint(*p)
 }
+
+// countStatus counts the cells of m in status.
+func countStatus(m *rundir.Matrix, status string) int {
+	n := 0
+	for _, c := range m.Cells {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
+}

@@ -63,7 +63,7 @@ func runMerge(cmd *cobra.Command, e *env, dirs []string, o mergeOpts) error {
 		return err
 	}
 	defer lock.Release()
-	od, err := planOutDir(o.out, false, false)
+	od, err := rundir.PlanOut(o.out, false, false)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func readShardRun(dir string) (benchrun.ShardRun, error) {
 	}
 	s.Workers = sum.Settings.Workers
 	for _, p := range s.Manifest.Predictions {
-		path, err := rundir.Resolve(dir, record.SystemDir(p.System)+"/"+recordsFile)
+		path, err := rundir.Resolve(dir, record.SystemDir(p.System)+"/"+rundir.RecordsFile)
 		if err != nil {
 			return s, fmt.Errorf("%w: %s: system %s: %v", benchrun.ErrMerge, dir, p.System, err)
 		}
@@ -137,7 +137,7 @@ func writeMerged(out string, res *benchrun.Result) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("create run directory: %w", err)
 	}
-	if err := writeJSONAtomic(filepath.Join(out, manifestFile), res.Summary.Manifest); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(out, rundir.ManifestFile), res.Summary.Manifest); err != nil {
 		return err
 	}
 	for _, s := range res.Systems {
@@ -145,10 +145,10 @@ func writeMerged(out string, res *benchrun.Result) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("create run directory: %w", err)
 		}
-		if err := rewriteRecords(filepath.Join(dir, recordsFile), s.Records); err != nil {
+		if err := rundir.WriteRecords(filepath.Join(dir, rundir.RecordsFile), s.Records); err != nil {
 			return err
 		}
-		if err := writeJSONAtomic(filepath.Join(dir, rundir.StatisticsFile), s.Statistics); err != nil {
+		if err := rundir.WriteJSON(filepath.Join(dir, rundir.StatisticsFile), s.Statistics); err != nil {
 			return err
 		}
 	}

@@ -193,7 +193,7 @@ func TestMergeRefuses(t *testing.T) {
 	short := filepath.Join(dir, "short")
 	copyDir(t, s1, short)
 	recs := readRecords(t, filepath.Join(short, systems[1], recordsFile))
-	if err := rewriteRecords(filepath.Join(short, systems[1], recordsFile), recs[:len(recs)-1]); err != nil {
+	if err := rundir.WriteRecords(filepath.Join(short, systems[1], rundir.RecordsFile), recs[:len(recs)-1]); err != nil {
 		t.Fatal(err)
 	}
 	dup := filepath.Join(dir, "s1-copy")

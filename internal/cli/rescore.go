@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -129,12 +129,16 @@ func rescoreRunWith(ctx context.Context, run *rundir.Run, path, corrections stri
 		return reviewedSummary{}, fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", run.Dir, eng)
 	}
 	// The run judged its golds under this mode; a corrected gold is judged the same way.
-	spiderMode, err := judge.ParseSpiderMode(m.Settings.SpiderMode)
+	set, err := benchrun.ResolveManifest(m, metrics.Options{PassK: m.Settings.PassK})
 	if err != nil {
-		return reviewedSummary{}, fmt.Errorf("run %s: manifest setting spider_mode: %w", run.Dir, err)
+		return reviewedSummary{}, fmt.Errorf("run %s: %w", run.Dir, err)
+	}
+	sem, err := benchrun.ParseRecordedSemantics(run.Summary.Settings.Semantics)
+	if err != nil {
+		return reviewedSummary{}, fmt.Errorf("run %s: summary.json: %w", run.Dir, err)
 	}
 	cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
-		Semantics: judge.Semantics(run.Summary.Settings.Semantics), SpiderMode: spiderMode, Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
+		Semantics: sem, SpiderMode: set.SpiderMode, Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
 		MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
 	for _, s := range run.Systems {
 		cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
@@ -150,7 +154,7 @@ func rescoreRunWith(ctx context.Context, run *rundir.Run, path, corrections stri
 	if corrections != "" {
 		out.Corrections = absPath(corrections)
 	}
-	if err := writeJSONAtomic(filepath.Join(run.Dir, reviewedFile), out); err != nil {
+	if err := rundir.WriteJSON(filepath.Join(run.Dir, reviewedFile), out); err != nil {
 		return out, err
 	}
 	return out, rundir.Reseal(run.Dir, reviewedFile)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,13 +19,7 @@ import (
 // are used, with the flags given now on top (--workers, --details, ...). Arguments given
 // with --resume are still checked against the manifest as before, every difference named.
 
-const argsFile = "args.json"
-
-// savedArgs is DIR/args.json.
-type savedArgs struct {
-	Command string   `json:"command"` // "eval"
-	Args    []string `json:"args"`    // flags as --name=value, paths absolute
-}
+const argsFile = rundir.ArgsFile
 
 // notRemembered are eval's flags that say where a run is written or how it is printed,
 // not what is judged: a resume gives its own.
@@ -79,14 +72,6 @@ func rememberedArgs(fs *pflag.FlagSet) []string {
 	return args
 }
 
-// writeArgs writes DIR/args.json.
-func writeArgs(dir string, args []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create run directory: %w", err)
-	}
-	return writeJSONAtomic(filepath.Join(dir, argsFile), savedArgs{Command: "eval", Args: args})
-}
-
 // A run directory is someone else's (it travels with papers and leaderboards), so
 // args.json is no more trusted than the rest of it: resume never takes from it a setting
 // that loads code, reaches the network, reads a secret or names a configuration file.
@@ -137,16 +122,12 @@ var ErrNoArgs = errors.New("the run directory does not remember its arguments")
 // command line gave again, for a note.
 func resumeArgs(prog, out string, now *pflag.FlagSet) (args, restated []string, err error) {
 	path := filepath.Join(out, argsFile)
-	data, err := rundir.ReadInside(out, argsFile, rundir.MaxArgs)
+	saved, err := rundir.ReadArgs(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--resume: %w", err)
-	}
-	var saved savedArgs
-	if err := json.Unmarshal(data, &saved); err != nil {
-		return nil, nil, fmt.Errorf("--resume: read %s: %w", path, err)
 	}
 	given := map[string]bool{}
 	var extra []string

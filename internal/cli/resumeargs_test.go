@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestResumeFromRunDirectory: a run interrupted by a cancel (Ctrl-C) prints a command
@@ -98,7 +100,7 @@ func TestResumeFromRunDirectory(t *testing.T) {
 		"--pred", rel(f.Systems["baseline"]), "--out", relOut, "--timeout", testTimeout.String(), "--max-rows", "10000"); code != exitOK {
 		t.Fatalf("relative paths: exit %d: %s", code, errOut)
 	}
-	var saved savedArgs
+	var saved rundir.Args
 	readJSON(t, filepath.Join(relOut, argsFile), &saved)
 	wantArgs := []string{"--dataset=jsonl:" + f.Questions, "--db-root=" + f.DBRoot, "--max-rows=10000", "--pred=" + f.Systems["baseline"], "--timeout=" + testTimeout.String()}
 	if strings.Join(saved.Args, " ") != strings.Join(wantArgs, " ") {

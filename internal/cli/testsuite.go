@@ -1,17 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/pflag"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
 
 // bindTestSuite adds eval's counterexample-search flags (docs/test-suite.md).
@@ -55,25 +48,5 @@ func (b *budgetFlag) Set(s string) error {
 		return err
 	}
 	*b = budgetFlag(v)
-	return nil
-}
-
-// writeCounterexample writes r's counterexample script to its path in the run directory
-// out (atomically: a temp file renamed), before the record naming it is written.
-func writeCounterexample(out string, r *record.Record) error {
-	c := r.Counterexample
-	if c == nil || c.Script == "" {
-		return nil
-	}
-	if c.Path == "" || filepath.IsAbs(c.Path) || strings.Contains(c.Path, "..") {
-		return fmt.Errorf("counterexample of question %d: bad path %q", r.Index, c.Path)
-	}
-	path := filepath.Join(out, filepath.FromSlash(c.Path))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write counterexample: %w", err)
-	}
-	if err := safefile.WriteFile(path, []byte(c.Script)); err != nil {
-		return fmt.Errorf("write counterexample: %w", err)
-	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // cutRun runs eval on the hostile fixture with extra flags into a fresh directory and
@@ -45,7 +47,7 @@ func cutRun(t *testing.T, fx *hostileFixture, extra ...string) string {
 func editArgs(t *testing.T, out string, edit func([]string) []string) {
 	t.Helper()
 	path := filepath.Join(out, argsFile)
-	var a savedArgs
+	var a rundir.Args
 	b, err := os.ReadFile(path)
 	if err == nil {
 		err = json.Unmarshal(b, &a)

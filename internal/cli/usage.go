@@ -123,27 +123,10 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// interruptedError is an eval stopped by an interrupt: how far it got and the command
-// that continues it.
-type interruptedError struct {
-	err        *benchrun.StoppedError
-	kept, hint string
-}
-
-func (e *interruptedError) Error() string {
-	what := "interrupted"
-	if !errors.Is(e.err.Err, context.Canceled) && !errors.Is(e.err.Err, context.DeadlineExceeded) {
-		what = e.err.Err.Error() + ": stopped" // the LLM judge's cost cap or endpoint, not a signal
-	}
-	return fmt.Sprintf("%s at %d of %d records (those are kept in %s); resume with: %s", what, e.err.Done, e.err.Total, e.kept, e.hint)
-}
-
-func (e *interruptedError) Unwrap() error { return e.err }
-
 // interruptedText says a command was interrupted, in words rather than as Go's
 // "context canceled".
 func interruptedText(err error) string {
-	if ie := (*interruptedError)(nil); errors.As(err, &ie) {
+	if ie := (*benchrun.InterruptedError)(nil); errors.As(err, &ie) {
 		return ie.Error()
 	}
 	msg := err.Error()

@@ -25,15 +25,15 @@ import (
 // they cannot finish in it stays absent from the record ("not computed") and is counted
 // in overBudget's warning, so a pathological query (an IN list of 180,000 values) costs
 // at most --timeout more than its execution.
-func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.Annotator, *structural, error) {
-	need := cfg.needs() // what the chosen metrics need (selection.go): EX alone needs none
+func annotators(ctx context.Context, cfg Config, set Settings, ds *dataset.Dataset) ([]judge.Annotator, *structural, error) {
+	need := set.Needs // what the chosen metrics need (settings.go): EX alone needs none
 	st := &structural{budget: cfg.Timeout}
 	schemas := &dbschema.Introspections{} // each database introspected once, for ETM and linking
 	if need.Has(metrics.NeedESM) {
 		st.esm = match.NewAnnotator(ds.Tables, match.Options{Values: cfg.ESMValues, Distinct: cfg.ESMDistinct})
 	}
 	if need.Has(metrics.NeedETM) {
-		st.etm = match.NewETMAnnotatorMode(cfg.ETMVerbose, cfg.etmMode())
+		st.etm = match.NewETMAnnotatorMode(cfg.ETMVerbose, set.ETMMode)
 		st.etm.Schemas = schemas
 	}
 	var as []judge.Annotator
@@ -44,7 +44,7 @@ func annotators(ctx context.Context, cfg Config, ds *dataset.Dataset) ([]judge.A
 		as = append(as, moduleAnnotator(cfg, ds, schemas))
 	}
 	if cfg.TestSuite {
-		as = append(as, testSuiteAnnotator(cfg, ds))
+		as = append(as, testSuiteAnnotator(cfg, set, ds.Tables))
 	}
 	// Last: the judge is shown what the annotators above found (ETM, a counterexample).
 	if cfg.LLMJudge != nil && need.Has(metrics.NeedLLMJudge) {

@@ -143,16 +143,16 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 	for i, s := range p.Systems {
 		js[i] = judge.System{Name: s.Name, Preds: s.Preds, From: len(res.Systems[i].Records)}
 	}
-	anns, sm, err := annotators(ctx, cfg, ds)
+	anns, sm, err := annotators(ctx, cfg, p.Settings, ds)
 	if err != nil {
 		return nil, err
 	}
 	defer closeAnnotators(anns)
 	sm.knowRuns(sqlite)
 	prog := obs.Phase(Phase{Name: PhaseJudging})
-	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Semantics, SpiderMode: cfg.spiderMode(), Progress: prog.Update, Annotators: anns,
-		Locate: locate, Gold: gold, Flex: cfg.Flex && cfg.needs().Has(metrics.NeedFlex), Warn: serialWarn(obs),
-		SkipSoftF1: !cfg.needs().Has(metrics.NeedSoftF1)}
+	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes, Workers: cfg.Workers, Semantics: p.Settings.Semantics, SpiderMode: p.Settings.SpiderMode, Progress: prog.Update, Annotators: anns,
+		Locate: locate, Gold: gold, Flex: cfg.Flex && p.Settings.Needs.Has(metrics.NeedFlex), Warn: serialWarn(obs),
+		SkipSoftF1: !p.Settings.Needs.Has(metrics.NeedSoftF1)}
 	t0 := time.Now()
 	err = judge.Run(ctx, eng, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]
@@ -177,7 +177,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		return nil, err
 	}
 	if cfg.VES {
-		if err := timeCorrect(ctx, cfg, ds, res.Systems, sink, obs); err != nil {
+		if err := timeCorrect(ctx, cfg, p.Settings.Timing, ds, res.Systems, sink, obs); err != nil {
 			return nil, err
 		}
 	}
@@ -210,6 +210,6 @@ func summarizeResult(ctx context.Context, p *Plan, res *Result) {
 		s.Statistics = metrics.NewStatistics(s.Records)
 		srs[i] = SystemRecords{Name: s.Name, Dir: s.Dir, Records: s.Records}
 	}
-	res.Summary = Summarize(ctx, p.Config, p.Dataset, p.Semantics, srs)
+	res.Summary = Summarize(ctx, p.Config, p.Settings, p.Dataset, srs)
 	res.Summary.Manifest = p.Manifest
 }

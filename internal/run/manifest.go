@@ -105,7 +105,7 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 	s := rundir.ManifestSettings{
 		DatasetKind:    p.Dataset.Kind,
 		DBRoot:         absPath(p.Dataset.DBRoot),
-		Semantics:      string(p.Semantics),
+		Semantics:      string(p.Settings.Semantics),
 		TimeoutS:       cfg.Timeout.Seconds(),
 		MaxRows:        cfg.MaxRows,
 		MaxResultBytes: cfg.maxResultBytes(),
@@ -117,17 +117,17 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 		ESMValues:      cfg.ESMValues,
 		ESMDistinct:    cfg.ESMDistinct,
 		ETMVerbose:     cfg.ETMVerbose,
-		ETMMode:        string(cfg.etmMode()),
-		SpiderMode:     spiderModeSetting(cfg, p),
+		ETMMode:        string(p.Settings.ETMMode),
+		SpiderMode:     spiderModeSetting(p),
 		PassK:          cfg.passK(),
 		VES:            cfg.VES,
 		Pricing:        cfg.PricingPath,
-		Spider2Mode:    spider2ModeSetting(cfg, p),
+		Spider2Mode:    spider2ModeSetting(p),
 		LiveSQLMode:    liveSQLModeSetting(p),
 		DuckDB:         duckDBSetting(cfg, p),
 		Shard:          p.Shard,
 		TestSuite:      testSuiteSetting(cfg),
-		Metrics:        cfg.metricsSetting(),
+		Metrics:        p.Settings.metricsSetting(),
 	}
 	if cfg.LLMJudge != nil {
 		s.LLMJudge = cfg.LLMJudge.Setting()
@@ -139,7 +139,7 @@ func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
 		s.GoldEngine = s.Engine
 	}
 	if cfg.VES {
-		s.Timing, s.VESIterations = cfg.Timing, cfg.VESIterations
+		s.Timing, s.VESIterations = string(p.Settings.Timing), cfg.VESIterations
 	}
 	return s
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -106,11 +105,11 @@ func Merge(ctx context.Context, shards []ShardRun, opt MergeOptions) (*Result, e
 	for _, s := range srs {
 		res.Systems = append(res.Systems, SystemResult{Name: s.Name, Dir: s.Dir, Records: s.Records, Statistics: metrics.NewStatistics(s.Records)})
 	}
-	cfg, err := configOf(ref.Manifest, ref.Workers)
+	cfg, st, err := configOf(ref.Manifest, ref.Workers)
 	if err != nil {
 		return nil, err
 	}
-	res.Summary = Summarize(ctx, cfg, ds, judge.Semantics(ref.Manifest.Settings.Semantics), srs)
+	res.Summary = Summarize(ctx, cfg, st, ds, srs)
 	res.Summary.Manifest = mergedManifest(shards)
 	if len(hosts) > 1 && cfg.VES {
 		res.Summary.Warnings = append(res.Summary.Warnings, fmt.Sprintf("VES times were measured on %d hosts (%s) and merged with --allow-mixed-hosts: times from different machines are not comparable", len(hosts), strings.Join(hosts, ", ")))
@@ -303,8 +302,9 @@ func checkShardRecords(s ShardRun, si int, system string, ds *dataset.Dataset, p
 	return nil
 }
 
-// configOf is the Config whose summary a single run with m's settings would have made.
-func configOf(m *rundir.Manifest, workers int) (Config, error) {
+// configOf is the Config whose summary a single run with m's settings would have made,
+// and its settings as m recorded them (ResolveManifest).
+func configOf(m *rundir.Manifest, workers int) (Config, Settings, error) {
 	st := m.Settings
 	cfg := Config{
 		DatasetSpec: st.DatasetKind + ":" + m.Dataset.Path, DBRoot: st.DBRoot,
@@ -317,14 +317,6 @@ func configOf(m *rundir.Manifest, workers int) (Config, error) {
 	if cfg.Engine == "sqlite" {
 		cfg.GoldEngine = "" // as the cli leaves it for the SQLite files
 	}
-	// The modes name the summary's sections; one this build does not know is refused,
-	// not read as official.
-	if err := checkSpiderMode(cfg); err != nil {
-		return cfg, fmt.Errorf("%w: the shards' manifest: %v", ErrMerge, err)
-	}
-	if err := checkETMMode(cfg); err != nil {
-		return cfg, fmt.Errorf("%w: the shards' manifest: %v", ErrMerge, err)
-	}
 	if m.Tables != nil {
 		cfg.Tables = m.Tables.Path
 	}
@@ -334,13 +326,19 @@ func configOf(m *rundir.Manifest, workers int) (Config, error) {
 	if st.Pricing != "" {
 		b, err := inputfile.Read(st.Pricing)
 		if err != nil {
-			return cfg, fmt.Errorf("%w: the shards' pricing: %v", ErrMerge, err)
+			return cfg, Settings{}, fmt.Errorf("%w: the shards' pricing: %v", ErrMerge, err)
 		}
 		if cfg.Pricing, err = metrics.ParsePricing(b); err != nil {
-			return cfg, fmt.Errorf("%w: the shards' pricing %s: %v", ErrMerge, st.Pricing, err)
+			return cfg, Settings{}, fmt.Errorf("%w: the shards' pricing %s: %v", ErrMerge, st.Pricing, err)
 		}
 	}
-	return cfg, nil
+	// The modes name the summary's sections; one this build does not know is refused,
+	// not read as official.
+	set, err := ResolveManifest(m, cfg.metricOptions())
+	if err != nil {
+		return cfg, set, fmt.Errorf("%w: the shards' manifest: %w", ErrMerge, err)
+	}
+	return cfg, set, nil
 }
 
 // mergedManifest is the shards' manifest (they agree) without a shard, with every

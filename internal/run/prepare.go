@@ -21,10 +21,12 @@ import (
 // Plan is an evaluation ready to judge: the dataset, narrowed to Config.DBIDs, and every
 // system's predictions paired with its questions.
 type Plan struct {
-	Config    Config
-	Dataset   *dataset.Dataset
-	Semantics judge.Semantics
-	Systems   []System // in Config.Preds order
+	Config  Config
+	Dataset *dataset.Dataset
+	// Settings are Config's modes and metrics, resolved once (Resolve), the semantics
+	// after the dataset kind's default.
+	Settings Settings
+	Systems  []System // in Config.Preds order
 	// Manifest fingerprints the run (NewManifest); a caller resuming a run may replace
 	// it with the resumed run's own, once CompareManifests found them equal. Eval puts
 	// it in the summary.
@@ -51,13 +53,8 @@ type System struct {
 // matches ErrNoDatabases.
 func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	obs = orQuiet(obs)
-	if err := checkSpiderMode(cfg); err != nil {
-		return nil, err
-	}
-	if err := checkETMMode(cfg); err != nil {
-		return nil, err
-	}
-	if _, err := cfg.selection(); err != nil {
+	st, err := Resolve(cfg)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Proof && !cfg.TestSuite {
@@ -67,22 +64,19 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
 	}
 	if isTaskKind(cfg.DatasetSpec) {
-		return prepareTasks(ctx, cfg, obs) // tasks on a database copy: tasks.go
+		return prepareTasks(ctx, cfg, st, obs) // tasks on a database copy: tasks.go
 	}
 	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables, DiffJSON: cfg.DiffJSON, Alternatives: cfg.Alternatives,
-		NoHardness: !cfg.needs().Has(metrics.NeedHardness)})
+		NoHardness: !st.Needs.Has(metrics.NeedHardness)})
 	if err != nil {
 		return nil, err
 	}
-	sem, err := semanticsFor(cfg.Semantics, ds.Kind)
-	if err != nil {
-		return nil, err
-	}
+	st = st.withDefaultSemantics(ds.Kind)
 	if ds.Spider2 != nil {
 		if cfg.LLMJudge != nil {
 			return nil, configf("--llm-judge: Spider 2.0 tasks have no gold SQL to show the judge")
 		}
-		return prepareSpider2(ctx, cfg, ds, sem, obs)
+		return prepareSpider2(ctx, cfg, st, ds, obs)
 	}
 	systems, err := readSystems(ds, cfg)
 	if err == nil {
@@ -103,7 +97,7 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems, Shard: shard}
+	p := &Plan{Config: cfg, Dataset: ds, Settings: st, Systems: systems, Shard: shard}
 	if p.Manifest, err = newManifest(ctx, p, obs); err != nil {
 		return nil, err
 	}
@@ -132,19 +126,12 @@ func someDatabase(ds *dataset.Dataset) error {
 	return fmt.Errorf("%w: none of the dataset's databases is under %s (looked for %s, ...); check --db-root", ErrNoDatabases, ds.DBRoot, strings.Join(looked, ", "))
 }
 
-func semanticsFor(flag, kind string) (judge.Semantics, error) {
-	switch flag {
-	case "":
-		if kind == "spider" {
-			return judge.Spider, nil
-		}
-		return judge.Bird, nil
-	case "bird":
-		return judge.Bird, nil
-	case "spider":
-		return judge.Spider, nil
+// semanticsFor is the semantics of a dataset of kind when --semantics is not given.
+func semanticsFor(kind string) judge.Semantics {
+	if kind == dataset.KindSpider {
+		return judge.Spider
 	}
-	return "", configf("--semantics must be bird or spider, not %q", flag)
+	return judge.Bird
 }
 
 // readSystems reads and pairs every --pred file.

@@ -32,7 +32,7 @@ func TestAnnotatorsFromSelection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.metrics), func(t *testing.T) {
 			cfg := Config{Metrics: tt.metrics}
-			as, st, err := annotators(context.Background(), cfg, &dataset.Dataset{})
+			as, st, err := annotators(context.Background(), cfg, resolved(t, cfg), &dataset.Dataset{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,10 @@ func TestSummarizeSections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.metrics), func(t *testing.T) {
-			sum := Summarize(context.Background(), Config{Metrics: tt.metrics}, ds, judge.Spider, sys)
+			cfg := Config{Metrics: tt.metrics}
+			set := resolved(t, cfg)
+			set.Semantics = judge.Spider
+			sum := Summarize(context.Background(), cfg, set, ds, sys)
 			var ids []string
 			for _, d := range sum.Metrics.Definitions {
 				ids = append(ids, d.ID)
@@ -87,8 +90,7 @@ func TestSummarizeSections(t *testing.T) {
 			if (sum.Metrics.Has("soft_f1")) != tt.efficiency || (sum.Structural != nil) != tt.structural || (sum.ETM != nil) != tt.etm || (sum.Modules != nil) != tt.mod {
 				t.Errorf("sections: efficiency %v structural %v etm %v modules %v", sum.Metrics.Has("soft_f1"), sum.Structural != nil, sum.ETM != nil, sum.Modules != nil)
 			}
-			cfg := Config{Metrics: tt.metrics}
-			if !slices.Equal(sum.Settings.Metrics, cfg.metricsSetting()) {
+			if !slices.Equal(sum.Settings.Metrics, set.metricsSetting()) {
 				t.Errorf("settings.metrics %v", sum.Settings.Metrics)
 			}
 		})

@@ -28,9 +28,6 @@ import (
 // a .sql. Files that name no task are ignored, as evaluate.py ignores them (counted in a
 // warning).
 func readSpider2Systems(ds *dataset.Dataset, cfg Config, obs Observer) ([]System, error) {
-	if _, err := judge.ParseSpider2Mode(cfg.Spider2Mode); err != nil {
-		return nil, configf("--spider2-mode: %v", err)
-	}
 	index := make(map[string]int, len(ds.Spider2.Tasks))
 	for i, t := range ds.Spider2.Tasks {
 		index[t.ID] = i
@@ -114,10 +111,7 @@ func keepSpider2DBs(ds *dataset.Dataset, systems []System, ids []string) error {
 // evalSpider2 is Eval for a Spider 2.0 suite.
 func evalSpider2(ctx context.Context, p *Plan, res *Result, sink Sink, obs Observer) (*Result, error) {
 	cfg, ds := p.Config, p.Dataset
-	mode, err := judge.ParseSpider2Mode(cfg.Spider2Mode)
-	if err != nil {
-		return nil, configf("--spider2-mode: %v", err)
-	}
+	mode := p.Settings.Spider2Mode
 	sqlite := engine.NewSQLite()
 	sqlite.MaxConnsPerDB = max(cfg.Workers, 1)
 	defer sqlite.Close()
@@ -135,7 +129,7 @@ func evalSpider2(ctx context.Context, p *Plan, res *Result, sink Sink, obs Obser
 		opt.NoDuckDB = why
 	}
 	t0 := time.Now()
-	err = judge.RunSpider2(ctx, ds, js, opt, func(i int, r *record.Record) error {
+	err := judge.RunSpider2(ctx, ds, js, opt, func(i int, r *record.Record) error {
 		s := &res.Systems[i]
 		s.Records = append(s.Records, *r)
 		return sink.Write(i, r)
@@ -212,7 +206,7 @@ func digestDir(ctx context.Context, dir string) (rundir.FileDigest, error) {
 
 // prepareSpider2 is Prepare for a Spider 2.0 suite: prediction folders, no database
 // needed for result tables.
-func prepareSpider2(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.Semantics, obs Observer) (*Plan, error) {
+func prepareSpider2(ctx context.Context, cfg Config, st Settings, ds *dataset.Dataset, obs Observer) (*Plan, error) {
 	systems, err := readSpider2Systems(ds, cfg, obs)
 	if err != nil {
 		return nil, err
@@ -220,7 +214,7 @@ func prepareSpider2(ctx context.Context, cfg Config, ds *dataset.Dataset, sem ju
 	if err := keepSpider2DBs(ds, systems, cfg.DBIDs); err != nil {
 		return nil, err
 	}
-	p := &Plan{Config: cfg, Dataset: ds, Semantics: sem, Systems: systems}
+	p := &Plan{Config: cfg, Dataset: ds, Settings: st, Systems: systems}
 	if p.Manifest, err = NewManifest(ctx, p); err != nil {
 		return nil, err
 	}
@@ -228,12 +222,11 @@ func prepareSpider2(ctx context.Context, cfg Config, ds *dataset.Dataset, sem ju
 }
 
 // spider2ModeSetting is the mode in force, for the manifest ("" outside Spider 2.0).
-func spider2ModeSetting(cfg Config, p *Plan) string {
+func spider2ModeSetting(p *Plan) string {
 	if p.Dataset.Spider2 == nil {
 		return ""
 	}
-	m, _ := judge.ParseSpider2Mode(cfg.Spider2Mode)
-	return string(m)
+	return string(p.Settings.Spider2Mode)
 }
 
 // spider2Digests fingerprints what a Spider 2.0 verdict is judged against besides the

@@ -5,27 +5,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // TestSpiderModeManifest: the Spider mode shapes ex_spider, so the manifest records it
 // (official by default) and --resume refuses a change of mode, naming it.
 func TestSpiderModeManifest(t *testing.T) {
-	p := &Plan{Dataset: &dataset.Dataset{}}
 	for in, want := range map[string]string{"": "official", "official": "official", "corrected": "corrected"} {
-		if got := manifestSettings(Config{SpiderMode: in}, p).SpiderMode; got != want {
+		if got := manifestOf(t, Config{SpiderMode: in}).SpiderMode; got != want {
 			t.Errorf("--spider-mode %q: manifest spider_mode %q, want %q", in, got, want)
 		}
 	}
-	old := &rundir.Manifest{Settings: manifestSettings(Config{}, p)}
-	cur := &rundir.Manifest{Settings: manifestSettings(Config{SpiderMode: "corrected"}, p)}
+	old := &rundir.Manifest{Settings: manifestOf(t, Config{})}
+	cur := &rundir.Manifest{Settings: manifestOf(t, Config{SpiderMode: "corrected"})}
 	err := CompareManifests(old, cur)
 	if !errors.Is(err, ErrResumeMismatch) || !strings.Contains(err.Error(), "setting spider_mode changed (official → corrected)") {
 		t.Errorf("resume across Spider modes: %v", err)
-	}
-	if err := checkSpiderMode(Config{SpiderMode: "strict"}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "--spider-mode") {
-		t.Errorf("bad mode: %v", err)
 	}
 }
 
@@ -38,19 +33,19 @@ func TestSpiderModeMerge(t *testing.T) {
 	}{
 		{"corrected", "corrected", ""},
 		{"", "", ""},
-		{"bogus", "official", "--spider-mode"},
-		{"official", "bogus", "--etm-mode"},
+		{"bogus", "official", "manifest setting spider_mode"},
+		{"official", "bogus", "manifest setting etm_mode"},
 	}
 	for _, tc := range tests {
 		m := &rundir.Manifest{Settings: rundir.ManifestSettings{DatasetKind: "spider", SpiderMode: tc.spider, ETMMode: tc.etm}}
-		cfg, err := configOf(m, 1)
+		cfg, st, err := configOf(m, 1)
 		if tc.wantErr != "" {
-			if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.wantErr) {
+			if !errors.Is(err, ErrMerge) || !errors.Is(err, ErrManifestSetting) || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("modes %q/%q: error %v, want ErrMerge naming %s", tc.spider, tc.etm, err, tc.wantErr)
 			}
 			continue
 		}
-		if err != nil || cfg.SpiderMode != tc.spider || cfg.ETMMode != tc.etm {
+		if err != nil || cfg.SpiderMode != tc.spider || cfg.ETMMode != tc.etm || st.SpiderMode == "" || st.ETMMode == "" {
 			t.Errorf("modes %q/%q: got %q/%q, %v", tc.spider, tc.etm, cfg.SpiderMode, cfg.ETMMode, err)
 		}
 	}

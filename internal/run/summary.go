@@ -30,19 +30,19 @@ type SystemRecords struct {
 // followed by which questions were left out of the rates and why. Per-module usage is
 // re-read from each --pred file that holds module nodes (records carry only end-to-end
 // usage).
-func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.Semantics, systems []SystemRecords) *rundir.Summary {
+func Summarize(ctx context.Context, cfg Config, st Settings, ds *dataset.Dataset, systems []SystemRecords) *rundir.Summary {
+	sem := st.Semantics
 	sum := &rundir.Summary{
 		Tool:      "nl2sqlbench",
 		CreatedAt: time.Now().UTC().Truncate(time.Second),
 		Dataset:   rundir.DatasetInfo{Kind: ds.Kind, Path: ds.Path, DBRoot: ds.DBRoot, Questions: len(ds.Questions)},
 		Settings: rundir.Settings{Semantics: string(sem), TimeoutS: cfg.Timeout.Seconds(), MaxRows: cfg.MaxRows, Workers: cfg.Workers,
-			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs, Metrics: cfg.metricsSetting()},
+			Engine: cfg.Engine, GoldEngine: cfg.GoldEngine, DBIDs: cfg.DBIDs, Metrics: st.metricsSetting()},
 		Warnings: append([]string(nil), ds.Warnings...),
 	}
 	// Only the chosen metrics' sections (eval --metrics, selection.go): a section of a
 	// metric that was not computed would read as zeros.
-	sel := cfg.chosen()
-	need := sel.Needs(cfg.metricOptions())
+	sel, need := st.Selection, st.Needs
 	srs := make([]metrics.SystemRecords, len(systems))
 	usage := make([]map[string]map[string]record.Usage, len(systems))
 	for i, s := range systems {
@@ -113,7 +113,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	})
 	_ = g.Wait() // the sections do not fail
 	if sum.ETM != nil {
-		sum.ETM.Mode = string(cfg.etmMode())
+		sum.ETM.Mode = string(st.ETMMode)
 	}
 	if m := headline(sum.Metrics, metrics.Declared(cfg.metricOptions())); m != nil && facts != nil {
 		sum.Slices = slicing.Summarize(m, facts, srs)
@@ -121,7 +121,7 @@ func Summarize(ctx context.Context, cfg Config, ds *dataset.Dataset, sem judge.S
 	sum.ResultDiffs = slicing.SummarizeDiffs(srs)
 	// Only where Spider's EX is shown: as the verdict, or as the ex_spider metric.
 	if sum.Spider2 == nil && (sem == judge.Spider || sel.Has("ex_spider")) {
-		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(cfg.spiderMode()), srs)
+		sum.SpiderRewrite = metrics.SummarizeSpiderRewrite(string(st.SpiderMode), srs)
 		// Warned about where Spider's EX is the verdict, the dataset is Spider's or
 		// --metrics asked for ex_spider: on a BIRD run judged by BIRD's rules, ex_spider
 		// is a side column of the default table, and a warning about Spider's rewrite

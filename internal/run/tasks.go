@@ -65,7 +65,7 @@ func isTaskKind(spec string) bool {
 }
 
 // prepareTasks is Prepare for livesql:DIR and evalbench:DIR.
-func prepareTasks(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
+func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*Plan, error) {
 	kind, dir, _ := strings.Cut(cfg.DatasetSpec, ":")
 	kind = strings.ToLower(kind)
 	switch cfg.LiveSQLMode {
@@ -144,7 +144,8 @@ func prepareTasks(ctx context.Context, cfg Config, obs Observer) (*Plan, error) 
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Config: cfg, Dataset: ds, Semantics: judge.Bird, Systems: systems, Tasks: tp}
+	st.Semantics = judge.Bird // a task passes or fails on its test cases
+	p := &Plan{Config: cfg, Dataset: ds, Settings: st, Systems: systems, Tasks: tp}
 	if p.Manifest, err = newManifest(ctx, p, obs); err != nil {
 		return nil, err
 	}

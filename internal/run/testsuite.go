@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -18,9 +17,9 @@ import (
 const CounterexampleDir = "counterexamples"
 
 // testSuiteAnnotator searches every EX-correct record under the run's semantics.
-func testSuiteAnnotator(cfg Config, ds *dataset.Dataset) *counterex.Annotator {
-	sem, _ := semanticsFor(cfg.Semantics, ds.Kind) // already checked by Prepare
-	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain, SpiderMode: cfg.spiderMode(), TablesJSON: ds.Tables,
+func testSuiteAnnotator(cfg Config, set Settings, tablesJSON string) *counterex.Annotator {
+	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: set.Semantics, Domain: cfg.TestSuiteDomain,
+		SpiderMode: set.SpiderMode, TablesJSON: tablesJSON,
 		Proof: counterex.ProofOptions{On: cfg.Proof, Bound: cfg.proofBound(), Budget: cfg.proofBudget()}})
 }
 

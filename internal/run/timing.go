@@ -15,11 +15,7 @@ import (
 // to sink.Rewrite (the cli replaces records.jsonl atomically, so an interrupted phase
 // leaves the judged records intact and a rerun with --resume times again from the start).
 // A phase over budget returns an error matching judge.ErrTimingBudget.
-func timeCorrect(ctx context.Context, cfg Config, ds *dataset.Dataset, systems []SystemResult, sink Sink, obs Observer) error {
-	mode, err := judge.ParseTimingMode(cfg.Timing)
-	if err != nil {
-		return configf("--timing: %v", err)
-	}
+func timeCorrect(ctx context.Context, cfg Config, mode judge.TimingMode, ds *dataset.Dataset, systems []SystemResult, sink Sink, obs Observer) error {
 	type ref struct{ sys, rec int }
 	var items []judge.TimingItem
 	var refs []ref

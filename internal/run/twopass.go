@@ -33,15 +33,41 @@ const (
 	TwoPassFormat = 1
 )
 
-// Passes is what a two-pass run needs from its caller: the cli shows collect's progress
-// and summaries, and writes the judged run directories.
-type Passes interface {
-	// Collect runs collect.Run with opt (one pass: OutDir, Pass, Select, Previous set)
-	// and returns what it returns.
-	Collect(ctx context.Context, opt collect.Options) (*collect.Summary, error)
-	// Judge evaluates cfg (one system) into the run directory dir, replacing a previous
-	// one, and returns its result.
-	Judge(ctx context.Context, cfg Config, dir string) (*Result, error)
+// PassObserver hears a two-pass run: the cli draws each collect pass's progress and
+// prints its summary, and shows the judged passes' phases and warnings (Observer).
+type PassObserver interface {
+	Observer
+	// CollectPass starts collect pass n (1 or 2; priced: the config has pricing). It
+	// returns the pass's progress function and a function called when the pass ends,
+	// with its summary (nil when it failed before one).
+	CollectPass(n int, priced bool) (progress func(collect.Progress), done func(*collect.Summary))
+}
+
+// passRunner runs a two-pass run's steps: collect.Run and EvalInto, or a test's script.
+type passRunner struct {
+	obs     PassObserver
+	collect func(ctx context.Context, opt collect.Options) (*collect.Summary, error)
+	judge   func(ctx context.Context, cfg Config, dir string) (*Result, error)
+}
+
+// realPasses collects with collect.Run and judges with EvalInto, obs hearing both.
+func realPasses(obs PassObserver) passRunner {
+	return passRunner{obs: obs,
+		collect: func(ctx context.Context, opt collect.Options) (*collect.Summary, error) {
+			progress, done := obs.CollectPass(opt.Pass, opt.Config.Pricing != nil)
+			opt.Progress = progress
+			sum, err := collect.Run(ctx, opt)
+			done(sum)
+			return sum, err
+		},
+		// A judged pass replaces the previous one once complete: evals are redone from
+		// the records.
+		judge: func(ctx context.Context, cfg Config, dir string) (*Result, error) {
+			res, _, err := EvalInto(ctx, cfg, Output{Dir: dir, Force: true,
+				Rerun: func(string) string { return "the same collect command (the judged run is redone from the records)" }}, obs)
+			return res, err
+		},
+	}
 }
 
 // PassTokens is one pass's LLM usage (its whole run directory, resumed records included).
@@ -79,10 +105,14 @@ type TwoPassReport struct {
 }
 
 // TwoPass runs both passes of base.Config's two-pass pipeline into out (collect writes
-// its own resumable files there), judges them through ps with judging's settings from
+// its own resumable files there), judges them (EvalInto) with judging's settings from
 // eval (dataset, engines; TwoPass sets the rest), merges the records into
-// out/modules.jsonl and reports.
-func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, ps Passes) (*TwoPassReport, error) {
+// out/modules.jsonl and reports; obs hears every step.
+func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, obs PassObserver) (*TwoPassReport, error) {
+	return twoPass(ctx, out, base, eval, realPasses(obs))
+}
+
+func twoPass(ctx context.Context, out string, base collect.Options, eval Config, ps passRunner) (*TwoPassReport, error) {
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
 
@@ -182,11 +212,11 @@ func TwoPass(ctx context.Context, out string, base collect.Options, eval Config,
 }
 
 // runPass runs one pass of collect into dir.
-func runPass(ctx context.Context, ps Passes, base collect.Options, pass int, dir string,
+func runPass(ctx context.Context, ps passRunner, base collect.Options, pass int, dir string,
 	sel func(dataset.Question) bool, previous map[string]collect.Attempt) (*collect.Summary, error) {
 	opt := base
 	opt.OutDir, opt.Pass, opt.Select, opt.Previous = dir, pass, sel, previous
-	sum, err := ps.Collect(ctx, opt)
+	sum, err := ps.collect(ctx, opt)
 	if err != nil {
 		return nil, fmt.Errorf("pass %d: %w", pass, err)
 	}
@@ -199,13 +229,13 @@ func runPass(ctx context.Context, ps Passes, base collect.Options, pass int, dir
 // judgeRecords judges a records file with the flexible comparison (gold SQL on SQLite,
 // predictions where eval's Server says) into evalOut and returns the judged records.
 // The per-query timeout is the pipeline's own (query_revision.exec_timeout, default 30s).
-func judgeRecords(ctx context.Context, ps Passes, eval Config, cfg0 *collect.Config, system, records, evalOut string) ([]record.Record, error) {
+func judgeRecords(ctx context.Context, ps passRunner, eval Config, cfg0 *collect.Config, system, records, evalOut string) ([]record.Record, error) {
 	cfg := eval
 	cfg.Preds = []string{system + "=" + records}
 	cfg.Timeout, cfg.Workers, cfg.MaxRows = cfg0.Pipeline.QueryRevision.ExecTimeout.Duration, runtime.NumCPU(), engine.DefaultMaxRows
 	cfg.AllowMissing = true // --limit: questions not asked are judged as errors and left out
 	cfg.Flex = true
-	res, err := ps.Judge(ctx, cfg, evalOut)
+	res, err := ps.judge(ctx, cfg, evalOut)
 	if err != nil {
 		return nil, err
 	}

@@ -27,8 +27,6 @@ type scriptedPasses struct {
 	dirs  []string
 }
 
-var _ Passes = (*scriptedPasses)(nil)
-
 func (s *scriptedPasses) Collect(_ context.Context, opt collect.Options) (*collect.Summary, error) {
 	s.opts = append(s.opts, opt)
 	var recs []predict.ModuleRecord
@@ -77,7 +75,7 @@ func TestTwoPass(t *testing.T) {
 	cfg.Pipeline.QueryRevision.ExecTimeout.Duration = 7 * time.Second
 	out := t.TempDir()
 	eval := Config{DatasetSpec: "jsonl:questions.jsonl", Engine: "sqlite"}
-	rep, err := TwoPass(context.Background(), out, collect.Options{Config: cfg, Dataset: ds}, eval, ps)
+	rep, err := twoPass(context.Background(), out, collect.Options{Config: cfg, Dataset: ds}, eval, passRunner{collect: ps.Collect, judge: ps.Judge})
 	if err != nil {
 		t.Fatal(err)
 	}

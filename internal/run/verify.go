@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -32,9 +31,10 @@ func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string
 	if err != nil {
 		return nil, nil, err
 	}
-	sem := judge.Semantics(r.Summary.Settings.Semantics)
-	if sem != judge.Spider {
-		sem = judge.Bird
+	// A semantics this build does not know is refused, not read as BIRD's.
+	sem, err := ParseRecordedSemantics(r.Summary.Settings.Semantics)
+	if err != nil {
+		return nil, r.Warnings, fmt.Errorf("%s: summary.json: %w", dir, err)
 	}
 	var out []Checked
 	for _, s := range r.Systems {

@@ -1,4 +1,4 @@
-package cli
+package rundir
 
 import (
 	"errors"
@@ -11,22 +11,22 @@ import (
 // without --resume or --force: the earlier results are never overwritten by accident.
 var ErrRunExists = errors.New("run directory is not empty")
 
-// outDir is where a run is written: Out, the run directory the user named, and Work,
+// OutDir is where a run is written: Out, the run directory the user named, and Work,
 // the directory records go to while the run lasts. They differ when --force replaces an
-// earlier run: the new run is written into a sibling directory and swapped in by commit
+// earlier run: the new run is written into a sibling directory and swapped in by Commit
 // only once it is complete, so a failed or killed run leaves the earlier one whole.
-type outDir struct {
+type OutDir struct {
 	Out, Work string
 }
 
-// replacing reports whether the run is written beside an earlier one.
-func (d outDir) replacing() bool { return d.Work != d.Out }
+// Replacing reports whether the run is written beside an earlier one.
+func (d OutDir) Replacing() bool { return d.Work != d.Out }
 
-// planOutDir decides where a run into out is written. An absent or empty out is
+// PlanOut decides where a run into out is written. An absent or empty out is
 // written in place; a non-empty one only with resume (continued in place) or force
-// (written beside it, see outDir); otherwise the error matches ErrRunExists.
-func planOutDir(out string, resume, force bool) (outDir, error) {
-	d := outDir{Out: out, Work: out}
+// (written beside it, see OutDir); otherwise the error matches ErrRunExists.
+func PlanOut(out string, resume, force bool) (OutDir, error) {
+	d := OutDir{Out: out, Work: out}
 	names, err := os.ReadDir(out)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -51,10 +51,10 @@ func planOutDir(out string, resume, force bool) (outDir, error) {
 	return d, nil
 }
 
-// commit swaps a complete replacement run into Out: Out moves aside, Work takes its
+// Commit swaps a complete replacement run into Out: Out moves aside, Work takes its
 // name, and the earlier run is removed. Without a replacement it does nothing.
-func (d outDir) commit() error {
-	if !d.replacing() {
+func (d OutDir) Commit() error {
+	if !d.Replacing() {
 		return nil
 	}
 	aside, err := os.MkdirTemp(filepath.Dir(d.Out), filepath.Base(d.Out)+".old-")
@@ -79,11 +79,11 @@ func (d outDir) commit() error {
 	return nil
 }
 
-// abandon removes an unfinished replacement run that cannot be continued; the earlier
+// Abandon removes an unfinished replacement run that cannot be continued; the earlier
 // run in Out is untouched. Without a replacement it does nothing: a run written in
 // place keeps its records for --resume.
-func (d outDir) abandon() {
-	if d.replacing() {
+func (d OutDir) Abandon() {
+	if d.Replacing() {
 		os.RemoveAll(d.Work)
 	}
 }

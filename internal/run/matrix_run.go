@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"context"
@@ -20,7 +20,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
 )
@@ -28,11 +27,10 @@ import (
 // errCellChanged marks a finished cell whose files no longer match what it recorded.
 var errCellChanged = errors.New("matrix cell changed after it finished")
 
-// matrixRun is one matrix command's state: the plan, its datasets, every cell's input
-// hash, and matrix.json as it is kept up to date.
-type matrixRun struct {
-	e        *env
-	plan     *benchrun.MatrixPlan
+// Matrix is one matrix run's state: the plan, its datasets, every cell's input hash,
+// and matrix.json as it is kept up to date (matrix.go runs it).
+type Matrix struct {
+	plan     *MatrixPlan
 	out      string
 	rerun    string // the command that continues the matrix
 	datasets map[string]*dataset.Dataset
@@ -40,6 +38,8 @@ type matrixRun struct {
 	gates    map[string]*endpointGate
 	getenv   func(string) string
 	evalJobs int // questions judged in parallel per cell
+	opts     MatrixOptions
+	obs      MatrixObserver // set by Run
 
 	mu    sync.Mutex
 	state *rundir.Matrix
@@ -47,7 +47,7 @@ type matrixRun struct {
 }
 
 // loadInputs reads every dataset of the plan and hashes every cell's inputs.
-func (m *matrixRun) loadInputs(ctx context.Context) error {
+func (m *Matrix) loadInputs(ctx context.Context) error {
 	m.datasets, m.hashes = map[string]*dataset.Dataset{}, map[string]string{}
 	qsha := map[string]string{}
 	for name, d := range m.plan.Datasets {
@@ -57,7 +57,7 @@ func (m *matrixRun) loadInputs(ctx context.Context) error {
 		}
 		for _, id := range d.DBIDs {
 			if !slices.ContainsFunc(ds.Questions, func(q dataset.Question) bool { return q.DBID == id }) {
-				return fmt.Errorf("datasets.%s.db_id %q: no question of %s is on that database: %w", name, id, ds.Path, benchrun.ErrBadPlan)
+				return fmt.Errorf("datasets.%s.db_id %q: no question of %s is on that database: %w", name, id, ds.Path, ErrBadPlan)
 			}
 		}
 		m.datasets[name] = ds
@@ -92,7 +92,7 @@ func fileSHA256(path string) (string, error) {
 }
 
 // selectDB restricts a collect run to the dataset's db_id filter (nil: every question).
-func (m *matrixRun) selectDB(c benchrun.PlanCell) func(dataset.Question) bool {
+func (m *Matrix) selectDB(c PlanCell) func(dataset.Question) bool {
 	ids := m.plan.Datasets[c.Dataset].DBIDs
 	if len(ids) == 0 {
 		return nil
@@ -106,8 +106,8 @@ func (m *matrixRun) selectDB(c benchrun.PlanCell) func(dataset.Question) bool {
 // changed is moved aside (never deleted) and reported not done. A finished cell whose
 // module records changed is refused (errCellChanged): its judged run no longer says
 // what they hold.
-func (m *matrixRun) cellDone(ctx context.Context, c benchrun.PlanCell, move bool) (bool, error) {
-	dir := benchrun.CellDir(m.out, c)
+func (m *Matrix) cellDone(ctx context.Context, c PlanCell, move bool) (bool, error) {
+	dir := CellDir(m.out, c)
 	rec, err := rundir.ReadCell(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -150,19 +150,20 @@ func dirEmpty(dir string) (bool, error) {
 }
 
 // supersede moves a cell made from other inputs to DIR/superseded/, keeping it.
-func (m *matrixRun) supersede(c benchrun.PlanCell, oldHash string) error {
-	dst := filepath.Join(m.out, rundir.SupersededDir, strings.ReplaceAll(c.Name, "/", "__")+"-"+short(oldHash)+"-"+time.Now().UTC().Format("20060102T150405"))
+func (m *Matrix) supersede(c PlanCell, oldHash string) error {
+	dst := filepath.Join(m.out, rundir.SupersededDir, strings.ReplaceAll(c.Name, "/", "__")+"-"+shortHash(oldHash)+"-"+time.Now().UTC().Format("20060102T150405"))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	if err := os.Rename(benchrun.CellDir(m.out, c), dst); err != nil {
+	if err := os.Rename(CellDir(m.out, c), dst); err != nil {
 		return fmt.Errorf("cell %s: move the cell of other inputs aside: %w", c.Name, err)
 	}
-	fmt.Fprintf(m.e.stderr, "cell %s: its inputs changed; the earlier cell is kept in %s\n", c.Name, dst)
+	m.obs.Note(fmt.Sprintf("cell %s: its inputs changed; the earlier cell is kept in %s", c.Name, dst))
 	return nil
 }
 
-func short(h string) string {
+// shortHash is a hash's first 12 characters, for a directory name.
+func shortHash(h string) string {
 	if len(h) > 12 {
 		return h[:12]
 	}
@@ -170,7 +171,7 @@ func short(h string) string {
 }
 
 // setCell updates a cell in matrix.json and writes it.
-func (m *matrixRun) setCell(c rundir.MatrixCell) error {
+func (m *Matrix) setCell(c rundir.MatrixCell) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.state.Cells[m.index[c.Name]] = c
@@ -178,8 +179,8 @@ func (m *matrixRun) setCell(c rundir.MatrixCell) error {
 }
 
 // runCell collects (resuming through collect's records and cache) and judges one cell.
-func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.MatrixCell, error) {
-	dir := benchrun.CellDir(m.out, c)
+func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, error) {
+	dir := CellDir(m.out, c)
 	st := rundir.MatrixCell{Name: c.Name, Dataset: c.Dataset, Model: c.Model, Pipeline: c.Pipeline, System: c.System,
 		InputSHA256: m.hashes[c.Name], Status: rundir.CellRunning}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -214,7 +215,7 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 		pred = filepath.Join(dir, collect.ModulesFile)
 	}
 	d := m.plan.Datasets[c.Dataset]
-	cfg := benchrun.Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
+	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
 		Preds: []string{c.EvalName() + "=" + pred}, Timeout: engine.DefaultTimeout, Workers: m.evalJobs, MaxRows: engine.DefaultMaxRows,
 		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
 		Timing: "official", VESIterations: 100,
@@ -224,8 +225,8 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
 	evalDir := filepath.Join(dir, rundir.CellEvalDir)
 	empty, _ := dirEmpty(evalDir) // a judged run there (from records since resumed) is replaced once the new one is complete
-	if _, err := evaluate(ctx, &env{stdout: io.Discard, stderr: logf}, cfg, runOutput{Out: evalDir, Quiet: true, Force: !empty,
-		HoldWarnings: true, Rerun: m.rerun}); err != nil {
+	if _, _, err := EvalInto(ctx, cfg, Output{Dir: evalDir, Force: !empty, HoldWarnings: true,
+		Rerun: func(string) string { return m.rerun }}, m.obs.CellObserver(logf)); err != nil {
 		return st, fmt.Errorf("eval: %w", err)
 	}
 	if c.Collected() {
@@ -241,7 +242,7 @@ func (m *matrixRun) runCell(ctx context.Context, c benchrun.PlanCell) (rundir.Ma
 // runCells runs the cells not done, workers at a time, keeping matrix.json current. It
 // stops starting cells when ctx ends; a cell's error is recorded in its status and the
 // others go on.
-func (m *matrixRun) runCells(ctx context.Context, todo []benchrun.PlanCell, workers int, progress func(done, total int)) error {
+func (m *Matrix) runCells(ctx context.Context, todo []PlanCell, workers int, progress func(done, total int)) error {
 	var mu sync.Mutex // guards errs, done and progress calls
 	var errs []error
 	done := 0

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // endpointGate caps what every cell calling one endpoint (a base_url) asks of it
@@ -18,7 +17,7 @@ type endpointGate struct {
 	calls atomic.Int64     // requests sent through the gate (cache hits never reach it)
 }
 
-func newEndpointGate(lim benchrun.EndpointLimit) *endpointGate {
+func newEndpointGate(lim EndpointLimit) *endpointGate {
 	return &endpointGate{slots: make(chan struct{}, max(lim.Concurrency, 1)), rate: collect.NewLimiter(lim.RequestsPerMinute)}
 }
 
@@ -57,8 +56,8 @@ func (l *gatedLLM) Chat(ctx context.Context, req collect.ChatRequest) (*collect.
 // endpointGates builds one gate per base_url the plan's models call: the plan's
 // endpoints section, else the largest llm.concurrency and the smallest
 // llm.requests_per_minute of the models sharing it.
-func endpointGates(p *benchrun.MatrixPlan) map[string]*endpointGate {
-	lims := map[string]benchrun.EndpointLimit{}
+func endpointGates(p *MatrixPlan) map[string]*endpointGate {
+	lims := map[string]EndpointLimit{}
 	keys := make([]string, 0, len(p.Configs))
 	for k := range p.Configs {
 		keys = append(keys, k)

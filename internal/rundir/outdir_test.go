@@ -1,4 +1,4 @@
-package cli
+package rundir
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestPlanOutDir(t *testing.T) {
+func TestPlanOut(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name          string
@@ -28,15 +28,15 @@ func TestPlanOutDir(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
 			tt.setup(t, out)
-			d, err := planOutDir(out, tt.resume, tt.force)
+			d, err := PlanOut(out, tt.resume, tt.force)
 			if !errors.Is(err, tt.err) || (err == nil) != (tt.err == nil) {
 				t.Fatalf("error %v, want %v", err, tt.err)
 			}
 			if err != nil {
 				return
 			}
-			if d.Out != out || d.replacing() != tt.replacing {
-				t.Errorf("plan %+v, replacing %v; want out %s, replacing %v", d, d.replacing(), out, tt.replacing)
+			if d.Out != out || d.Replacing() != tt.replacing {
+				t.Errorf("plan %+v, replacing %v; want out %s, replacing %v", d, d.Replacing(), out, tt.replacing)
 			}
 		})
 	}
@@ -49,7 +49,7 @@ func TestOutDirCommit(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		out := filepath.Join(t.TempDir(), "run")
 		withFile(t, out)
-		d, err := planOutDir(out, false, true)
+		d, err := PlanOut(out, false, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,12 +58,12 @@ func TestOutDirCommit(t *testing.T) {
 		}
 		want := "old"
 		if keep {
-			if err := d.commit(); err != nil {
+			if err := d.Commit(); err != nil {
 				t.Fatal(err)
 			}
 			want = "new"
 		} else {
-			d.abandon()
+			d.Abandon()
 		}
 		entries, _ := os.ReadDir(out)
 		if len(entries) != 1 || entries[0].Name() != want {
@@ -75,13 +75,13 @@ func TestOutDirCommit(t *testing.T) {
 	}
 }
 
-func TestPlanOutDirFile(t *testing.T) {
+func TestPlanOutFile(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(out, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := planOutDir(out, false, false); err == nil || !strings.Contains(err.Error(), out) {
+	if _, err := PlanOut(out, false, false); err == nil || !strings.Contains(err.Error(), out) {
 		t.Errorf("--out naming a file: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // adopt copies the finished cells of the shard directory src that this matrix has not
@@ -18,8 +16,8 @@ import (
 // own (its input hash, its judged run's integrity, its module records' sha256), so a shard
 // run with another plan or a tampered cell is never mixed in. Symlinks are refused: the
 // shard directory is someone else's.
-func (m *matrixRun) adopt(ctx context.Context, src string) error {
-	from := &matrixRun{e: m.e, plan: m.plan, out: src, hashes: m.hashes}
+func (m *Matrix) adopt(ctx context.Context, src string) error {
+	from := &Matrix{plan: m.plan, out: src, hashes: m.hashes}
 	n := 0
 	for _, c := range m.plan.Cells {
 		if done, err := m.cellDone(ctx, c, false); err != nil || done {
@@ -35,13 +33,13 @@ func (m *matrixRun) adopt(ctx context.Context, src string) error {
 		if !ok {
 			continue
 		}
-		dst := benchrun.CellDir(m.out, c)
+		dst := CellDir(m.out, c)
 		if empty, _ := dirEmpty(dst); !empty {
 			if err := m.supersede(c, "unmerged"); err != nil {
 				return err
 			}
 		}
-		if err := copyCellTree(benchrun.CellDir(src, c), dst); err != nil {
+		if err := copyCellTree(CellDir(src, c), dst); err != nil {
 			return fmt.Errorf("--merge %s: cell %s: %w", src, c.Name, err)
 		}
 		if ok, err := m.cellDone(ctx, c, false); err != nil || !ok {
@@ -49,7 +47,7 @@ func (m *matrixRun) adopt(ctx context.Context, src string) error {
 		}
 		n++
 	}
-	fmt.Fprintf(m.e.stderr, "merged %d finished cell(s) from %s\n", n, src)
+	m.obs.Note(fmt.Sprintf("merged %d finished cell(s) from %s", n, src))
 	return nil
 }
 
