@@ -131,13 +131,16 @@ var evalFlags = []evalFlag{
 	{name: "task-code", keep: restate, why: "runs code from the dataset", bind: func(f *pflag.FlagSet, c *evalConfig) {
 		f.StringVar(&c.TaskCode, "task-code", "", "python: run the tasks' own Python test cases (--dataset livesql:DIR) in a sandboxed python3 that reaches only the task's database copy, through nl2sqlbench (docs/taskcode.md); without it such turns are not judged; never taken from args.json on --resume")
 	}},
-	// bindTestSuite declares the 4 flags below.
+	// bindTestSuite declares the 7 flags below.
 	{name: "test-suite", bind: func(f *pflag.FlagSet, c *evalConfig) {
 		bindTestSuite(f, &c.Config)
 	}},
 	{name: "test-suite-seed"},
 	{name: "test-suite-budget"},
 	{name: "test-suite-domain"},
+	{name: "proof"},
+	{name: "proof-bound"},
+	{name: "proof-budget"},
 	{name: "flex", bind: func(f *pflag.FlagSet, c *evalConfig) {
 		f.BoolVar(&c.Flex, "flex", false, "add the NL2SQL++ flexible result comparison (flex, flex_verdict; on by default with --engine sqlpp)")
 	}},

@@ -12,6 +12,9 @@ func bindTestSuite(f *pflag.FlagSet, cfg *benchrun.Config) {
 	f.BoolVar(&cfg.TestSuite, "test-suite", false, "search a counterexample database for every EX-correct prediction: ts_ex, counterexample (docs/test-suite.md)")
 	f.Int64Var(&cfg.TestSuiteSeed, "test-suite-seed", 1, "seed of the counterexample search (same seed and count budget: same databases)")
 	f.Var((*budgetFlag)(&cfg.TestSuiteBudget), "test-suite-budget", "per prediction: databases tried, a time, or both (default "+counterex.DefaultBudget.String()+")")
+	f.BoolVar(&cfg.Proof, "proof", false, "with --test-suite: also try to prove each EX-correct prediction equivalent to the gold on every small database with the z3 solver: ts_proof proven/refuted/unknown (docs/proofs.md)")
+	f.IntVar(&cfg.ProofBound, "proof-bound", counterex.DefaultProofBound, "rows per table of the databases a proof covers")
+	f.DurationVar(&cfg.ProofBudget, "proof-budget", counterex.DefaultProofBudget, "solver time per prediction")
 	f.Var((*domainFlag)(&cfg.TestSuiteDomain), "test-suite-domain", "realistic: only databases the data's profile allows, ts_ex counts only those; declared: any the declared schema allows, the others reported as robustness findings")
 }
 

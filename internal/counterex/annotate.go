@@ -12,6 +12,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/prove"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -45,6 +46,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	rec.TSEX = &one
 	if dbPath == "" || len(q.Gold) == 0 {
 		rec.TSNote = "no SQLite database to build variants of"
+		a.noProof(rec)
 		return nil
 	}
 	out, err := a.search(ctx, dbPath, q, rec.PredSQL)
@@ -54,6 +56,7 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 	if err != nil {
 		rec.TSNote = err.Error()
 		if out == nil {
+			a.noProof(rec)
 			return nil
 		}
 	}
@@ -70,7 +73,27 @@ func (a *Annotator) Annotate(ctx context.Context, q *dataset.Question, dbPath st
 		rec.Counterexample = &record.Counterexample{Rows: f.Rows, Script: f.Script,
 			GoldResult: Table(f.Gold), PredResult: Table(f.Pred), Kind: kind, Assumes: f.Assumes, GoldSuspect: f.GoldTie}
 	}
+	if pr := out.Proof; pr != nil {
+		rec.TSProof = string(pr.Status)
+		rec.Proof = &record.Proof{Bound: pr.Result.Bound, Assumes: pr.Result.Assumes, SolverMS: pr.Result.Elapsed.Milliseconds(),
+			Checked: pr.Checked, Reason: pr.Reason, BySolver: pr.BySolver}
+	} else {
+		a.noProof(rec)
+	}
 	return nil
+}
+
+// noProof marks an EX-correct record the proof could not be tried on (unless it is off).
+func (a *Annotator) noProof(rec *record.Record) {
+	if !a.s.opt.Proof.On {
+		return
+	}
+	why := rec.TSNote
+	if why == "" {
+		why = "the search ended early"
+	}
+	rec.TSProof = string(prove.Unknown)
+	rec.Proof = &record.Proof{Reason: "no proof attempted: " + why}
 }
 
 // search runs one search; a panic in it (a bug) leaves the record unsearched with a

@@ -34,6 +34,7 @@ type inclSpec struct {
 	child, ccol, parent, pcol int
 	set                       map[string]bool
 	desc                      string // "P.k"
+	dirty                     string // the dirty rows of a kept foreign key ("" when the data satisfies it)
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
@@ -87,7 +88,7 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 		if cc < 0 {
 			continue
 		}
-		is := inclSpec{child: ct, ccol: cc, parent: -1, pcol: -1, desc: in.parent + "." + in.pcol}
+		is := inclSpec{child: ct, ccol: cc, parent: -1, pcol: -1, desc: in.parent + "." + in.pcol, dirty: in.dirty}
 		if pt, ok := idx[strings.ToLower(in.parent)]; ok {
 			is.parent, is.pcol = pt, colIdx(pt, in.pcol)
 			if is.pcol < 0 || enforced(sp.tables[ct], cc, pt) {
@@ -268,7 +269,9 @@ func (rl *realism) assumes(in instance) []string {
 			}
 		}
 		for _, r := range in[is.child] {
-			if v := r[is.ccol]; v != nil && !have[valKey(v)] {
+			if v := r[is.ccol]; v != nil && !have[valKey(v)] && is.dirty != "" {
+				set[fmt.Sprintf("%s.%s value %s not in %s (%s)", rl.sp.tables[is.child].t.Name, rl.sp.tables[is.child].cols[is.ccol].name, sqlLiteral(v), is.desc, is.dirty)] = true
+			} else if v != nil && !have[valKey(v)] {
 				set[fmt.Sprintf("%s.%s value %s not in %s (every value is in the data)", rl.sp.tables[is.child].t.Name, rl.sp.tables[is.child].cols[is.ccol].name, sqlLiteral(v), is.desc)] = true
 			}
 		}

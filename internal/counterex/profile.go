@@ -69,6 +69,7 @@ type colProfile struct {
 type inclusion struct {
 	child, ccol, parent, pcol string
 	declared                  bool
+	dirty                     string // a declared foreign key a few dirty rows break (dbInfo.dirtyFK)
 }
 
 // valKey is v's identity for domain membership: numbers equal as SQLite compares them.
@@ -246,6 +247,8 @@ func (p *profile) findInclusions(d *dbInfo) {
 		for i, fk := range t.ForeignKeys {
 			if d.fkOK[key(t.Name, fmt.Sprint(i))] && len(fk.Columns) == 1 {
 				add(inclusion{child: t.Name, ccol: fk.Columns[0], parent: d.schema.Table(fk.RefTable).Name, pcol: fk.RefColumns[0], declared: true})
+			} else if desc := d.fkDirty[key(t.Name, fmt.Sprint(i))]; desc != "" {
+				add(inclusion{child: t.Name, ccol: fk.Columns[0], parent: d.schema.Table(fk.RefTable).Name, pcol: fk.RefColumns[0], declared: true, dirty: desc})
 			}
 		}
 	}

@@ -107,19 +107,28 @@ type pair struct {
 	pred  string
 	order []bool // Spider: order matters for gold i
 	sem   judge.Semantics
+	mode  judge.SpiderMode // Spider: official (the rewrite) or corrected
 }
 
-func newPair(sem judge.Semantics, golds []string, pred string) *pair {
-	p := &pair{sem: sem, pred: pred}
+func newPair(sem judge.Semantics, mode judge.SpiderMode, golds []string, pred string) *pair {
+	p := &pair{sem: sem, pred: pred, mode: mode}
 	for _, g := range golds {
 		if sem == judge.Spider {
-			g = judge.SpiderRewriteGold(g)
+			if mode == judge.SpiderCorrected { // the run judged without the official rewrite's corners
+				g = judge.SpiderCorrectGold(g)
+			} else {
+				g = judge.SpiderRewriteGold(g)
+			}
 			p.order = append(p.order, judge.SpiderOrderMatters(g))
 		}
 		p.golds = append(p.golds, g)
 	}
 	if sem == judge.Spider {
-		p.pred = judge.SpiderRewritePred(pred)
+		if mode == judge.SpiderCorrected {
+			p.pred = judge.SpiderCorrectPred(pred, true) // an EX-correct prediction ran
+		} else {
+			p.pred = judge.SpiderRewritePred(pred)
+		}
 	}
 	return p
 }

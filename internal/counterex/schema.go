@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,9 @@ type dbInfo struct {
 	// fkOK says, per "table\x00index" of a foreign key, whether it can be enforced: its
 	// parent exists, its parent columns are unique, and the original data satisfies it.
 	fkOK map[string]bool
+	// fkDirty describes, per key as fkOK, a declared single-column foreign key the data
+	// breaks only a little (dirtyFK): kept as a realistic fact, its dirty rows named.
+	fkDirty map[string]string
 	// samples holds up to sampleRows rows of each table, read lazily.
 	mu      sync.Mutex
 	samples map[string][][]any
@@ -48,16 +52,19 @@ const (
 func key(a, b string) string { return strings.ToLower(a) + "\x00" + strings.ToLower(b) }
 
 // openDBInfo introspects the database at path and checks its foreign keys.
-func openDBInfo(ctx context.Context, path string) (*dbInfo, error) {
+func openDBInfo(ctx context.Context, path string, declared ...*dbschema.Schema) (*dbInfo, error) {
 	s, err := dbschema.Introspect(ctx, path)
 	if err != nil {
 		return nil, err
+	}
+	for _, extra := range declared {
+		addForeignKeys(s, extra)
 	}
 	ro, err := engine.OpenSQLiteReadOnly(path, 2)
 	if err != nil {
 		return nil, err
 	}
-	d := &dbInfo{path: path, schema: s, collate: map[string]string{}, fkOK: map[string]bool{}, samples: map[string][][]any{}, ro: ro}
+	d := &dbInfo{path: path, schema: s, collate: map[string]string{}, fkOK: map[string]bool{}, fkDirty: map[string]string{}, samples: map[string][][]any{}, ro: ro}
 	for _, t := range s.Tables {
 		var ddl sql.NullString
 		_ = ro.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type='table' AND name=?`, t.Name).Scan(&ddl)
@@ -68,6 +75,11 @@ func openDBInfo(ctx context.Context, path string) (*dbInfo, error) {
 		}
 		for i, fk := range t.ForeignKeys {
 			d.fkOK[key(t.Name, fmt.Sprint(i))] = d.fkUsable(ctx, t, fk)
+			if !d.fkOK[key(t.Name, fmt.Sprint(i))] {
+				if desc, ok := d.dirtyFK(ctx, t, fk); ok {
+					d.fkDirty[key(t.Name, fmt.Sprint(i))] = desc
+				}
+			}
 		}
 	}
 	return d, nil
@@ -224,4 +236,94 @@ func sameCols(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// dirtyFKShare is the share of a child's rows that may break a declared foreign key
+// for it to count as dirty data rather than a false declaration (1%).
+const dirtyFKShare = 0.01
+
+// dirtyFK reports whether a declared single-column foreign key that the data breaks is
+// broken only a little: by at most 1% of the child's rows, or only by values equal to a
+// parent value up to case and surrounding spaces (Spider car_1's ' volkswagen'). desc
+// names the dirty values and how many rows hold them.
+func (d *dbInfo) dirtyFK(ctx context.Context, t *dbschema.Table, fk dbschema.ForeignKey) (desc string, ok bool) {
+	p := d.schema.Table(fk.RefTable)
+	if p == nil || len(fk.Columns) != 1 || len(fk.RefColumns) != 1 || t.Column(fk.Columns[0]) == nil || p.Column(fk.RefColumns[0]) == nil || strings.EqualFold(p.Name, t.Name) {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	c, pc := sqlscan.QuoteIdent(fk.Columns[0]), sqlscan.QuoteIdent(fk.RefColumns[0])
+	ct, pt := sqlscan.QuoteIdent(t.Name), sqlscan.QuoteIdent(p.Name)
+	var total int
+	if err := d.ro.QueryRowContext(ctx, "SELECT count(*) FROM "+ct).Scan(&total); err != nil || total == 0 {
+		return "", false
+	}
+	q := fmt.Sprintf("SELECT c.%s, count(*), EXISTS (SELECT 1 FROM %s AS p WHERE lower(trim(CAST(p.%s AS TEXT))) = lower(trim(CAST(c.%s AS TEXT)))) "+
+		"FROM %s AS c WHERE c.%s IS NOT NULL AND NOT EXISTS (SELECT 1 FROM %s AS p WHERE p.%s = c.%s) GROUP BY c.%s LIMIT 1001",
+		c, pt, pc, c, ct, c, pt, pc, c, c)
+	rows, err := d.ro.QueryContext(ctx, q)
+	if err != nil {
+		return "", false
+	}
+	defer rows.Close()
+	var bad []string
+	broken, variants := 0, true
+	for rows.Next() {
+		var v any
+		var n int
+		var alike bool
+		if err := rows.Scan(&v, &n, &alike); err != nil {
+			return "", false
+		}
+		broken += n
+		variants = variants && alike
+		if len(bad) < 5 {
+			bad = append(bad, sqlLiteral(v))
+		}
+	}
+	if rows.Err() != nil || broken == 0 || broken > 1000 {
+		return "", false
+	}
+	if float64(broken) > dirtyFKShare*float64(total) && !variants {
+		return "", false
+	}
+	return fmt.Sprintf("declared foreign key %s.%s -> %s.%s; the data breaks it in %d of %d rows: %s.%s = %s", t.Name, fk.Columns[0], p.Name, fk.RefColumns[0],
+		broken, total, t.Name, fk.Columns[0], strings.Join(bad, ", ")), true
+}
+
+// addForeignKeys adds to s the foreign keys extra (a tables.json entry) declares that
+// s (the SQLite file) lacks, where every table and column named exists; they are then
+// checked against the data like the file's own.
+func addForeignKeys(s, extra *dbschema.Schema) {
+	if extra == nil {
+		return
+	}
+	for _, et := range extra.Tables {
+		t := s.Table(et.Name)
+		if t == nil {
+			continue
+		}
+	next:
+		for _, fk := range et.ForeignKeys {
+			p := s.Table(fk.RefTable)
+			if p == nil || len(fk.Columns) != len(fk.RefColumns) || len(fk.Columns) == 0 {
+				continue
+			}
+			fk = dbschema.ForeignKey{Columns: slices.Clone(fk.Columns), RefTable: p.Name, RefColumns: slices.Clone(fk.RefColumns)}
+			for i := range fk.Columns {
+				c, pc := t.Column(fk.Columns[i]), p.Column(fk.RefColumns[i])
+				if c == nil || pc == nil {
+					continue next
+				}
+				fk.Columns[i], fk.RefColumns[i] = c.Name, pc.Name
+			}
+			for _, have := range t.ForeignKeys {
+				if strings.EqualFold(have.RefTable, fk.RefTable) && sameCols(have.Columns, fk.Columns) && sameCols(have.RefColumns, fk.RefColumns) {
+					continue next
+				}
+			}
+			t.ForeignKeys = append(t.ForeignKeys, fk)
+		}
+	}
 }

@@ -20,10 +20,14 @@ import (
 // script renders a counterexample as a standalone SQLite script: foreign keys on, the
 // variant's tables (types, collations, keys, enforced foreign keys), then its rows,
 // parents first. The queries it separates are in its header comment, for a reader.
-func script(sp *spec, in instance, golds []string, pred string, sem judge.Semantics) string {
+func script(sp *spec, in instance, golds []string, pred string, sem judge.Semantics, mode judge.SpiderMode) string {
 	var b strings.Builder
 	b.WriteString("-- nl2sqlbench counterexample database: on it the prediction's result differs from the gold's\n")
-	fmt.Fprintf(&b, "-- under %s semantics.\n", sem)
+	if sem == judge.Spider && mode == judge.SpiderCorrected {
+		fmt.Fprintf(&b, "-- under %s semantics, %s.\n", sem, correctedMark)
+	} else {
+		fmt.Fprintf(&b, "-- under %s semantics.\n", sem)
+	}
 	for _, g := range golds {
 		fmt.Fprintf(&b, "-- gold: %s\n", oneLine(g))
 	}
@@ -45,6 +49,9 @@ func script(sp *spec, in instance, golds []string, pred string, sem judge.Semant
 	}
 	return b.String()
 }
+
+// correctedMark in a script's header says the run used --spider-mode corrected.
+const correctedMark = "--spider-mode corrected"
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -112,7 +119,11 @@ func Verify(ctx context.Context, text string, golds []string, pred string, sem j
 	if bad.NumRows() > 0 {
 		return nil, nil, fmt.Errorf("%w: PRAGMA foreign_key_check reports a violation", ErrConstraint)
 	}
-	p := newPair(sem, golds, pred)
+	mode := judge.SpiderOfficial
+	if head, _, _ := strings.Cut(text, "PRAGMA"); strings.Contains(head, correctedMark) {
+		mode = judge.SpiderCorrected // the run judged without the official rewrite
+	}
+	p := newPair(sem, mode, golds, pred)
 	err = s.Raw(func(c *sqlite3.SQLiteConn) error {
 		o, err := p.run(ctx, &sandbox{c: c})
 		if err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
 	"hash/fnv"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -59,6 +61,13 @@ type Options struct {
 	Budget    Budget
 	Semantics judge.Semantics // the run's: bird (default) or spider
 	Domain    Domain          // realistic (default) or declared
+	Proof     ProofOptions    // the bounded proof beside the search (proof.go)
+	// SpiderMode is the run's --spider-mode: under corrected, the pair is compared
+	// without the official rewrite's corners, as the verdict was.
+	SpiderMode judge.SpiderMode
+	// TablesJSON is the dataset's tables.json (Spider, BIRD), whose foreign keys are
+	// added to those the SQLite file declares ("" when none).
+	TablesJSON string
 }
 
 // Searcher finds counterexamples. It is safe for concurrent use: each original
@@ -68,6 +77,21 @@ type Searcher struct {
 	opt    Options
 	dbs    memo.Map[string, *dbInfo]
 	suites sync.Map // suiteKey -> *suiteEntry
+	tables memo.Map[string, map[string]*dbschema.Schema]
+}
+
+// declared is the tables.json entry of the database at path (its db_id is the file's
+// name without extension), or nil.
+func (s *Searcher) declared(path string) *dbschema.Schema {
+	if s.opt.TablesJSON == "" {
+		return nil
+	}
+	m, err := s.tables.Get(s.opt.TablesJSON, func() (map[string]*dbschema.Schema, error) { return dbschema.ReadTablesJSON(s.opt.TablesJSON) })
+	if err != nil {
+		return nil
+	}
+	base := filepath.Base(path)
+	return m[strings.TrimSuffix(base, filepath.Ext(base))]
 }
 
 // New returns a Searcher.
@@ -127,6 +151,7 @@ func rank(assumes []string, tie string) int {
 type Outcome struct {
 	Tried int
 	Found *Found
+	Proof *ProofOutcome // nil when the proof is off
 }
 
 // Search looks for a variant of the database at dbPath on which pred matches none of
@@ -143,13 +168,14 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 		return &Outcome{}, err
 	}
 	suite := s.suite(ctx, d, question, golds)
+	pctx := ctx // the proof has its own budget
 	if s.opt.Budget.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.opt.Budget.Time)
 		defer cancel()
 	}
 	queries := append(append([]string(nil), golds...), pred)
-	p := newPair(s.opt.Semantics, golds, pred)
+	p := newPair(s.opt.Semantics, s.opt.SpiderMode, golds, pred)
 	declared := &generator{s: sp, p: buildPools(ctx, d, sp, queries)}
 	for _, ts := range sp.tables {
 		declared.samples = append(declared.samples, d.sample(ctx, ts.t))
@@ -198,7 +224,7 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 				return nil
 			}
 			best = k
-			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics), Gold: o.golds[0], Pred: o.pred, Rows: got.rows(),
+			out.Found = &Found{Script: script(sp, got, golds, pred, s.opt.Semantics, s.opt.SpiderMode), Gold: o.golds[0], Pred: o.pred, Rows: got.rows(),
 				Assumes: rl.assumes(got), GoldTie: tie}
 			if k == 0 {
 				return nil
@@ -208,6 +234,9 @@ func (s *Searcher) Search(ctx context.Context, dbPath string, question int, gold
 	})
 	if err != nil && !errors.Is(err, ErrUnsupported) && ctx.Err() == nil {
 		return nil, err
+	}
+	if err == nil && s.opt.Proof.On && pctx.Err() == nil {
+		out.Proof, out.Found = s.proof(pctx, sp, rl, p, realistic, seedOf(s.opt.Seed, question, pred), out.Found, golds, pred)
 	}
 	return out, err
 }
@@ -250,7 +279,9 @@ func candidates(suite *suiteEntry, sp *spec, realistic, declared *generator, r *
 }
 
 func (s *Searcher) db(ctx context.Context, path string) (*dbInfo, error) {
-	return s.dbs.Get(path, func() (*dbInfo, error) { return openDBInfo(context.WithoutCancel(ctx), path) })
+	return s.dbs.Get(path, func() (*dbInfo, error) {
+		return openDBInfo(context.WithoutCancel(ctx), path, s.declared(path))
+	})
 }
 
 // seedOf mixes the run's seed, the question and the prediction's text into one seed,

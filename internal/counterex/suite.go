@@ -57,7 +57,7 @@ func (e *suiteEntry) build(ctx context.Context, d *dbInfo, opt Options, question
 	}
 	pairs := make([]*pair, len(nbs))
 	for i, nb := range nbs {
-		pairs[i] = newPair(opt.Semantics, golds, nb)
+		pairs[i] = newPair(opt.Semantics, opt.SpiderMode, golds, nb)
 	}
 	g := &generator{s: sp, p: buildPools(ctx, d, sp, golds)}
 	for _, ts := range sp.tables {
@@ -69,7 +69,7 @@ func (e *suiteEntry) build(ctx context.Context, d *dbInfo, opt Options, question
 	}
 	r := rand.New(rand.NewSource(seedOf(opt.Seed, question, "\x00suite")))
 	alive := len(pairs)
-	goldSQL := newPair(opt.Semantics, golds, "").golds
+	goldSQL := newPair(opt.Semantics, opt.SpiderMode, golds, "").golds
 	draws := suiteDraws
 	if opt.Budget.DBs > 0 {
 		draws = min(draws, opt.Budget.DBs)

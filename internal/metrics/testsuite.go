@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -16,7 +17,14 @@ type TestSuiteSummary struct {
 	// SharedGold lists the questions where at least sharedMin systems were searched and
 	// more than half of them got a realistic counterexample (dataset order).
 	SharedGold []SharedGold `json:"shared_gold,omitempty"`
+	// ProofBound is the proofs' rows per table (0: no proof ran); ProofNote says once why
+	// every proof is unknown when no solver was found.
+	ProofBound int    `json:"proof_bound,omitempty"`
+	ProofNote  string `json:"proof_note,omitempty"`
 }
+
+// ProofPromise is what ts_proof = proven promises, for every output to say.
+const ProofPromise = "proven = the prediction returns the gold's result on every database with at most the bound's rows per table that satisfies the assumed constraints (keys, NOT NULL, inclusions the data shows), checked by the z3 solver and on 100 random such databases; not a proof for larger databases"
 
 // sharedMin is how many systems a question needs searched before "most of them share a
 // counterexample" says something about its gold.
@@ -47,6 +55,13 @@ type TestSuiteSystem struct {
 	// the gold's LIMIT (the gold is suspect, ts_ex stays 1), listed in GoldSuspectCases.
 	GoldSuspect      int             `json:"gold_suspect"`
 	GoldSuspectCases []TestSuiteCase `json:"gold_suspect_cases"`
+	// Proven, Refuted and ProofUnknown count the EX-correct records by ts_proof (eval
+	// --proof; all zero without it); SolverFound counts the counterexamples the solver
+	// found that the sampler had not.
+	Proven       int `json:"proven,omitempty"`
+	Refuted      int `json:"refuted,omitempty"`
+	ProofUnknown int `json:"proof_unknown,omitempty"`
+	SolverFound  int `json:"solver_found,omitempty"`
 }
 
 // TestSuiteCase is one question with a counterexample.
@@ -94,6 +109,7 @@ func SummarizeTestSuite(settings string, systems []SystemRecords) *TestSuiteSumm
 				ts.Searched++
 			}
 			ts.DBs += r.TSDBs
+			countProof(sum, &ts, r)
 			etmNo := r.ETM != nil && *r.ETM == 0
 			if etmNo {
 				ts.ETMNo++
@@ -160,4 +176,29 @@ func sharedGold(systems []SystemRecords) []SharedGold {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
 	return out
+}
+
+// countProof adds r's ts_proof to the system's counts.
+func countProof(sum *TestSuiteSummary, ts *TestSuiteSystem, r *record.Record) {
+	switch r.TSProof {
+	case "proven":
+		ts.Proven++
+	case "refuted":
+		ts.Refuted++
+	case "unknown":
+		ts.ProofUnknown++
+	default:
+		return
+	}
+	if p := r.Proof; p != nil {
+		if p.Bound > sum.ProofBound {
+			sum.ProofBound = p.Bound
+		}
+		if p.BySolver && r.TSEX != nil && *r.TSEX == 0 {
+			ts.SolverFound++
+		}
+		if strings.HasPrefix(p.Reason, "no SMT solver") {
+			sum.ProofNote = "no SMT solver (z3) was found: every ts_proof is unknown; install z3 to prove"
+		}
+	}
 }

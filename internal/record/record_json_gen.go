@@ -514,50 +514,62 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = e.appendJSONCounterexample(b, p54)
 		}
 	}
+	if len(v.TestSuite.TSProof) != 0 {
+		b = append(b, ",\"ts_proof\":"...)
+		b = appendJSONString(b, string(v.TestSuite.TSProof))
+	}
+	if v.TestSuite.Proof != nil {
+		b = append(b, ",\"proof\":"...)
+		if p55 := v.TestSuite.Proof; p55 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendJSONProof(b, p55)
+		}
+	}
 	if len(v.SpiderRewrite.SpiderRewriteChanged) != 0 {
 		b = append(b, ",\"spider_rewrite_changed\":"...)
-		if s55 := v.SpiderRewrite.SpiderRewriteChanged; s55 == nil {
+		if s56 := v.SpiderRewrite.SpiderRewriteChanged; s56 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i56 := range s55 {
-				if i56 > 0 {
+			for i57 := range s56 {
+				if i57 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s55[i56]))
+				b = appendJSONString(b, string(s56[i57]))
 			}
 			b = append(b, ']')
 		}
 	}
 	if len(v.SpiderRewrite.SpiderRewriteCorners) != 0 {
 		b = append(b, ",\"spider_rewrite_corners\":"...)
-		if s57 := v.SpiderRewrite.SpiderRewriteCorners; s57 == nil {
+		if s58 := v.SpiderRewrite.SpiderRewriteCorners; s58 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i58 := range s57 {
-				if i58 > 0 {
+			for i59 := range s58 {
+				if i59 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s57[i58]))
+				b = appendJSONString(b, string(s58[i59]))
 			}
 			b = append(b, ']')
 		}
 	}
 	if v.SpiderRewrite.ExSpiderOfficial != nil {
 		b = append(b, ",\"ex_spider_official\":"...)
-		if p59 := v.SpiderRewrite.ExSpiderOfficial; p59 == nil {
+		if p60 := v.SpiderRewrite.ExSpiderOfficial; p60 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p59)), 10)
+			b = strconv.AppendInt(b, int64((*p60)), 10)
 		}
 	}
 	if v.LLMJudge.LLMJudgeVerdict != nil {
 		b = append(b, ",\"llm_judge\":"...)
-		if p60 := v.LLMJudge.LLMJudgeVerdict; p60 == nil {
+		if p61 := v.LLMJudge.LLMJudgeVerdict; p61 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = strconv.AppendInt(b, int64((*p60)), 10)
+			b = strconv.AppendInt(b, int64((*p61)), 10)
 		}
 	}
 	if len(v.LLMJudge.LLMJudgeCategory) != 0 {
@@ -582,10 +594,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.LLMJudge.LLMJudgeCost != nil {
 		b = append(b, ",\"llm_judge_cost\":"...)
-		if p61 := v.LLMJudge.LLMJudgeCost; p61 == nil {
+		if p62 := v.LLMJudge.LLMJudgeCost; p62 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendFloat(b, float64((*p61)), 64)
+			b = e.appendFloat(b, float64((*p62)), 64)
 		}
 	}
 	if bool(v.LLMJudge.LLMJudgeCached) {
@@ -594,10 +606,10 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if v.ResultDiff.Diff != nil {
 		b = append(b, ",\"result_diff\":"...)
-		if p62 := v.ResultDiff.Diff; p62 == nil {
+		if p63 := v.ResultDiff.Diff; p63 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendJSONDiff(b, p62)
+			b = e.appendJSONDiff(b, p63)
 		}
 	}
 	if len(v.Task.TaskCategory) != 0 {
@@ -614,33 +626,33 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if len(v.Task.TaskRan) != 0 {
 		b = append(b, ",\"task_ran\":"...)
-		if s63 := v.Task.TaskRan; s63 == nil {
+		if s64 := v.Task.TaskRan; s64 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i64 := range s63 {
-				if i64 > 0 {
+			for i65 := range s64 {
+				if i65 > 0 {
 					b = append(b, ',')
 				}
-				b = e.appendJSONTaskStep(b, &s63[i64])
+				b = e.appendJSONTaskStep(b, &s64[i65])
 			}
 			b = append(b, ']')
 		}
 	}
 	if v.Task.TaskReward != nil {
 		b = append(b, ",\"task_reward\":"...)
-		if p65 := v.Task.TaskReward; p65 == nil {
+		if p66 := v.Task.TaskReward; p66 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendFloat(b, float64((*p65)), 64)
+			b = e.appendFloat(b, float64((*p66)), 64)
 		}
 	}
 	if v.Task.FollowUp != nil {
 		b = append(b, ",\"follow_up\":"...)
-		if p66 := v.Task.FollowUp; p66 == nil {
+		if p67 := v.Task.FollowUp; p67 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendJSONFollowUp(b, p66)
+			b = e.appendJSONFollowUp(b, p67)
 		}
 	}
 	if len(v.Task.TaskOfficialVerdict) != 0 {
@@ -649,15 +661,15 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 	}
 	if len(v.Task.TaskCorrections) != 0 {
 		b = append(b, ",\"task_corrections\":"...)
-		if s67 := v.Task.TaskCorrections; s67 == nil {
+		if s68 := v.Task.TaskCorrections; s68 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i68 := range s67 {
-				if i68 > 0 {
+			for i69 := range s68 {
+				if i69 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s67[i68]))
+				b = appendJSONString(b, string(s68[i69]))
 			}
 			b = append(b, ']')
 		}
@@ -696,15 +708,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s69 := v.Assumes; s69 == nil {
+		if s70 := v.Assumes; s70 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i70 := range s69 {
-				if i70 > 0 {
+			for i71 := range s70 {
+				if i71 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s69[i70]))
+				b = appendJSONString(b, string(s70[i71]))
 			}
 			b = append(b, ']')
 		}
@@ -712,6 +724,43 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	if len(v.GoldSuspect) != 0 {
 		b = append(b, ",\"gold_suspect\":"...)
 		b = appendJSONString(b, string(v.GoldSuspect))
+	}
+	return append(b, '}')
+}
+
+// appendJSONProof appends a Proof as encoding/json encodes it.
+func (e *jsonState) appendJSONProof(b []byte, v *Proof) []byte {
+	b = append(b, '{')
+	b = append(b, "\"bound\":"...)
+	b = strconv.AppendInt(b, int64(v.Bound), 10)
+	if len(v.Assumes) != 0 {
+		b = append(b, ",\"assumes\":"...)
+		if s72 := v.Assumes; s72 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i73 := range s72 {
+				if i73 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s72[i73]))
+			}
+			b = append(b, ']')
+		}
+	}
+	b = append(b, ",\"solver_ms\":"...)
+	b = strconv.AppendInt(b, int64(v.SolverMS), 10)
+	if v.Checked != 0 {
+		b = append(b, ",\"checked\":"...)
+		b = strconv.AppendInt(b, int64(v.Checked), 10)
+	}
+	if len(v.Reason) != 0 {
+		b = append(b, ",\"reason\":"...)
+		b = appendJSONString(b, string(v.Reason))
+	}
+	if bool(v.BySolver) {
+		b = append(b, ",\"by_solver\":"...)
+		b = strconv.AppendBool(b, bool(v.BySolver))
 	}
 	return append(b, '}')
 }
@@ -731,15 +780,15 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 	b = strconv.AppendInt(b, int64(v.Extra), 10)
 	if len(v.Clauses) != 0 {
 		b = append(b, ",\"clauses\":"...)
-		if s71 := v.Clauses; s71 == nil {
+		if s74 := v.Clauses; s74 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i72 := range s71 {
-				if i72 > 0 {
+			for i75 := range s74 {
+				if i75 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s71[i72]))
+				b = appendJSONString(b, string(s74[i75]))
 			}
 			b = append(b, ']')
 		}
@@ -804,15 +853,15 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Ran) != 0 {
 		b = append(b, ",\"ran\":"...)
-		if s73 := v.Ran; s73 == nil {
+		if s76 := v.Ran; s76 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i74 := range s73 {
-				if i74 > 0 {
+			for i77 := range s76 {
+				if i77 > 0 {
 					b = append(b, ',')
 				}
-				b = e.appendJSONTaskStep(b, &s73[i74])
+				b = e.appendJSONTaskStep(b, &s76[i77])
 			}
 			b = append(b, ']')
 		}
@@ -823,15 +872,15 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Corrections) != 0 {
 		b = append(b, ",\"corrections\":"...)
-		if s75 := v.Corrections; s75 == nil {
+		if s78 := v.Corrections; s78 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i76 := range s75 {
-				if i76 > 0 {
+			for i79 := range s78 {
+				if i79 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s75[i76]))
+				b = appendJSONString(b, string(s78[i79]))
 			}
 			b = append(b, ']')
 		}
@@ -843,36 +892,36 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s77 := v.Columns; s77 == nil {
+	if s80 := v.Columns; s80 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i78 := range s77 {
-			if i78 > 0 {
+		for i81 := range s80 {
+			if i81 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s77[i78]))
+			b = appendJSONString(b, string(s80[i81]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s79 := v.Rows; s79 == nil {
+	if s82 := v.Rows; s82 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i80 := range s79 {
-			if i80 > 0 {
+		for i83 := range s82 {
+			if i83 > 0 {
 				b = append(b, ',')
 			}
-			if s81 := s79[i80]; s81 == nil {
+			if s84 := s82[i83]; s84 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i82 := range s81 {
-					if i82 > 0 {
+				for i85 := range s84 {
+					if i85 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s81[i82])
+					b = e.appendAny(b, s84[i85])
 				}
 				b = append(b, ']')
 			}

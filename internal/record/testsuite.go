@@ -13,6 +13,27 @@ type TestSuite struct {
 	TSDBs          int             `json:"ts_dbs,omitempty"`
 	TSNote         string          `json:"ts_note,omitempty"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// TSProof is the bounded proof's answer for an EX-correct record (internal/prove):
+	// "proven" (equal on every database of at most Proof.Bound rows per table that
+	// satisfies Proof.Assumes, cross-checked on random databases), "refuted" (a solver
+	// counterexample confirmed on SQLite: Counterexample holds it) or "unknown"
+	// (Proof.Reason says why). Absent when no proof was attempted.
+	TSProof string `json:"ts_proof,omitempty"`
+	Proof   *Proof `json:"proof,omitempty"`
+}
+
+// Proof is how a ts_proof answer was reached.
+type Proof struct {
+	Bound   int      `json:"bound"`             // rows per table
+	Assumes []string `json:"assumes,omitempty"` // constraints every database considered satisfies
+	// SolverMS is the solver's time in milliseconds.
+	SolverMS int64 `json:"solver_ms"`
+	// Checked counts the random databases within the bound on which both queries ran
+	// with equal results before "proven" was kept.
+	Checked int    `json:"checked,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	// BySolver is true when the counterexample was found by the solver, not the sampler.
+	BySolver bool `json:"by_solver,omitempty"`
 }
 
 // Counterexample is a database on which the prediction's result differs from the gold's

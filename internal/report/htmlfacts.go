@@ -46,6 +46,16 @@ func answerFacts(system string, r *record.Record, perQuestion []metrics.Metric) 
 	if r.TSEX != nil {
 		fs = append(fs, Fact{"TS-EX (counterexample search)", matchText(*r.TSEX), "EX correct and no realistic database (one the data's profile allows) found on which the prediction and the gold differ (eval --test-suite)"})
 	}
+	if r.TSProof != "" {
+		v := r.TSProof
+		if p := r.Proof; p != nil {
+			v = fmt.Sprintf("%s (at most %d rows per table, solver %d ms)", v, p.Bound, p.SolverMS)
+			if p.Reason != "" {
+				v += ": " + p.Reason
+			}
+		}
+		fs = append(fs, Fact{"bounded proof (eval --proof)", v, metrics.ProofPromise})
+	}
 	if len(r.ETMRules) > 0 {
 		fs = append(fs, Fact{"ETM rules fired", strings.Join(r.ETMRules, ", "), "the equivalence rules ETM applied"})
 	}

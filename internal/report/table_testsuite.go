@@ -52,6 +52,17 @@ func testSuiteLines(s *rundir.Summary) []string {
 			fmt.Fprintf(&b, "%s: gold suspect (the difference is a tie under the gold's LIMIT): %s\n", sys.System, indexes(sys.GoldSuspectCases))
 		}
 	}
+	if t.ProofBound > 0 || t.ProofNote != "" {
+		pt := TextTable{Title: fmt.Sprintf("bounded proofs (z3, at most %d rows per table)", t.ProofBound), Head: []string{"system", "proven", "refuted", "unknown", "refuted by the solver only"}}
+		for _, sys := range t.Systems {
+			pt.Rows = append(pt.Rows, cells(sys.System, sys.Proven, sys.Refuted, sys.ProofUnknown, sys.SolverFound))
+		}
+		writeTitled(&b, pt)
+		fmt.Fprintf(&b, "%s\n", metrics.ProofPromise)
+		if t.ProofNote != "" {
+			fmt.Fprintf(&b, "note: %s\n", t.ProofNote)
+		}
+	}
 	if len(t.SharedGold) > 0 {
 		idx := make([]int, len(t.SharedGold))
 		for i, g := range t.SharedGold {

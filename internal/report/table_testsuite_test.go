@@ -74,3 +74,36 @@ func TestTestSuiteRendering(t *testing.T) {
 		t.Error("the script's text is not escaped")
 	}
 }
+
+// TestProofRendering: ts_proof counts per system, what "proven" promises, and the
+// one note when no solver was found, in the terminal; the record's proof in the HTML.
+func TestProofRendering(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	proof := func(reason string) map[string]any {
+		return map[string]any{"bound": 3, "solver_ms": 40, "checked": 100, "reason": reason}
+	}
+	writeRun(t, dir, filepath.Join(root, "db"), sys{"alpha", []map[string]any{
+		rec(0, "simple", "correct", "SELECT 1", "SELECT 1", "ts_ex", 1, "ts_dbs", 200, "ts_proof", "proven", "proof", proof("")),
+		rec(1, "simple", "correct", "SELECT 2", "SELECT 2", "ts_ex", 1, "ts_dbs", 200, "ts_proof", "unknown", "proof", proof("no SMT solver (z3 not found on PATH)")),
+	}})
+	run := loadFixture(t, dir)
+	run.Summary.TestSuite = metrics.SummarizeTestSuite("seed=1", []metrics.SystemRecords{{Name: "alpha", Records: run.Systems[0].Records}})
+	ts := run.Summary.TestSuite.Systems[0]
+	if ts.Proven != 1 || ts.ProofUnknown != 1 || ts.Refuted != 0 {
+		t.Errorf("proven %d unknown %d refuted %d; want 1 1 0", ts.Proven, ts.ProofUnknown, ts.Refuted)
+	}
+	var tb bytes.Buffer
+	if err := WriteTable(&tb, &run.Summary); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bounded proofs (z3, at most 3 rows per table)", metrics.ProofPromise, "note: no SMT solver (z3) was found"} {
+		if strings.Count(tb.String(), want) != 1 {
+			t.Errorf("terminal output should say %q once:\n%s", want, tb.String())
+		}
+	}
+	html := renderHTML(t, run, HTMLOptions{NoExec: true})
+	if !strings.Contains(html, "bounded proof (eval --proof)") || !strings.Contains(html, "proven (at most 3 rows per table, solver 40 ms)") {
+		t.Errorf("html lacks the record's proof")
+	}
+}

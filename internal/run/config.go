@@ -50,6 +50,12 @@ type Config struct {
 	TestSuiteBudget counterex.Budget
 	// TestSuiteDomain is --test-suite-domain: realistic (zero: the default) or declared.
 	TestSuiteDomain counterex.Domain
+	// Proof adds the bounded proof (internal/prove) to the search: ts_proof on every
+	// EX-correct record, with ProofBound rows per table and ProofBudget solver time
+	// (zero: the defaults).
+	Proof       bool
+	ProofBound  int
+	ProofBudget time.Duration
 
 	// Server runs the predictions somewhere other than the dataset's SQLite files; nil:
 	// the SQLite files. Engine and GoldEngine name where predictions and gold SQL run,

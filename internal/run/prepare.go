@@ -61,6 +61,9 @@ func Prepare(ctx context.Context, cfg Config, obs Observer) (*Plan, error) {
 	if err := rundir.CheckSystems(len(cfg.Preds)); err != nil {
 		return nil, configf("--pred: %v", err)
 	}
+	if cfg.Proof && !cfg.TestSuite {
+		return nil, configf("--proof needs --test-suite (the proof runs beside the counterexample search)")
+	}
 	if !buildid.Pinned() {
 		go buildid.ExecutableSHA256() // the manifest's; hashed while the dataset and predictions load
 	}

@@ -3,9 +3,9 @@ package run
 import (
 	"fmt"
 	"path"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -17,8 +17,24 @@ import (
 const CounterexampleDir = "counterexamples"
 
 // testSuiteAnnotator searches every EX-correct record under the run's semantics.
-func testSuiteAnnotator(cfg Config, sem judge.Semantics) *counterex.Annotator {
-	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: sem, Domain: cfg.TestSuiteDomain})
+func testSuiteAnnotator(cfg Config, set Settings, tablesJSON string) *counterex.Annotator {
+	return counterex.NewAnnotator(counterex.Options{Seed: cfg.TestSuiteSeed, Budget: cfg.testSuiteBudget(), Semantics: set.Semantics, Domain: cfg.TestSuiteDomain,
+		SpiderMode: set.SpiderMode, TablesJSON: tablesJSON,
+		Proof: counterex.ProofOptions{On: cfg.Proof, Bound: cfg.proofBound(), Budget: cfg.proofBudget()}})
+}
+
+func (c *Config) proofBound() int {
+	if c.ProofBound <= 0 {
+		return counterex.DefaultProofBound
+	}
+	return c.ProofBound
+}
+
+func (c *Config) proofBudget() time.Duration {
+	if c.ProofBudget <= 0 {
+		return counterex.DefaultProofBudget
+	}
+	return c.ProofBudget
 }
 
 func (c *Config) testSuiteBudget() counterex.Budget {
@@ -39,6 +55,9 @@ func testSuiteSetting(cfg Config) string {
 	s := fmt.Sprintf("seed=%d budget=%s", cfg.TestSuiteSeed, cfg.testSuiteBudget())
 	if cfg.TestSuiteDomain != counterex.DomainDeclared {
 		s += " domain=" + string(counterex.DomainRealistic)
+	}
+	if cfg.Proof { // absent when off, so runs made before proofs existed resume
+		s += fmt.Sprintf(" proof=%d,%s", cfg.proofBound(), cfg.proofBudget())
 	}
 	return s
 }

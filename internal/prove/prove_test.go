@@ -1,0 +1,157 @@
+package prove
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testSchema: singer(id PK, name, age, country) and concert(cid PK, sid -> singer.id, year).
+func testSchema() *Schema {
+	return &Schema{Tables: []Table{
+		{Name: "singer", Columns: []Column{{Name: "id", Kind: KindNum, NotNull: true}, {Name: "name", Kind: KindText}, {Name: "age", Kind: KindNum}, {Name: "country", Kind: KindText}}, Keys: [][]int{{0}}},
+		{Name: "concert", Columns: []Column{{Name: "cid", Kind: KindNum, NotNull: true}, {Name: "sid", Kind: KindNum}, {Name: "year", Kind: KindNum}}, Keys: [][]int{{0}}},
+	}, Incl: []Inclusion{{Child: 1, Cols: []int{1}, Parent: 0, PCols: []int{0}}}}
+}
+
+func skipNoSolver(t testing.TB) {
+	t.Helper()
+	if !DefaultSolver().Available() {
+		t.Skip("z3 not installed")
+	}
+}
+
+func TestProvePairs(t *testing.T) {
+	skipNoSolver(t)
+	cases := []struct {
+		name, gold, pred string
+		cmp              Compare
+		ordered          bool
+		want             Status
+	}{
+		{"same", "SELECT name FROM singer", "SELECT name FROM singer", Bag, false, Proven},
+		{"alias", "SELECT T1.name FROM singer AS T1 WHERE T1.age > 30", "SELECT name FROM singer WHERE 30 < age", Bag, false, Proven},
+		{"distinct-bag", "SELECT country FROM singer", "SELECT DISTINCT country FROM singer", Bag, false, Refuted},
+		{"distinct-set", "SELECT country FROM singer", "SELECT DISTINCT country FROM singer", Set, false, Proven},
+		{"not-in-null", "SELECT name FROM singer WHERE id NOT IN (SELECT sid FROM concert)", "SELECT name FROM singer AS s WHERE NOT EXISTS (SELECT 1 FROM concert AS c WHERE c.sid = s.id)", Bag, false, Refuted},
+		{"in-exists", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT name FROM singer AS s WHERE EXISTS (SELECT 1 FROM concert AS c WHERE c.sid = s.id)", Bag, false, Proven},
+		{"join-vs-in-bag", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Bag, false, Refuted},
+		{"join-vs-in-set", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Set, false, Proven},
+		{"count-group", "SELECT sid, count(*) FROM concert GROUP BY sid", "SELECT sid, count(cid) FROM concert GROUP BY sid", Bag, false, Proven},
+		{"count-col-null", "SELECT count(*) FROM singer", "SELECT count(age) FROM singer", Bag, false, Refuted},
+		{"max-vs-order", "SELECT max(age) FROM singer", "SELECT age FROM singer ORDER BY age DESC LIMIT 1", Bag, false, Refuted},
+		{"limit-tie", "SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT min(age) FROM singer)", Bag, false, Refuted},
+		{"order-same", "SELECT name, age FROM singer ORDER BY age", "SELECT name, age FROM singer ORDER BY age ASC", Bag, true, Proven},
+		{"order-desc", "SELECT name, age FROM singer ORDER BY age", "SELECT name, age FROM singer ORDER BY age DESC", Bag, true, Refuted},
+		{"avg", "SELECT avg(age) FROM singer", "SELECT sum(age) / count(age) FROM singer", Bag, false, Unknown},
+		{"having", "SELECT sid FROM concert GROUP BY sid HAVING count(*) > 1", "SELECT DISTINCT sid FROM concert AS a WHERE (SELECT count(*) FROM concert AS b WHERE b.sid = a.sid) > 1", Bag, false, Refuted},
+		{"between", "SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age >= 20 AND age <= 30", Bag, false, Proven},
+		{"union-or", "SELECT name FROM singer WHERE age > 30 UNION SELECT name FROM singer WHERE country = 'US'", "SELECT DISTINCT name FROM singer WHERE age > 30 OR country = 'US'", Bag, false, Proven},
+		{"except", "SELECT id FROM singer EXCEPT SELECT sid FROM concert", "SELECT id FROM singer WHERE id NOT IN (SELECT sid FROM concert WHERE sid IS NOT NULL)", Bag, false, Proven},
+		{"left-join-count-2rows", "SELECT T1.name, count(T2.cid) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", "SELECT name, (SELECT count(*) FROM concert WHERE sid = singer.id) FROM singer", Bag, false, Proven},
+		{"like", "SELECT name FROM singer WHERE name LIKE 'a%'", "SELECT name FROM singer", Bag, false, Unknown},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			opt := Options{Compare: c.cmp, Ordered: c.ordered, Budget: 20 * time.Second}
+			if strings.HasSuffix(c.name, "-2rows") { // heavy at 3 rows on a loaded machine
+				opt.Bound = 2
+			}
+			r := Prove(context.Background(), testSchema(), c.gold, c.pred, opt)
+			if r.Status != c.want {
+				t.Errorf("got %s (%s), want %s; db %v", r.Status, r.Reason, c.want, r.DB)
+			}
+		})
+	}
+}
+
+// TestProveNeverProvesTraps: pairs that differ on some small database (NULL corners,
+// duplicates under bag semantics, ties under LIMIT, empty groups, join kinds) must
+// never be proven, under any comparison that tells them apart.
+func TestProveNeverProvesTraps(t *testing.T) {
+	skipNoSolver(t)
+	traps := []struct {
+		name, gold, pred string
+		cmp              Compare
+	}{
+		{"x=x", "SELECT name FROM singer WHERE age = age", "SELECT name FROM singer", Bag},
+		{"ne-null", "SELECT name FROM singer WHERE NOT (age > 30)", "SELECT name FROM singer WHERE age < 30", Bag},
+		{"not-in-null-set", "SELECT id FROM singer WHERE id NOT IN (SELECT sid FROM concert)", "SELECT id FROM singer EXCEPT SELECT sid FROM concert", Set},
+		{"count-distinct", "SELECT count(DISTINCT country) FROM singer", "SELECT count(country) FROM singer", Set},
+		{"union-all", "SELECT name FROM singer UNION ALL SELECT name FROM singer WHERE age > 1", "SELECT name FROM singer UNION SELECT name FROM singer WHERE age > 1", Bag},
+		{"limit-2-3", "SELECT id FROM singer ORDER BY id LIMIT 2", "SELECT id FROM singer ORDER BY id LIMIT 3", Set},
+		{"limit-offset", "SELECT id FROM singer ORDER BY id LIMIT 1", "SELECT id FROM singer ORDER BY id LIMIT 1 OFFSET 1", Set},
+		{"limit-tie-max", "SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", Set},
+		{"empty-group", "SELECT count(*) FROM singer WHERE age > 50", "SELECT count(*) FROM singer WHERE age > 50 GROUP BY country", Set},
+		{"sum-empty", "SELECT sum(age) FROM singer WHERE age > 50", "SELECT max(age) FROM singer WHERE age > 50", Set},
+		{"left-inner", "SELECT T1.name FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Set},
+		{"left-count", "SELECT T1.id, count(*) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", "SELECT T1.id, count(T2.cid) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", Set},
+		{"avg-distinct", "SELECT avg(age) FROM singer", "SELECT avg(DISTINCT age) FROM singer", Set},
+		{"dup-bag", "SELECT country FROM singer WHERE age > 20", "SELECT DISTINCT country FROM singer WHERE age > 20", Bag},
+		{"min-text", "SELECT min(name) FROM singer", "SELECT name FROM singer ORDER BY name LIMIT 1", Set},
+		{"bare-col", "SELECT country, name FROM singer GROUP BY country", "SELECT country, min(name) FROM singer GROUP BY country", Set},
+		{"is-null-vs-eq", "SELECT name FROM singer WHERE country IS NULL", "SELECT name FROM singer WHERE country = NULL", Set},
+		{"between-swapped", "SELECT name FROM singer WHERE age BETWEEN 30 AND 20", "SELECT name FROM singer WHERE age BETWEEN 20 AND 30", Set},
+		{"in-vs-join-dups", "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert)", "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid", Bag},
+		{"having-vs-where", "SELECT country FROM singer GROUP BY country HAVING count(*) > 1", "SELECT DISTINCT country FROM singer", Set},
+		{"limit-5-needs-6-rows", "SELECT id FROM singer WHERE age > 1", "SELECT id FROM singer WHERE age > 1 LIMIT 5", Set},
+		{"count-over-4", "SELECT country FROM singer GROUP BY country HAVING count(*) > 3", "SELECT country FROM singer GROUP BY country HAVING count(*) > 4", Set},
+		{"limit-7-over-bound", "SELECT id FROM singer", "SELECT id FROM singer LIMIT 7", Set},
+		{"order-desc-ties", "SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", Bag},
+	}
+	for _, c := range traps {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ordered := strings.Contains(c.gold, "ORDER BY") && strings.Contains(c.pred, "ORDER BY") && !strings.Contains(c.gold, "LIMIT")
+			r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Compare: c.cmp, Ordered: ordered, Budget: 20 * time.Second})
+			if r.Status == Proven {
+				t.Errorf("proven: %s  vs  %s", c.gold, c.pred)
+			}
+			if r.Status == Unknown {
+				t.Logf("unknown: %s", r.Reason)
+			}
+		})
+	}
+}
+
+// TestProveAffinity: a literal compared with a column takes the column's affinity.
+func TestProveAffinity(t *testing.T) {
+	skipNoSolver(t)
+	for _, c := range []struct {
+		gold, pred string
+		want       Status
+	}{
+		{"SELECT name FROM singer WHERE age = '30'", "SELECT name FROM singer WHERE age = 30", Proven},
+		{"SELECT name FROM singer WHERE country = 1", "SELECT name FROM singer WHERE country = '1'", Proven},
+		{"SELECT name FROM singer WHERE country = 1", "SELECT name FROM singer WHERE country = '01'", Refuted},
+		{"SELECT name FROM singer WHERE age = '30.0'", "SELECT name FROM singer WHERE age = 30", Unknown},
+	} {
+		r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Budget: 20 * time.Second})
+		if r.Status != c.want {
+			t.Errorf("%s vs %s: got %s (%s), want %s", c.gold, c.pred, r.Status, r.Reason, c.want)
+		}
+	}
+}
+
+// TestProveColumnOrderAndSameText: Spider compares any column order, so a permuted
+// SELECT list is proven with Permute and refuted without; the same text up to case,
+// spacing, ASC and ";" is proven even where LIMIT ties would leave two texts unknown.
+func TestProveColumnOrderAndSameText(t *testing.T) {
+	skipNoSolver(t)
+	gold, pred := "SELECT sid, count(*) FROM concert GROUP BY sid", "SELECT count(*), sid FROM concert GROUP BY sid"
+	if r := Prove(context.Background(), testSchema(), gold, pred, Options{Budget: 20 * time.Second}); r.Status != Refuted {
+		t.Errorf("without Permute: %s (%s), want refuted", r.Status, r.Reason)
+	}
+	if r := Prove(context.Background(), testSchema(), gold, pred, Options{Budget: 20 * time.Second, Permute: true}); r.Status != Proven {
+		t.Errorf("with Permute: %s (%s), want proven", r.Status, r.Reason)
+	}
+	same := Prove(context.Background(), testSchema(), "SELECT name FROM singer ORDER BY age LIMIT 1;", "select NAME  from singer order by age asc limit 1", Options{})
+	if same.Status != Proven {
+		t.Errorf("same text: %s (%s)", same.Status, same.Reason)
+	}
+	if r := Prove(context.Background(), testSchema(), "SELECT name FROM singer WHERE country = 'us'", "SELECT name FROM singer WHERE country = 'US'", Options{}); r.Status == Proven {
+		t.Errorf("string literals differing in case were proven the same")
+	}
+}
