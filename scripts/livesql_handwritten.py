@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Writes the wrong predictions and equivalent rewrites of bat-interact tasks that
-internal/run's TestLiveSQLHandwritten judges (testdata/livesql_handwritten.jsonl): each is a
+internal/benchrun's TestLiveSQLHandwritten judges (testdata/livesql_handwritten.jsonl): each is a
 gold-passing task's gold edited by one named rule, one task per prediction.
 
-    /usr/bin/python3 scripts/livesql_handwritten.py > internal/run/testdata/livesql_handwritten.jsonl
+    /usr/bin/python3 scripts/livesql_handwritten.py > internal/benchrun/testdata/livesql_handwritten.jsonl
     /usr/bin/python3 scripts/livesql_official_verdicts.py TEMPLATE --all --threads 4 \
-        --preds internal/run/testdata/livesql_handwritten.jsonl > internal/run/testdata/livesql_handwritten_official.tsv
+        --preds internal/benchrun/testdata/livesql_handwritten.jsonl > internal/benchrun/testdata/livesql_handwritten_official.tsv
 
 The rules (kind: wrong or rewrite) say what each edit does; the expected verdicts are the
 official evaluator's, whatever the edit's intent (a "wrong" edit the evaluator passes is a

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 

@@ -6,9 +6,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/spf13/cobra"
 )
 

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // demoPricingName names the demo's prices wherever cost is shown ("cost $ = tokens priced

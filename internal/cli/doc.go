@@ -5,7 +5,7 @@
 // into it. Run starts gctune and wraps stdout and stderr in termsafe writers, so every
 // line printed is safe for a terminal.
 //
-// Evaluations are orchestrated by internal/run (imported as benchrun: the tests here have
+// Evaluations are orchestrated by internal/benchrun (imported as benchrun: the tests here have
 // a func run); this package keeps the flags, the printing and the run directory.
 //
 // # eval and demo

@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // Engine names accepted by --engine and --gold-engine.

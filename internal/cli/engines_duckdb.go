@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // --engine duckdb runs predictions (and, with --gold-engine same, gold SQL) on DuckDB

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
@@ -157,7 +157,7 @@ queries (docs/spider2.md).`,
 	return cmd
 }
 
-// evaluate judges through the run layer into the run directory o.Out (run.EvalInto
+// evaluate judges through the run layer into the run directory o.Out (benchrun.EvalInto
 // writes it: the manifest, records as they are judged, every system's statistics.json
 // and summary.json), then prints the table or the JSON summary. eval, demo and
 // collect's two-pass runs use it.

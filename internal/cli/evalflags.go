@@ -21,7 +21,7 @@ import (
 // To add an eval flag: one entry here. It is remembered in args.json and taken back by
 // --resume unless keep says otherwise; one that loads code, reaches the network, reads a
 // secret or names a configuration file is keep: restate, with why; one naming a file is
-// abs: absPath. A setting that shapes verdicts also needs its field in run.Config and
+// abs: absPath. A setting that shapes verdicts also needs its field in benchrun.Config and
 // its manifest key (rundir.ManifestSettings, run's manifestSettings).
 var evalFlags = []evalFlag{
 	// bindDatasetFlags declares the 3 flags below.

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // matrixOpts are the flags of `matrix`.

@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // mergeOpts are the flags of merge.

@@ -10,7 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 )
 
 // runPrinter shows what a run tells (benchrun.Observer) on stderr: warnings, and the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 )
 
 // TestProgressLines: off a terminal a phase prints a named line every few seconds with

@@ -3,8 +3,8 @@ package cli
 import (
 	"os"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // shardUsage is the --shard help of eval and collect.

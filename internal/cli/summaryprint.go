@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // printSummary prints a judged run for people: the one-screen answer (report.WriteShort),

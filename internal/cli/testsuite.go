@@ -3,8 +3,8 @@ package cli
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // bindTestSuite adds eval's counterexample-search flags (docs/test-suite.md).

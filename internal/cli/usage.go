@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
 )
 
 // Usage errors: every mistake in how a command was called exits 2 and is followed by the

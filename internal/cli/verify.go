@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	benchrun "github.com/nl2sqlbench/nl2sqlbench/internal/run"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 

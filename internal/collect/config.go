@@ -46,7 +46,7 @@ type Config struct {
 	Pricing  *PricingConfig `yaml:"pricing"`
 	Pipeline PipelineConfig `yaml:"pipeline"`
 	// SecondPass turns a run into the NL2SQL++ two-pass run (the collect command runs
-	// it; see internal/run/twopass.go); nil or disabled: one pass.
+	// it; see internal/benchrun/twopass.go); nil or disabled: one pass.
 	SecondPass *SecondPassConfig `yaml:"second_pass"`
 	dir        string            // the config file's directory: prompt paths are relative to it
 }

@@ -22,7 +22,7 @@
 // prompts/sqlpp_<name>.tmpl; Options.Engine and Options.Locate send the pipeline's
 // queries to the SQL++ engine). Two-pass runs (the NL2SQL++ benchmark) are two Runs:
 // Options.Pass, Options.Select and Options.Previous make the second one, MergePasses
-// joins them (passes.go); judging between them is the run layer's job (run.TwoPass).
+// joins them (passes.go); judging between them is the run layer's job (benchrun.TwoPass).
 //
 // To add a pipeline strategy: name it in config.go (a constant, accepted by normalise),
 // implement it in modules.go (selectSchema or revise) or pipeline.go, give it a default

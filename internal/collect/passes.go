@@ -13,7 +13,7 @@ import (
 // pass 2 runs again, with the second-pass prompt, on the questions pass 1 got wrong
 // (Options.Select, Options.Pass, Options.Previous); the final records are pass 1's with
 // the retried questions' blocks replaced by pass 2's. The orchestration (judging between
-// passes) lives in the run layer (internal/run, TwoPass), which can reach the judge.
+// passes) lives in the run layer (internal/benchrun, TwoPass), which can reach the judge.
 
 // ReadRecords reads a module-records file collect wrote (modules.jsonl), in file order. A
 // torn last line (a run killed mid-write) is ignored, as resume would cut it off.

@@ -26,7 +26,7 @@
 // Wilson for a metric declared Binary, a fixed-seed percentile bootstrap for means, every
 // mean over n values resampled from one shared set of draws per n (bootstrap.go sums the
 // resamples to the same bits as a plain dot product, faster; percentile.go reads the
-// percentiles without a sort). paired.go builds the paired section that run.Summarize adds
+// percentiles without a sort). paired.go builds the paired section that benchrun.Summarize adds
 // for two systems or more (exact McNemar, paired bootstrap, every pair's differences of
 // one length resampled from one set of draws). docs/statistics.md.
 //

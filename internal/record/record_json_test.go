@@ -222,7 +222,7 @@ var errDiskFull = errors.New("disk full")
 func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
 // BenchmarkWriteRecords: the generated encoder against encoding/json on random
-// records (internal/run's BenchmarkEncodeRecords uses a real run's records).
+// records (internal/benchrun's BenchmarkEncodeRecords uses a real run's records).
 func BenchmarkWriteRecords(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	recs := make([]Record, 200)

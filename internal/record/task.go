@@ -1,7 +1,7 @@
 package record
 
 // Task failure kinds (Task.TaskFailure, FollowUp.Failure): why a turn of a task that
-// runs on its own database copy (LiveSQLBench / BIRD-Interact, EvalBench; internal/run,
+// runs on its own database copy (LiveSQLBench / BIRD-Interact, EvalBench; internal/benchrun,
 // tasks.go) did not pass.
 const (
 	FailPrediction = "prediction_error" // the predicted SQL failed to run

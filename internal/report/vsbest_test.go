@@ -11,7 +11,7 @@ import (
 )
 
 // withComparisons adds the paired and vs_best sections to a loaded run, as eval computes
-// them (run.Summarize).
+// them (benchrun.Summarize).
 func withComparisons(tb testing.TB, run *rundir.Run) {
 	tb.Helper()
 	var srs []metrics.SystemRecords

@@ -35,7 +35,7 @@ const (
 var ErrBadLabel = errors.New("bad label")
 
 // Label is one expert judgement of a prediction, as read: which record it names is
-// resolved against a run (internal/run, agreement.go).
+// resolved against a run (internal/benchrun, agreement.go).
 type Label struct {
 	// Line is the JSONL line, or the entry's 1-based position in a JSON array.
 	Line int

@@ -6,7 +6,7 @@ import (
 )
 
 // Skips says why records were not judged (verdict skipped): what the outputs call them
-// and each reason with its count. Computed once from the records (internal/run,
+// and each reason with its count. Computed once from the records (internal/benchrun,
 // skips.go), for the first system, whose counts the one-line caption prints (it prints
 // them only when every system skipped as many); absent when nothing was skipped and in
 // runs written before it (outputs then fall back on the reasons they knew).

@@ -3,7 +3,7 @@ package rundir
 // TaskSummary is one system's scores on a benchmark of tasks on a database copy of their
 // own (livesql:DIR, evalbench:DIR): per phase (1: the first turn, 2: the follow-up),
 // category and difficulty tier, how many turns were judged, correct and not judged, and
-// BIRD-Interact's mean reward. Computed once from the records (internal/run, tasks_summary.go).
+// BIRD-Interact's mean reward. Computed once from the records (internal/benchrun, tasks_summary.go).
 type TaskSummary struct {
 	System string    `json:"system"`
 	Rows   []TaskRow `json:"rows"`

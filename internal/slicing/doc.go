@@ -6,6 +6,6 @@
 // database), and a new slice is one entry there. The package computes summary.json's
 // slices section (the headline metric per slice group, with its interval and the paired
 // McNemar verdicts between systems, through metrics.Aggregate and metrics.ComparePaired,
-// and each group's result_diff kinds) and its result_diffs section. run.Summarize calls it
+// and each group's result_diff kinds) and its result_diffs section. benchrun.Summarize calls it
 // once; outputs only render what it computed (docs/slices.md).
 package slicing

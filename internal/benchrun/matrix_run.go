@@ -1,0 +1,288 @@
+package benchrun
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/safefile"
+)
+
+// errCellChanged marks a finished cell whose files no longer match what it recorded.
+var errCellChanged = errors.New("matrix cell changed after it finished")
+
+// Matrix is one matrix run's state: the plan, its datasets, every cell's input hash,
+// and matrix.json as it is kept up to date (matrix.go runs it).
+type Matrix struct {
+	plan     *MatrixPlan
+	out      string
+	rerun    string // the command that continues the matrix
+	datasets map[string]*dataset.Dataset
+	hashes   map[string]string // cell name -> input sha256
+	gates    map[string]*endpointGate
+	getenv   func(string) string
+	evalJobs int // questions judged in parallel per cell
+	opts     MatrixOptions
+	obs      MatrixObserver // set by Run
+
+	mu    sync.Mutex
+	state *rundir.Matrix
+	index map[string]int // cell name -> position in state.Cells
+}
+
+// loadInputs reads every dataset of the plan and hashes every cell's inputs.
+func (m *Matrix) loadInputs(ctx context.Context) error {
+	m.datasets, m.hashes = map[string]*dataset.Dataset{}, map[string]string{}
+	qsha := map[string]string{}
+	for name, d := range m.plan.Datasets {
+		ds, err := dataset.Load(ctx, d.Dataset, dataset.Options{DBRoot: d.DBRoot, Tables: d.Tables})
+		if err != nil {
+			return fmt.Errorf("datasets.%s: %w", name, err)
+		}
+		for _, id := range d.DBIDs {
+			if !slices.ContainsFunc(ds.Questions, func(q dataset.Question) bool { return q.DBID == id }) {
+				return fmt.Errorf("datasets.%s.db_id %q: no question of %s is on that database: %w", name, id, ds.Path, ErrBadPlan)
+			}
+		}
+		m.datasets[name] = ds
+		if qsha[name], err = fileSHA256(ds.Path); err != nil {
+			return fmt.Errorf("datasets.%s: %w", name, err)
+		}
+	}
+	for _, c := range m.plan.Cells {
+		pred := ""
+		if !c.Collected() {
+			var err error
+			if pred, err = fileSHA256(c.PredFile); err != nil {
+				return fmt.Errorf("systems.%s.%s: %w", c.System, c.Dataset, err)
+			}
+		}
+		m.hashes[c.Name] = m.plan.InputHash(c, qsha[c.Dataset], pred)
+	}
+	return nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, _, err := safefile.Open(path, 1<<40)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// selectDB restricts a collect run to the dataset's db_id filter (nil: every question).
+func (m *Matrix) selectDB(c PlanCell) func(dataset.Question) bool {
+	ids := m.plan.Datasets[c.Dataset].DBIDs
+	if len(ids) == 0 {
+		return nil
+	}
+	return func(q dataset.Question) bool { return slices.Contains(ids, q.DBID) }
+}
+
+// cellDone says whether cell c is finished and still what it recorded: its cell.json has
+// this input hash and status done, its judged run passes its integrity check, and (a
+// collected cell) its modules.jsonl is the one it was judged from. A cell whose inputs
+// changed is moved aside (never deleted) and reported not done. A finished cell whose
+// module records changed is refused (errCellChanged): its judged run no longer says
+// what they hold.
+func (m *Matrix) cellDone(ctx context.Context, c PlanCell, move bool) (bool, error) {
+	dir := CellDir(m.out, c)
+	rec, err := rundir.ReadCell(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if empty, _ := dirEmpty(dir); !empty && move {
+			return false, m.supersede(c, "unknown")
+		}
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cell %s: %w", c.Name, err)
+	}
+	if rec.InputSHA256 != m.hashes[c.Name] {
+		if move {
+			return false, m.supersede(c, rec.InputSHA256)
+		}
+		return false, nil
+	}
+	if rec.Status != rundir.CellDone {
+		return false, nil
+	}
+	if c.Collected() {
+		sha, err := fileSHA256(filepath.Join(dir, collect.ModulesFile))
+		if err != nil || sha != rec.ModulesSHA256 {
+			return false, fmt.Errorf("cell %s: %s is not the file the cell was judged from (recorded sha256 %.12s): move %s aside to collect the cell again: %w",
+				c.Name, filepath.Join(dir, collect.ModulesFile), rec.ModulesSHA256, dir, errCellChanged)
+		}
+	}
+	run, err := rundir.Load(ctx, filepath.Join(dir, rundir.CellEvalDir))
+	if err != nil || run.Integrity.Err() != nil {
+		return false, nil // judged run gone or changed: judged again from the records
+	}
+	return true, nil
+}
+
+func dirEmpty(dir string) (bool, error) {
+	es, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	}
+	return len(es) == 0, err
+}
+
+// supersede moves a cell made from other inputs to DIR/superseded/, keeping it.
+func (m *Matrix) supersede(c PlanCell, oldHash string) error {
+	dst := filepath.Join(m.out, rundir.SupersededDir, strings.ReplaceAll(c.Name, "/", "__")+"-"+shortHash(oldHash)+"-"+time.Now().UTC().Format("20060102T150405"))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(CellDir(m.out, c), dst); err != nil {
+		return fmt.Errorf("cell %s: move the cell of other inputs aside: %w", c.Name, err)
+	}
+	m.obs.Note(fmt.Sprintf("cell %s: its inputs changed; the earlier cell is kept in %s", c.Name, dst))
+	return nil
+}
+
+// shortHash is a hash's first 12 characters, for a directory name.
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// setCell updates a cell in matrix.json and writes it.
+func (m *Matrix) setCell(c rundir.MatrixCell) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.state.Cells[m.index[c.Name]] = c
+	return rundir.WriteMatrix(m.out, m.state)
+}
+
+// runCell collects (resuming through collect's records and cache) and judges one cell.
+func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, error) {
+	dir := CellDir(m.out, c)
+	st := rundir.MatrixCell{Name: c.Name, Dataset: c.Dataset, Model: c.Model, Pipeline: c.Pipeline, System: c.System,
+		InputSHA256: m.hashes[c.Name], Status: rundir.CellRunning}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return st, err
+	}
+	if err := rundir.WriteCell(dir, &st); err != nil {
+		return st, err
+	}
+	logf, err := os.OpenFile(filepath.Join(dir, "matrix.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return st, err
+	}
+	defer logf.Close()
+	fmt.Fprintf(logf, "%s matrix: cell %s started\n", time.Now().UTC().Format(time.RFC3339), c.Name)
+	pred := c.PredFile
+	if c.Collected() {
+		cfg := c.Config
+		client, err := collect.NewOpenAIClient(cfg.LLM, m.getenv, nil)
+		if err != nil {
+			return st, err
+		}
+		var calls atomic.Int64
+		sum, err := collect.Run(ctx, collect.Options{Config: cfg, Dataset: m.datasets[c.Dataset], OutDir: dir, Log: logf, Select: m.selectDB(c),
+			LLM: &gatedLLM{inner: client, gate: m.gates[cfg.LLM.BaseURL], calls: &calls}})
+		st.LLMCalls = calls.Load()
+		if err != nil {
+			return st, err
+		}
+		if sum.Failed > 0 {
+			return st, fmt.Errorf("%d question(s) failed (see %s); rerun to retry them", sum.Failed, logf.Name())
+		}
+		pred = filepath.Join(dir, collect.ModulesFile)
+	}
+	d := m.plan.Datasets[c.Dataset]
+	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
+		Preds: []string{c.EvalName() + "=" + pred}, Timeout: engine.DefaultTimeout, Workers: m.evalJobs, MaxRows: engine.DefaultMaxRows,
+		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
+		Timing: "official", VESIterations: 100,
+		// A cell collected only the db_id filter's questions (and none of them failed, or
+		// the cell stopped above): the other questions have no prediction, and the filter
+		// leaves them out of the run.
+		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
+	evalDir := filepath.Join(dir, rundir.CellEvalDir)
+	empty, _ := dirEmpty(evalDir) // a judged run there (from records since resumed) is replaced once the new one is complete
+	if _, _, err := EvalInto(ctx, cfg, Output{Dir: evalDir, Force: !empty, HoldWarnings: true,
+		Rerun: func(string) string { return m.rerun }}, m.obs.CellObserver(logf)); err != nil {
+		return st, fmt.Errorf("eval: %w", err)
+	}
+	if c.Collected() {
+		if st.ModulesSHA256, err = fileSHA256(pred); err != nil {
+			return st, err
+		}
+	}
+	st.Status = rundir.CellDone
+	fmt.Fprintf(logf, "%s matrix: cell %s done (%d LLM calls)\n", time.Now().UTC().Format(time.RFC3339), c.Name, st.LLMCalls)
+	return st, rundir.WriteCell(dir, &st)
+}
+
+// runCells runs the cells not done, workers at a time, keeping matrix.json current. It
+// stops starting cells when ctx ends; a cell's error is recorded in its status and the
+// others go on.
+func (m *Matrix) runCells(ctx context.Context, todo []PlanCell, workers int, progress func(done, total int)) error {
+	var mu sync.Mutex // guards errs, done and progress calls
+	var errs []error
+	done := 0
+	var g errgroup.Group
+	g.SetLimit(max(workers, 1))
+	for _, c := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil { // ended while Go waited for a free worker: not started
+				return nil
+			}
+			st, err := m.runCell(ctx, c)
+			if err != nil {
+				if ctx.Err() != nil {
+					st.Status = rundir.CellRunning
+				} else {
+					st.Status, st.Error = rundir.CellFailed, err.Error()
+				}
+			}
+			werr := m.setCell(st)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && ctx.Err() == nil {
+				errs = append(errs, fmt.Errorf("cell %s: %w", c.Name, err))
+			}
+			if werr != nil {
+				errs = append(errs, werr)
+			}
+			done++
+			if progress != nil {
+				progress(done, len(todo))
+			}
+			return nil // a cell's error is in its status and errs; the others go on
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: finished cells are kept in %s; to continue: %s", err, m.out, m.rerun)
+	}
+	return errors.Join(errs...)
+}
