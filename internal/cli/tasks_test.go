@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,7 +136,19 @@ func officialVerdicts(t *testing.T) map[string]string {
 // evaluator), a Management task (not judged without --task-code python) and a wrong
 // WHERE. Verdicts equal the official ones, the template's every table is unchanged and
 // no task copy is left.
+// taskServerMu makes the tests that copy task databases on the PostgreSQL server take
+// turns: each checks that this process left no copy (pg.Mine), which another's copies in
+// flight would break. They run beside the package's other parallel tests.
+var taskServerMu sync.Mutex
+
+func lockTaskServer(tb testing.TB) {
+	taskServerMu.Lock()
+	tb.Cleanup(taskServerMu.Unlock)
+}
+
 func TestTaskLiveSQLEndToEnd(t *testing.T) {
+	t.Parallel()
+	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	dsn := os.Getenv("NL2SQLBENCH_PG_DSN")
 	if dsn == "" {
@@ -309,6 +322,8 @@ func TestTaskPredErrors(t *testing.T) {
 // as a SIGINT does) leaves no task database behind, and --resume gives the records of a
 // clean run (timings aside).
 func TestTaskResumeAfterCancel(t *testing.T) {
+	t.Parallel()
+	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
 		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
@@ -383,6 +398,8 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 // breaks (db_blog_19), NOW() on fixed data (db_blog_4), and a preprocess that fails (a
 // copy of db_blog_0 given one); db_blog_0 itself has no finding.
 func TestTaskAudit(t *testing.T) {
+	t.Parallel()
+	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
 		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
