@@ -5,7 +5,7 @@ What is removed, and why it varies:
   - JSON keys holding times (exec_ms and every *_ms, started_at, elapsed*), the build
     (executable_sha256, version, go_version, host) and hashes of files that hold times
     (manifest "files", summary_sha256);
-  - in text (stdout, Markdown, HTML): the work directory's path, "judged in 0.12s",
+  - in text (stdout, Markdown, HTML): the work directory's path, "judged in 0.12s", UTC times,
     and "base"/"new" in paths;
 A JSON document stays JSON (keys sorted), JSON Lines stay one line per record.
 
@@ -43,6 +43,7 @@ def text(s):
         s = s.replace(WORK + "/bin/base", "BIN").replace(WORK + "/bin/new", "BIN")
         s = s.replace(WORK, "WORK")
     s = re.sub(r"judged in [0-9.]+(ms|s|m[0-9.]*s)", "judged in T", s)
+    s = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "TIME", s)  # a run's start, in text
     s = re.sub(r"\b[0-9]+(\.[0-9]+)?(ms|µs|s) (elapsed|wall)", "T", s)
     s = re.sub(r"(took|in) [0-9]+(\.[0-9]+)?(ms|µs|s)\b", r"\1 T", s)
     return s
