@@ -40,6 +40,10 @@ const (
 var userTimeout, userMaxRows = engine.DefaultTimeout, engine.DefaultMaxRows
 
 func TestMain(m *testing.M) {
+	runAsMain() // a child started by a test, as the command: exits
+	if err := os.Setenv(asMainEnv, "1"); err != nil {
+		panic(err)
+	}
 	flag.Parse()
 	parallelUnlessSet()
 	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
@@ -51,7 +55,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	for _, dir := range []string{sealedRoot, binDir, shared.root} {
+	for _, dir := range []string{sealedRoot, shared.root} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
