@@ -44,7 +44,7 @@ func annotators(ctx context.Context, cfg Config, set Settings, ds *dataset.Datas
 		as = append(as, moduleAnnotator(cfg, ds, schemas))
 	}
 	if cfg.TestSuite {
-		as = append(as, testSuiteAnnotator(cfg, set, ds.Tables))
+		as = append(as, testSuiteAnnotator(cfg, set, ds.Tables), newGoldSuspectLinker(cfg))
 	}
 	// Last: the judge is shown what the annotators above found (ETM, a counterexample).
 	if cfg.LLMJudge != nil && need.Has(metrics.NeedLLMJudge) {

@@ -75,6 +75,9 @@ type TestSuiteCase struct {
 	// Assumes and GoldSuspect are the counterexample's (record.Counterexample).
 	Assumes     []string `json:"assumes,omitempty"`
 	GoldSuspect string   `json:"gold_suspect,omitempty"`
+	// GoldAudit is the check of the gold audit's finding a gold-suspect case matches on
+	// the original data (record.AuditRef): limit_tie, or none.
+	GoldAudit string `json:"gold_audit,omitempty"`
 }
 
 // SharedGold is a question where most systems' EX-correct predictions got a realistic
@@ -120,6 +123,9 @@ func SummarizeTestSuite(settings string, systems []SystemRecords) *TestSuiteSumm
 			}
 			cs := TestSuiteCase{Index: r.Index, QuestionID: r.QuestionID, DBID: r.DBID,
 				Counterexample: c.Path, Rows: c.Rows, ETM: r.ETM, Assumes: c.Assumes, GoldSuspect: c.GoldSuspect}
+			if c.GoldSuspectAudit != nil {
+				cs.GoldAudit = c.GoldSuspectAudit.Check
+			}
 			switch {
 			case c.Kind == "robustness":
 				ts.Robust++

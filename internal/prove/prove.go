@@ -87,6 +87,10 @@ func Prove(ctx context.Context, sc *Schema, gold, pred string, opt Options) (res
 		}
 		opt.Bound, res.Bound = need, need
 	}
+	// opt.Budget is the pair's solver time: the column orders tried after the first
+	// share what the first left (six orders of three columns each given the whole budget
+	// made one pair cost up to seven times it).
+	deadline := time.Now().Add(opt.Budget)
 	first := prove1(ctx, sc, gold, pred, opt, nil, res)
 	if first.Status == Proven || !opt.Permute {
 		return first
@@ -96,6 +100,14 @@ func Prove(ctx context.Context, sc *Schema, gold, pred string, opt Options) (res
 		return first
 	}
 	for _, perm := range permutations(width(pred)) {
+		left := time.Until(deadline)
+		if left < minAttempt {
+			if first.Status == Unknown {
+				first.Reason = "solver: the budget was spent before every column order was tried"
+			}
+			break
+		}
+		opt.Budget = left
 		r := prove1(ctx, sc, gold, pred, opt, perm, res)
 		r.Elapsed += first.Elapsed
 		if r.Status == Proven {
@@ -428,6 +440,9 @@ func canonical(q string) string {
 	}
 	return b.String()
 }
+
+// minAttempt is the least solver time worth one more attempt within a pair's budget.
+const minAttempt = 50 * time.Millisecond
 
 // maxBound is the largest bound rowsNeeded may raise a proof to.
 const maxBound = 6

@@ -5,21 +5,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // ErrNoSolver: z3 is not installed; every proof is Unknown.
 var ErrNoSolver = errors.New("no SMT solver (z3 not found on PATH)")
 
-// Solver runs z3 as a subprocess, one process per query, speaking SMT-LIB2 on its
-// standard input. A query that overruns its budget or whose ctx ends has its process
-// killed.
+// Solver runs z3 as a subprocess speaking SMT-LIB2 on its standard input. Starting z3
+// costs about 100 ms of CPU (it loads and relocates a large library), more than most
+// proofs take, so a query runs on an idle process when there is one: `(reset)` first,
+// which returns z3 to its state at start, and an `(echo)` of a fresh marker last, which
+// tells where the answer ends. A query that overruns its budget or whose ctx ends has
+// its process killed, never reused; a process is retired after maxUses queries.
 type Solver struct {
 	Path string // the z3 executable; "" when missing
+
+	mu      sync.Mutex
+	idle    []*z3proc
+	seq     atomic.Uint64
+	started atomic.Int64 // processes started (tests read it)
 }
+
+// Pool bounds.
+const (
+	maxIdle = 4   // idle processes kept: the run's workers rarely exceed it
+	maxUses = 500 // queries one process answers before it is retired (z3's memory)
+	// killGrace is how long past its budget a query may run before its process is killed.
+	killGrace = 250 * time.Millisecond
+	// maxAnswer caps what one query's answer may hold (a model's values).
+	maxAnswer = 64 << 20
+)
 
 var (
 	defaultOnce   sync.Once
@@ -51,47 +71,170 @@ func (s *Solver) Solve(ctx context.Context, script string, budget time.Duration)
 	if !s.Available() {
 		return nil, ErrNoSolver
 	}
-	ctx, cancel := context.WithTimeout(ctx, budget+2*time.Second)
+	// z3's own :timeout is soft (some tactics overrun it by seconds): the process is
+	// killed a little after the budget, and that is a timeout like z3's.
+	ctx, cancel := context.WithTimeout(ctx, budget+killGrace)
 	defer cancel()
-	ms := budget.Milliseconds()
-	cmd := exec.CommandContext(ctx, s.Path, "-in", "-smt2", fmt.Sprintf("-T:%d", (ms+999)/1000+1))
-	cmd.WaitDelay = time.Second
+	p, err := s.get()
+	if err != nil {
+		return nil, err
+	}
+	mark := fmt.Sprintf("nl2sqlbench-end-%d", s.seq.Add(1))
 	var full strings.Builder
-	fmt.Fprintf(&full, "(set-option :produce-models true)\n(set-option :timeout %d)\n", ms)
+	fmt.Fprintf(&full, "(reset)\n(set-option :produce-models true)\n(set-option :timeout %d)\n", budget.Milliseconds())
 	full.WriteString(script)
-	full.WriteString("(check-sat)\n")
-	vars := baseVars(script)
-	if len(vars) > 0 {
+	full.WriteString("\n(check-sat)\n")
+	if vars := baseVars(script); len(vars) > 0 {
 		full.WriteString("(get-value (" + strings.Join(vars, " ") + "))\n")
 	}
-	full.WriteString("(exit)\n")
-	cmd.Stdin = strings.NewReader(full.String())
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &Answer{Status: "timeout"}, nil
+	fmt.Fprintf(&full, "(echo %q)\n", mark)
+	out, err := p.ask(ctx, full.String(), mark)
+	if err != nil {
+		p.kill()
+		if ctx.Err() != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return &Answer{Status: "timeout"}, nil
+			}
+			return nil, ctx.Err()
 		}
-		return nil, ctx.Err()
+		return nil, err
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	if !sc.Scan() {
-		return nil, fmt.Errorf("z3: no answer: %v", err)
-	}
-	status := strings.TrimSpace(sc.Text())
+	s.put(p)
+	return parseAnswer(out)
+}
+
+// parseAnswer reads check-sat's status and, when sat, get-value's model.
+func parseAnswer(out string) (*Answer, error) {
+	status, rest, _ := strings.Cut(out, "\n")
+	status = strings.TrimSpace(status)
 	switch status {
 	case "unsat", "unknown", "timeout":
 		return &Answer{Status: status}, nil
 	case "sat":
+	case "":
+		return nil, errors.New("z3: no answer")
 	default:
 		return nil, fmt.Errorf("z3: %s", oneLine(status))
 	}
-	rest := string(out)[strings.Index(string(out), "sat")+3:]
 	vals, perr := parseValues(rest)
 	if perr != nil {
 		return nil, fmt.Errorf("z3 model: %w: %s", perr, oneLine(rest))
 	}
 	return &Answer{Status: "sat", Values: vals}, nil
+}
+
+// Close stops the idle processes (a process in use stops when its query returns).
+func (s *Solver) Close() {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	for _, p := range idle {
+		p.kill()
+	}
+}
+
+// get takes an idle process, or starts one.
+func (s *Solver) get() (*z3proc, error) {
+	s.mu.Lock()
+	if n := len(s.idle); n > 0 {
+		p := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		s.mu.Unlock()
+		return p, nil
+	}
+	s.mu.Unlock()
+	s.started.Add(1)
+	return startZ3(s.Path)
+}
+
+// put returns a process that answered in full to the idle list, or retires it.
+func (s *Solver) put(p *z3proc) {
+	p.uses++
+	s.mu.Lock()
+	if p.uses < maxUses && len(s.idle) < maxIdle {
+		s.idle = append(s.idle, p)
+		p = nil
+	}
+	s.mu.Unlock()
+	if p != nil {
+		p.kill()
+	}
+}
+
+// z3proc is one running `z3 -in`. It exits on its own when its standard input closes
+// (this process ending, however it ends).
+type z3proc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	uses int
+}
+
+func startZ3(path string) (*z3proc, error) {
+	cmd := exec.Command(path, "-in", "-smt2")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start z3: %w", err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start z3: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start z3: %w", err)
+	}
+	return &z3proc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10)}, nil
+}
+
+// ask writes one query and reads its answer up to the marker line. It returns early
+// with ctx's error when ctx ends first: the caller kills the process, which ends both
+// goroutines.
+func (p *z3proc) ask(ctx context.Context, query, mark string) (string, error) {
+	type reply struct {
+		out string
+		err error
+	}
+	done := make(chan reply, 2)
+	// Written apart from the reading: z3 may answer (an error line) before it has read
+	// the whole query, and neither side may wait on the other's pipe.
+	go func() {
+		if _, err := io.WriteString(p.in, query); err != nil {
+			done <- reply{err: fmt.Errorf("z3: write: %w", err)}
+		}
+	}()
+	go func() {
+		var b strings.Builder
+		for {
+			line, err := p.out.ReadString('\n')
+			if err != nil {
+				done <- reply{err: fmt.Errorf("z3: read: %w", err)}
+				return
+			}
+			if strings.TrimRight(line, "\r\n") == mark {
+				done <- reply{out: b.String()}
+				return
+			}
+			if b.Len()+len(line) > maxAnswer {
+				done <- reply{err: fmt.Errorf("z3: answer over %d bytes", maxAnswer)}
+				return
+			}
+			b.WriteString(line)
+		}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// kill stops the process and reaps it.
+func (p *z3proc) kill() {
+	_ = p.in.Close()
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
 }
 
 func oneLine(s string) string {

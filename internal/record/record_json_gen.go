@@ -725,6 +725,14 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 		b = append(b, ",\"gold_suspect\":"...)
 		b = appendJSONString(b, string(v.GoldSuspect))
 	}
+	if v.GoldSuspectAudit != nil {
+		b = append(b, ",\"gold_suspect_audit\":"...)
+		if p72 := v.GoldSuspectAudit; p72 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = e.appendJSONAuditRef(b, p72)
+		}
+	}
 	return append(b, '}')
 }
 
@@ -735,15 +743,15 @@ func (e *jsonState) appendJSONProof(b []byte, v *Proof) []byte {
 	b = strconv.AppendInt(b, int64(v.Bound), 10)
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s72 := v.Assumes; s72 == nil {
+		if s73 := v.Assumes; s73 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i73 := range s72 {
-				if i73 > 0 {
+			for i74 := range s73 {
+				if i74 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s72[i73]))
+				b = appendJSONString(b, string(s73[i74]))
 			}
 			b = append(b, ']')
 		}
@@ -780,15 +788,15 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 	b = strconv.AppendInt(b, int64(v.Extra), 10)
 	if len(v.Clauses) != 0 {
 		b = append(b, ",\"clauses\":"...)
-		if s74 := v.Clauses; s74 == nil {
+		if s75 := v.Clauses; s75 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i75 := range s74 {
-				if i75 > 0 {
+			for i76 := range s75 {
+				if i76 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s74[i75]))
+				b = appendJSONString(b, string(s75[i76]))
 			}
 			b = append(b, ']')
 		}
@@ -853,15 +861,15 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Ran) != 0 {
 		b = append(b, ",\"ran\":"...)
-		if s76 := v.Ran; s76 == nil {
+		if s77 := v.Ran; s77 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i77 := range s76 {
-				if i77 > 0 {
+			for i78 := range s77 {
+				if i78 > 0 {
 					b = append(b, ',')
 				}
-				b = e.appendJSONTaskStep(b, &s76[i77])
+				b = e.appendJSONTaskStep(b, &s77[i78])
 			}
 			b = append(b, ']')
 		}
@@ -872,15 +880,15 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Corrections) != 0 {
 		b = append(b, ",\"corrections\":"...)
-		if s78 := v.Corrections; s78 == nil {
+		if s79 := v.Corrections; s79 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i79 := range s78 {
-				if i79 > 0 {
+			for i80 := range s79 {
+				if i80 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s78[i79]))
+				b = appendJSONString(b, string(s79[i80]))
 			}
 			b = append(b, ']')
 		}
@@ -892,41 +900,57 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s80 := v.Columns; s80 == nil {
+	if s81 := v.Columns; s81 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i81 := range s80 {
-			if i81 > 0 {
+		for i82 := range s81 {
+			if i82 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s80[i81]))
+			b = appendJSONString(b, string(s81[i82]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s82 := v.Rows; s82 == nil {
+	if s83 := v.Rows; s83 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i83 := range s82 {
-			if i83 > 0 {
+		for i84 := range s83 {
+			if i84 > 0 {
 				b = append(b, ',')
 			}
-			if s84 := s82[i83]; s84 == nil {
+			if s85 := s83[i84]; s85 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i85 := range s84 {
-					if i85 > 0 {
+				for i86 := range s85 {
+					if i86 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s84[i85])
+					b = e.appendAny(b, s85[i86])
 				}
 				b = append(b, ']')
 			}
 		}
 		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendJSONAuditRef appends a AuditRef as encoding/json encodes it.
+func (e *jsonState) appendJSONAuditRef(b []byte, v *AuditRef) []byte {
+	b = append(b, '{')
+	b = append(b, "\"check\":"...)
+	b = appendJSONString(b, string(v.Check))
+	if len(v.Confidence) != 0 {
+		b = append(b, ",\"confidence\":"...)
+		b = appendJSONString(b, string(v.Confidence))
+	}
+	if len(v.Evidence) != 0 {
+		b = append(b, ",\"evidence\":"...)
+		b = appendJSONString(b, string(v.Evidence))
 	}
 	return append(b, '}')
 }

@@ -56,6 +56,18 @@ type Counterexample struct {
 	// GoldSuspect says why the difference points at the gold rather than the prediction
 	// ("tie on age under the gold's LIMIT 1"): the record keeps ts_ex 1.
 	GoldSuspect string `json:"gold_suspect,omitempty"`
+	// GoldSuspectAudit is the gold audit's finding (internal/audit, the check audit.jsonl
+	// would name) on the original data that a GoldSuspect difference matches: limit_tie
+	// when the real rows already tie under the gold's LIMIT. Check "none" says the audit
+	// finds no order dependence there: the tie exists only on the counterexample database.
+	GoldSuspectAudit *AuditRef `json:"gold_suspect_audit,omitempty"`
+}
+
+// AuditRef names one gold-audit finding: its check, confidence and evidence.
+type AuditRef struct {
+	Check      string `json:"check"`
+	Confidence string `json:"confidence,omitempty"`
+	Evidence   string `json:"evidence,omitempty"`
 }
 
 // ResultTable is a small query result as stored for display: BLOBs as X'..' text.

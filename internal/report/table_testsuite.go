@@ -49,7 +49,7 @@ func testSuiteLines(s *rundir.Summary) []string {
 			fmt.Fprintf(&b, "%s: robustness findings (correct on this data, breaks if the data departs from its profile): %s\n", sys.System, indexes(sys.RobustCases))
 		}
 		if len(sys.GoldSuspectCases) > 0 {
-			fmt.Fprintf(&b, "%s: gold suspect (the difference is a tie under the gold's LIMIT): %s\n", sys.System, indexes(sys.GoldSuspectCases))
+			fmt.Fprintf(&b, "%s: gold suspect (the difference is a tie under the gold's LIMIT): %s%s\n", sys.System, indexes(sys.GoldSuspectCases), goldAuditText(sys.GoldSuspectCases))
 		}
 	}
 	if t.ProofBound > 0 || t.ProofNote != "" {
@@ -81,9 +81,12 @@ type CounterexampleView struct {
 	Kind        string   // realistic or robustness (record.Counterexample)
 	Assumes     []string // the data-profile facts it departs from
 	GoldSuspect string
-	Script      string // "" when the file cannot be read (Note says why)
-	Note        string
-	Gold, Pred  *ResultView
+	// GoldAudit is the gold audit's matching finding on the original data ("limit_tie:
+	// evidence"), or what it says when there is none.
+	GoldAudit  string
+	Script     string // "" when the file cannot be read (Note says why)
+	Note       string
+	Gold, Pred *ResultView
 }
 
 // counterexampleView reads r's counterexample script from the run directory dir.
@@ -98,6 +101,12 @@ func counterexampleView(dir string, r *record.Record) *CounterexampleView {
 	}
 	v := &CounterexampleView{Path: c.Path, Rows: c.Rows, Kind: c.Kind, Assumes: c.Assumes, GoldSuspect: c.GoldSuspect,
 		Gold: tableView(c.GoldResult), Pred: tableView(c.PredResult)}
+	if a := c.GoldSuspectAudit; a != nil {
+		v.GoldAudit = a.Check
+		if a.Evidence != "" {
+			v.GoldAudit += ": " + a.Evidence
+		}
+	}
 	// The path is the run directory's word: it must name a regular file inside it.
 	if text, err := rundir.ReadInside(dir, c.Path, maxScriptShown); err != nil {
 		v.Note = "script not readable: " + err.Error()
@@ -117,4 +126,29 @@ func tableView(t record.ResultTable) *ResultView {
 		v.Rows = append(v.Rows, cells)
 	}
 	return v
+}
+
+// goldAuditText groups gold-suspect cases by the audit finding they match on the
+// original data (" (audit on the original data: limit_tie 3, 17; none 40)"), or "" for
+// a run from before the link existed.
+func goldAuditText(cs []metrics.TestSuiteCase) string {
+	var order []string
+	by := map[string][]int{}
+	for _, c := range cs {
+		if c.GoldAudit == "" {
+			continue
+		}
+		if _, ok := by[c.GoldAudit]; !ok {
+			order = append(order, c.GoldAudit)
+		}
+		by[c.GoldAudit] = append(by[c.GoldAudit], c.Index)
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	parts := make([]string, len(order))
+	for i, check := range order {
+		parts[i] = check + " " + indexList(by[check])
+	}
+	return " (audit on the original data: " + strings.Join(parts, "; ") + ")"
 }

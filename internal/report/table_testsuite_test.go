@@ -29,7 +29,8 @@ func TestTestSuiteRendering(t *testing.T) {
 				"gold_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}}}, "pred_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{0}}}}),
 		rec(3, "simple", "correct", "SELECT id FROM items ORDER BY id LIMIT 1", "SELECT min(id) FROM items", "ts_ex", 1, "ts_dbs", 5, "counterexample",
 			map[string]any{"path": "alpha/counterexamples/q3.sql", "rows": 2, "kind": "realistic", "gold_suspect": "tie on id under the gold's LIMIT 1",
-				"gold_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}}}, "pred_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}, {1}}}}),
+				"gold_suspect_audit": map[string]any{"check": "limit_tie", "confidence": "high", "evidence": "2 rows tie on id at the LIMIT"},
+				"gold_result":        map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}}}, "pred_result": map[string]any{"columns": []string{"c"}, "rows": [][]any{{1}, {1}}}}),
 	}})
 	if err := os.MkdirAll(filepath.Join(dir, "alpha", "counterexamples"), 0o755); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestTestSuiteRendering(t *testing.T) {
 		t.Errorf("found %d robust %d gold suspect %d; want 1 each", ts.Found, ts.Robust, ts.GoldSuspect)
 	}
 	for _, want := range []string{"TS-EX", "counterexample databases (seed=1 budget=200)", "alpha: EX yes, TS-EX no (realistic counterexample database found): #1",
-		"alpha: robustness findings (correct on this data, breaks if the data departs from its profile): #2", "alpha: gold suspect (the difference is a tie under the gold's LIMIT): #3"} {
+		"alpha: robustness findings (correct on this data, breaks if the data departs from its profile): #2", "alpha: gold suspect (the difference is a tie under the gold's LIMIT): #3 (audit on the original data: limit_tie #3)"} {
 		if !strings.Contains(tb.String(), want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, tb.String())
 		}
@@ -65,7 +66,7 @@ func TestTestSuiteRendering(t *testing.T) {
 	}
 	html := renderHTML(t, run, HTMLOptions{NoExec: true})
 	for _, want := range []string{"counterexample database", "alpha/counterexamples/q1.sql", "&lt;b&gt;x&lt;/b&gt;", "count(id)", "prediction result on it",
-		"robustness finding", "breaks if: NULL in items.id (never NULL in the data)", "gold suspect: tie on id under the gold&#39;s LIMIT 1"} {
+		"robustness finding", "breaks if: NULL in items.id (never NULL in the data)", "gold suspect: tie on id under the gold&#39;s LIMIT 1", "gold audit on the original data: limit_tie: 2 rows tie on id at the LIMIT"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("html lacks %q", want)
 		}
