@@ -105,16 +105,6 @@ func skipLongInShort(tb testing.TB) {
 	}
 }
 
-// withUserLimits restores the users' default timeout and row cap for the rest of a test
-// that judges real data through a command without --timeout/--max-rows flags (a matrix
-// plan). Only for a test that does not call t.Parallel: the parallel tests wait until
-// every sequential test has finished, so none sees the change.
-func withUserLimits(tb testing.TB) {
-	tb.Helper()
-	engine.DefaultTimeout, engine.DefaultMaxRows = userTimeout, userMaxRows
-	tb.Cleanup(func() { engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows })
-}
-
 // parallelUnlessSet runs up to twice as many parallel tests as cores, unless -parallel was
 // given: several of this package's tests mostly wait (a database server restarting, a
 // build, a shell script), and at go test's default (one per core) they held a core's slot
