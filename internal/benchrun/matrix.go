@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -29,6 +31,12 @@ type MatrixOptions struct {
 	Merge       []string       // shard directories whose finished cells are adopted
 	Rerun       string         // the command that continues the matrix
 	Getenv      func(string) string
+	// Timeout and MaxRows are every cell's eval limits, the per-query timeout and row cap
+	// (0: engine.DefaultTimeout and engine.DefaultMaxRows, as eval's defaults). Limits
+	// other than those defaults are part of each cell's input hash, so a rerun with
+	// other limits redoes the cells rather than keeping verdicts judged under the old.
+	Timeout time.Duration
+	MaxRows int
 }
 
 // MatrixObserver hears a matrix run: the cli prints its notes and progress.
@@ -47,6 +55,12 @@ func OpenMatrix(ctx context.Context, plan *MatrixPlan, o MatrixOptions) (*Matrix
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = engine.DefaultTimeout
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = engine.DefaultMaxRows
 	}
 	m := &Matrix{plan: plan, out: o.Out, rerun: o.Rerun, getenv: getenv, evalJobs: o.EvalWorkers, gates: endpointGates(plan), opts: o}
 	if err := m.loadInputs(ctx); err != nil {

@@ -73,9 +73,20 @@ func (m *Matrix) loadInputs(ctx context.Context) error {
 				return fmt.Errorf("systems.%s.%s: %w", c.System, c.Dataset, err)
 			}
 		}
-		m.hashes[c.Name] = m.plan.InputHash(c, qsha[c.Dataset], pred)
+		m.hashes[c.Name] = withLimits(m.plan.InputHash(c, qsha[c.Dataset], pred), m.opts.Timeout, m.opts.MaxRows)
 	}
 	return nil
+}
+
+// withLimits is a cell's input hash with its eval limits: the hash itself when they are
+// eval's defaults (so the cells of a matrix run before the limits could be set keep
+// theirs), else the hash of it and the limits.
+func withLimits(hash string, timeout time.Duration, maxRows int) string {
+	if timeout == engine.DefaultTimeout && maxRows == engine.DefaultMaxRows {
+		return hash
+	}
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00timeout=%s\x00max_rows=%d", hash, timeout, maxRows)))
+	return hex.EncodeToString(h[:])
 }
 
 func fileSHA256(path string) (string, error) {
@@ -216,7 +227,7 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 	}
 	d := m.plan.Datasets[c.Dataset]
 	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
-		Preds: []string{c.EvalName() + "=" + pred}, Timeout: engine.DefaultTimeout, Workers: m.evalJobs, MaxRows: engine.DefaultMaxRows,
+		Preds: []string{c.EvalName() + "=" + pred}, Timeout: m.opts.Timeout, Workers: m.evalJobs, MaxRows: m.opts.MaxRows,
 		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
 		Timing: "official", VESIterations: 100,
 		// A cell collected only the db_id filter's questions (and none of them failed, or

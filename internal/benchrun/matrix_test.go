@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
@@ -190,5 +193,27 @@ func TestMatrixSummary(t *testing.T) {
 				t.Errorf("%s has a cost without pricing: %v", c.Name, *c.CostPerCorrect)
 			}
 		}
+	}
+}
+
+// TestMatrixLimitsInInputHash: eval's default limits leave a cell's input hash as it was
+// before matrix took --timeout/--max-rows (a matrix run then keeps its cells); any other
+// timeout or row cap gives another hash, so those cells are judged again.
+func TestMatrixLimitsInInputHash(t *testing.T) {
+	const h = "0f00"
+	def := withLimits(h, engine.DefaultTimeout, engine.DefaultMaxRows)
+	if def != h {
+		t.Errorf("the default limits changed the hash: %s", def)
+	}
+	seen := map[string]bool{def: true}
+	for _, l := range []struct {
+		timeout time.Duration
+		rows    int
+	}{{engine.DefaultTimeout + time.Second, engine.DefaultMaxRows}, {engine.DefaultTimeout, engine.DefaultMaxRows - 1}, {time.Second, 10}} {
+		got := withLimits(h, l.timeout, l.rows)
+		if seen[got] {
+			t.Errorf("limits %s/%d: hash %s is another's", l.timeout, l.rows, got)
+		}
+		seen[got] = true
 	}
 }

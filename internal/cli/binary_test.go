@@ -1,58 +1,40 @@
 package cli
 
 import (
+	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
+	"os/signal"
+	"syscall"
 	"testing"
-
-	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
-// testBinaryVersion is the version testBinary's build sets, as scripts/release.sh does.
-const testBinaryVersion = "9.8.7-test"
+// asMainEnv, set in a process's environment, makes this package's test binary run as
+// the nl2sqlbench command (TestMain calls runAsMain before anything else). TestMain sets
+// it for the processes this one starts, so testBinary is this test binary itself.
+const asMainEnv = "NL2SQLBENCH_CLI_TEST_AS_MAIN"
 
-var binOnce struct {
-	sync.Once
-	path, skip, err string
+// runAsMain is cmd/nl2sqlbench's main when asMainEnv is set: the same signals, the same
+// Run, the same exit code.
+func runAsMain() {
+	if os.Getenv(asMainEnv) != "1" {
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := RunAs(ctx, os.Args[0], os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// testBinary builds ./cmd/nl2sqlbench once per test binary (with the version set by
-// -ldflags -X) for the tests that need a real process: a build costs seconds of both
-// cores, so they share it. The tests skip when there is no go command.
+// testBinary is a program that runs as nl2sqlbench, for the tests that need a real
+// process (a shell script running it, as deploy/slurm does): this test binary, which
+// TestMain turns into the command when asMainEnv is set. It used to be a go build of
+// ./cmd/nl2sqlbench, whose link cost several seconds of both cores in every run of the
+// suite; that -ldflags -X sets the version is buildid.TestVersionSetByLdflags.
 func testBinary(tb testing.TB) string {
 	tb.Helper()
-	binOnce.Do(func() {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			binOnce.skip = "skipping: no go command to build the binary"
-			return
-		}
-		dir, err := os.MkdirTemp("", "nl2sqlbench-bin-")
-		if err != nil {
-			binOnce.err = err.Error()
-			return
-		}
-		binDir = dir
-		bin := filepath.Join(dir, "nl2sqlbench")
-		build := exec.Command(goBin, "build", "-o", bin,
-			"-ldflags", "-X github.com/nl2sqlbench/nl2sqlbench/internal/buildid.version="+testBinaryVersion, "./cmd/nl2sqlbench")
-		build.Dir = testutil.RepoRoot(tb)
-		if out, err := build.CombinedOutput(); err != nil {
-			binOnce.err = "go build: " + err.Error() + "\n" + string(out)
-			return
-		}
-		binOnce.path = bin
-	})
-	switch {
-	case binOnce.skip != "":
-		tb.Skip(binOnce.skip)
-	case binOnce.err != "":
-		tb.Fatal(binOnce.err)
+	bin, err := os.Executable()
+	if err != nil {
+		tb.Skipf("skipping: cannot locate the test binary to run as the command: %v", err)
 	}
-	return binOnce.path
+	return bin
 }
-
-// binDir holds testBinary's build; TestMain removes it.
-var binDir string

@@ -40,6 +40,10 @@ const (
 var userTimeout, userMaxRows = engine.DefaultTimeout, engine.DefaultMaxRows
 
 func TestMain(m *testing.M) {
+	runAsMain() // a child started by a test, as the command: exits
+	if err := os.Setenv(asMainEnv, "1"); err != nil {
+		panic(err)
+	}
 	flag.Parse()
 	parallelUnlessSet()
 	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
@@ -51,7 +55,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	for _, dir := range []string{sealedRoot, binDir, shared.root} {
+	for _, dir := range []string{sealedRoot, shared.root} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
@@ -99,16 +103,6 @@ func skipLongInShort(tb testing.TB) {
 	if testing.Short() && !raceEnabled {
 		tb.Skip("skipping a long end-to-end test in -short mode (go test ./... runs it)")
 	}
-}
-
-// withUserLimits restores the users' default timeout and row cap for the rest of a test
-// that judges real data through a command without --timeout/--max-rows flags (a matrix
-// plan). Only for a test that does not call t.Parallel: the parallel tests wait until
-// every sequential test has finished, so none sees the change.
-func withUserLimits(tb testing.TB) {
-	tb.Helper()
-	engine.DefaultTimeout, engine.DefaultMaxRows = userTimeout, userMaxRows
-	tb.Cleanup(func() { engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows })
 }
 
 // parallelUnlessSet runs up to twice as many parallel tests as cores, unless -parallel was

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
 // matrixOpts are the flags of `matrix`.
@@ -23,6 +26,9 @@ type matrixOpts struct {
 	evalJobs   int
 	alpha      float64
 	merge      []string
+	timeout    time.Duration
+	maxRows    int
+	limits     []string // --timeout/--max-rows as given, for the rerun command
 }
 
 func newMatrixCmd(e *env) *cobra.Command {
@@ -59,6 +65,15 @@ are moved to DIR/superseded/). --shard I/N runs every N-th cell (from the I-th, 
 			if !(o.alpha > 0 && o.alpha < 1) {
 				return usagef("--alpha must be between 0 and 1, got %v", o.alpha)
 			}
+			if o.timeout <= 0 || o.maxRows <= 0 {
+				return usagef("--timeout and --max-rows must be positive")
+			}
+			if cmd.Flags().Changed("timeout") {
+				o.limits = append(o.limits, "--timeout", o.timeout.String())
+			}
+			if cmd.Flags().Changed("max-rows") {
+				o.limits = append(o.limits, "--max-rows", strconv.Itoa(o.maxRows))
+			}
 			return runMatrix(cmd.Context(), e, args[0], o)
 		},
 	}
@@ -71,6 +86,8 @@ are moved to DIR/superseded/). --shard I/N runs every N-th cell (from the I-th, 
 	f.StringArrayVar(&o.merge, "merge", nil, "a shard's matrix directory whose finished cells are adopted (repeat)")
 	f.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the best-cell comparison")
 	f.BoolVar(&o.json, "json", false, "print matrix.json's summary as JSON on stdout")
+	f.DurationVar(&o.timeout, "timeout", engine.DefaultTimeout, "each cell's per-query timeout (as eval's; other than the default, part of each cell's inputs)")
+	f.IntVar(&o.maxRows, "max-rows", engine.DefaultMaxRows, "each cell's largest result read per query (as eval's; other than the default, part of each cell's inputs)")
 	return cmd
 }
 
@@ -80,7 +97,8 @@ func runMatrix(ctx context.Context, e *env, planPath string, o matrixOpts) error
 		return err
 	}
 	mo := benchrun.MatrixOptions{Out: o.out, ShardArg: o.shard, Workers: o.workers, EvalWorkers: o.evalJobs, Alpha: o.alpha,
-		Merge: o.merge, Getenv: os.Getenv, Rerun: e.command("matrix", shellQuote(planPath), "--out", shellQuote(o.out))}
+		Merge: o.merge, Getenv: os.Getenv, Rerun: e.command(append([]string{"matrix", shellQuote(planPath), "--out", shellQuote(o.out)}, o.limits...)...),
+		Timeout: o.timeout, MaxRows: o.maxRows}
 	if o.shard != "" {
 		s, err := benchrun.ParseShard(o.shard, func(string) string { return "" })
 		if err != nil {

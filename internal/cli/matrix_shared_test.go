@@ -58,12 +58,15 @@ func spiderSubset(t *testing.T, dbID string) (devJSON, pred string) {
 // records equal those of the same cell run alone with collect + eval. The dry run's
 // estimate brackets each cell's real calls.
 func TestMatrixKillResume(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping the matrix end-to-end run in -short mode")
 	}
-	// Not parallel: a matrix cell and collect's execution-guided revision take their
-	// limits from the defaults, and on real data they must be the users'.
-	withUserLimits(t)
+	// On real data the limits are the users': stated to the matrix (--timeout,
+	// --max-rows), to every eval and, in the pipelines, to the revision's execution
+	// (exec_timeout), rather than read from this binary's lowered defaults.
+	limits := []string{"--timeout", realTimeout, "--max-rows", realMaxRows}
+	pipelines := realLimitPipelines
 	spiderDev, dailSub := spiderSubset(t, "concert_singer")
 	spiderRoot := testutil.Shared(t, "data/spider")
 	birdDev := testutil.Shared(t, "data/bird/dev.json")
@@ -99,7 +102,7 @@ func TestMatrixKillResume(t *testing.T) {
 	os.WriteFile(plan, []byte("datasets:\n"+
 		"  spider: {dataset: spider:"+spiderDev+", db_root: "+filepath.Join(spiderRoot, "database")+", tables: "+filepath.Join(spiderRoot, "tables.json")+"}\n"+
 		"  superhero: {dataset: bird:"+birdDev+", db_root: "+birdDBs+", db_id: [superhero]}\n"+
-		matrixModels(srv.BaseURL)+matrixPipelines+
+		matrixModels(srv.BaseURL)+pipelines+
 		"systems:\n  DAIL: {spider: "+dailSub+"}\n  TA-SQL: {superhero: "+tasql+"}\n"), 0o644)
 	p, err := benchrun.LoadMatrixPlan(plan)
 	if err != nil {
@@ -108,7 +111,7 @@ func TestMatrixKillResume(t *testing.T) {
 	out := filepath.Join(dir, "grid")
 
 	// The dry run: what each cell will ask.
-	code, dry, stderr := runMatrixCLI(t, bg, plan, "--out", out, "--dry-run")
+	code, dry, stderr := runMatrixCLI(t, bg, append([]string{plan, "--out", out, "--dry-run"}, limits...)...)
 	if code != 0 {
 		t.Fatalf("dry run: exit %d\n%s", code, stderr)
 	}
@@ -136,7 +139,7 @@ func TestMatrixKillResume(t *testing.T) {
 	cancel = cf
 	mu.Unlock()
 	cancelAt.Store(700)
-	code, _, stderr = runMatrixCLI(t, ctx, plan, "--out", out, "--workers", "3")
+	code, _, stderr = runMatrixCLI(t, ctx, append([]string{plan, "--out", out, "--workers", "3"}, limits...)...)
 	if code == 0 {
 		t.Fatalf("the cancelled run exited 0\n%s", stderr)
 	}
@@ -151,7 +154,7 @@ func TestMatrixKillResume(t *testing.T) {
 		}
 	}
 	// The dry run now counts what the cancelled run recorded as free.
-	code, dry, stderr = runMatrixCLI(t, bg, plan, "--out", out, "--dry-run")
+	code, dry, stderr = runMatrixCLI(t, bg, append([]string{plan, "--out", out, "--dry-run"}, limits...)...)
 	if code != 0 {
 		t.Fatalf("dry run after the cancel: exit %d\n%s", code, stderr)
 	}
@@ -172,7 +175,7 @@ func TestMatrixKillResume(t *testing.T) {
 			t.Errorf("%s: the dry run counts %d recorded of %d (%d to ask); the cancelled run recorded %d", c.Name, est.Recorded, est.Questions, est.ToAsk, len(recorded[c.Name]))
 		}
 	}
-	code, stdout, stderr := runMatrixCLI(t, bg, plan, "--out", out, "--workers", "3")
+	code, stdout, stderr := runMatrixCLI(t, bg, append([]string{plan, "--out", out, "--workers", "3"}, limits...)...)
 	if code != 0 {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -186,7 +189,7 @@ func TestMatrixKillResume(t *testing.T) {
 	for _, c := range p.Cells {
 		cellDir := filepath.Join(out, "cells", c.Dataset, c.EvalName())
 		d := p.Datasets[c.Dataset]
-		evalArgs := []string{"eval", "--dataset", d.Dataset}
+		evalArgs := append([]string{"eval", "--dataset", d.Dataset}, limits...)
 		if d.DBRoot != "" {
 			evalArgs = append(evalArgs, "--db-root", d.DBRoot)
 		}
@@ -201,7 +204,7 @@ func TestMatrixKillResume(t *testing.T) {
 			cdir := filepath.Join(alone, c.Dataset, c.EvalName())
 			cfg := filepath.Join(alone, c.Dataset+"-"+c.EvalName()+".yaml")
 			os.MkdirAll(filepath.Dir(cfg), 0o755)
-			pl := strings.SplitN(strings.SplitN(matrixPipelines, "  "+c.Pipeline+": ", 2)[1], "\n", 2)[0]
+			pl := strings.SplitN(strings.SplitN(pipelines, "  "+c.Pipeline+": ", 2)[1], "\n", 2)[0]
 			os.WriteFile(cfg, []byte("llm: {base_url: "+srv.BaseURL+", model: "+c.Model+", api_key_env: CLI_TEST_KEY, concurrency: 2}\npipeline: "+pl+"\n"), 0o644)
 			args := []string{"collect", "--config", cfg, "--dataset", d.Dataset, "--out", cdir}
 			if d.DBRoot != "" {
@@ -253,6 +256,14 @@ func TestMatrixKillResume(t *testing.T) {
 		t.Errorf("after the resume: %d of %d cells done", countStatus(m2, rundir.CellDone), len(p.Cells))
 	}
 }
+
+// realLimitPipelines are matrixPipelines with the users' default execution timeout
+// stated where a pipeline runs SQL (TestMatrixKillResume, on real data).
+const realLimitPipelines = `pipelines:
+  full: {schema_selection: {strategy: full}}
+  llm_exec: {schema_selection: {strategy: llm}, query_revision: {strategy: execution_guided, exec_timeout: ` + realTimeout + `}}
+  pre_sc: {schema_selection: {strategy: preliminary_sql}, candidate_generation: {strategy: sampled, n: 3}, query_revision: {strategy: self_consistency, exec_timeout: ` + realTimeout + `}}
+`
 
 func fileExists(path string) bool { _, err := os.Stat(path); return err == nil }
 

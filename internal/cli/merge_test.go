@@ -14,7 +14,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // shardedRun runs eval once unsharded into dir/full and as n shards into dir/shard-I,
@@ -112,31 +111,9 @@ func TestMergeDemoShards(t *testing.T) {
 	}
 }
 
-// TestMergeSpiderShards is the check: Spider dev with DAIL, C3 and DIN as 1, 3
-// and 7 shards, merged, equals the unsharded run (scripts/shard_check.sh runs the same
-// comparison with separate processes).
-func TestMergeSpiderShards(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("skipping: 12 Spider dev runs (-short)")
-	}
-	spider := testutil.Shared(t, "data/spider")
-	args := []string{"--dataset", "spider:" + spider}
-	systems := []string{"DAIL", "C3", "DIN"}
-	for _, s := range systems {
-		args = append(args, "--pred", s+"="+filepath.Join(spider, "predictions", s+".txt"))
-	}
-	dir := t.TempDir()
-	for _, n := range []int{1, 3, 7} {
-		merged, full := shardedRun(t, dir, n, args)
-		checkSameRun(t, merged, full, systems)
-		if t.Failed() {
-			return
-		}
-		m := readSummary(t, merged)
-		t.Logf("N=%d: %d questions merged from %d shards, %s counts %+v", n, m.Dataset.Questions, len(m.Manifest.MergedFrom), m.Systems[0].System, m.Systems[0].Overall.Counts)
-	}
-}
+// Spider dev as 1, 3 and 7 shards, merged, equals the unsharded run: that check is
+// benchrun.TestMergeSpiderShards, in process (its subject is the split and the merge);
+// TestMergeDemoShards above runs the same comparison through the commands.
 
 // copyDir copies a run directory (two levels deep).
 func copyDir(t *testing.T, src, dst string) {

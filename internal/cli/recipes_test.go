@@ -184,12 +184,12 @@ func TestKubernetesRecipe(t *testing.T) {
 
 // TestSlurmScriptByHand runs deploy/slurm/eval-array.sh as the tasks of a 3-task array
 // (SLURM_ARRAY_TASK_ID and friends set here, as Slurm sets them) and deploy/slurm/merge.sh
-// on the embedded demo, with a binary built from this tree, and compares the merged run
-// with an unsharded one.
+// on the embedded demo, with this test binary run as the command (testBinary), and
+// compares the merged run with an unsharded one.
 func TestSlurmScriptByHand(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("skipping: builds the binary (-short)")
+		t.Skip("skipping: five processes of the command (-short)")
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {

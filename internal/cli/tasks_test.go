@@ -129,16 +129,11 @@ func officialVerdicts(t *testing.T) map[string]string {
 	return out
 }
 
-// TestTaskLiveSQLEndToEnd runs eval on five bat-interact tasks on PostgreSQL, the gold
-// as the prediction but for one hand-written wrong one: a task the official evaluator
-// passes (with its follow-up judged on what the first turn's prediction left), one whose
-// gold returns no rows and one whose gold uses DISTINCT ON (both failed by the official
-// evaluator), a Management task (not judged without --task-code python) and a wrong
-// WHERE. Verdicts equal the official ones, the template's every table is unchanged and
-// no task copy is left.
 // taskServerMu makes the tests that copy task databases on the PostgreSQL server take
 // turns: each checks that this process left no copy (pg.Mine), which another's copies in
-// flight would break. They run beside the package's other parallel tests.
+// flight would break. They run beside the package's other parallel tests, and are skipped
+// under -short (skipLongInShort): 10-35 s each of a loaded machine's wall time, mostly
+// the server creating and dropping databases.
 var taskServerMu sync.Mutex
 
 func lockTaskServer(tb testing.TB) {
@@ -146,8 +141,16 @@ func lockTaskServer(tb testing.TB) {
 	tb.Cleanup(taskServerMu.Unlock)
 }
 
+// TestTaskLiveSQLEndToEnd runs eval on five bat-interact tasks on PostgreSQL, the gold
+// as the prediction but for one hand-written wrong one: a task the official evaluator
+// passes (with its follow-up judged on what the first turn's prediction left), one whose
+// gold returns no rows and one whose gold uses DISTINCT ON (both failed by the official
+// evaluator), a Management task (not judged without --task-code python) and a wrong
+// WHERE. Verdicts equal the official ones, the template's every table is unchanged and
+// no task copy is left.
 func TestTaskLiveSQLEndToEnd(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	dsn := os.Getenv("NL2SQLBENCH_PG_DSN")
@@ -323,6 +326,7 @@ func TestTaskPredErrors(t *testing.T) {
 // clean run (timings aside).
 func TestTaskResumeAfterCancel(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
@@ -399,6 +403,7 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 // copy of db_blog_0 given one); db_blog_0 itself has no finding.
 func TestTaskAudit(t *testing.T) {
 	t.Parallel()
+	skipLongInShort(t)
 	lockTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
