@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/prove"
 )
 
 // realism is a database's profile laid out for one spec: what a variant of the spec's
@@ -25,6 +26,7 @@ type realism struct {
 	// litCols says which column names each literal is compared with ("" when none was
 	// recognised): a closed domain admits only the literals compared with it.
 	litCols map[string]map[string]bool
+	litVals map[string]any  // each literal key's value (a proof's closed domains list them)
 	caseOf  map[string]bool // the text literals, lowercased
 }
 
@@ -38,7 +40,7 @@ type inclSpec struct {
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
-	rl := &realism{sp: sp, lits: map[string]bool{}, litCols: map[string]map[string]bool{}, caseOf: map[string]bool{}, pointing: map[[2]int]bool{}}
+	rl := &realism{sp: sp, lits: map[string]bool{}, litCols: map[string]map[string]bool{}, litVals: map[string]any{}, caseOf: map[string]bool{}, pointing: map[[2]int]bool{}}
 	for ti, ts := range sp.tables {
 		for _, fk := range ts.fks {
 			for _, ci := range fk.cols {
@@ -49,9 +51,11 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 	for _, q := range queries {
 		for _, l := range literals(q) {
 			ks := []string{valKey(l.v)}
+			rl.litVals[ks[0]] = l.v
 			if s, ok := l.v.(string); ok { // as a number too: '3' compared with an INTEGER column
 				if f, ok := numberOf(fit(s, dbschema.AffinityReal)); ok {
 					ks = append(ks, valKey(f))
+					rl.litVals[valKey(f)] = f
 				}
 			}
 			if s, ok := l.v.(string); ok {
@@ -412,4 +416,69 @@ func (rl *realism) distinctCols(ti int) []int {
 func (rl *realism) hasRows(ti int) bool {
 	tp := rl.tps[ti]
 	return tp != nil && tp.rows > 0
+}
+
+// closedDomain is spec column (ti, ci)'s closed domain as realism reads it (departs):
+// the data's values plus the queries' literals compared with that column or with no
+// recognised column. nil when the column is open, points into another table, or holds
+// a value that kind cannot express: a proof then assumes nothing of its values.
+func (rl *realism) closedDomain(ti, ci int, kind prove.Kind) []any {
+	tp := rl.tps[ti]
+	if tp == nil || ci >= len(tp.cols) || rl.pointing[[2]int{ti, ci}] {
+		return nil
+	}
+	c := &tp.cols[ci]
+	if !c.closed || len(c.values) == 0 {
+		return nil
+	}
+	out := []any{}
+	seen := map[string]bool{}
+	add := func(v any) bool {
+		switch x := v.(type) {
+		case string:
+			if kind != prove.KindText {
+				return false
+			}
+		case int64, float64:
+			if kind != prove.KindNum {
+				return false
+			}
+		case int:
+			v = int64(x)
+			if kind != prove.KindNum {
+				return false
+			}
+		default:
+			return false
+		}
+		if k := valKey(v); !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+		return true
+	}
+	for _, v := range c.values {
+		if v != nil && !add(v) {
+			return nil
+		}
+	}
+	keys := make([]string, 0, len(rl.litCols))
+	for k := range rl.litCols {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // one script for one pair
+	for _, k := range keys {
+		cols := rl.litCols[k]
+		if !cols[""] && !cols[strings.ToLower(c.name)] {
+			continue
+		}
+		v := rl.litVals[k]
+		if _, isText := v.(string); isText != (kind == prove.KindText) {
+			continue // '3' as a number for a numeric column is its own key
+		}
+		if !add(v) {
+			return nil
+		}
+	}
+	return out
 }

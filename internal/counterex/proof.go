@@ -46,7 +46,7 @@ type ProofOutcome struct {
 // proveSchema is the proof's view of the spec: its tables and columns in the same
 // order (so a solver database loads as an instance), with the facts the realistic
 // domain keeps (declared keys and NOT NULL, NULL never seen, text distinct in the data,
-// tables with rows, enforced foreign keys and observed inclusions).
+// tables with rows, enforced foreign keys and observed inclusions, closed domains).
 func proveSchema(sp *spec, rl *realism) *prove.Schema {
 	sc := &prove.Schema{}
 	for ti, ts := range sp.tables {
@@ -54,6 +54,9 @@ func proveSchema(sp *spec, rl *realism) *prove.Schema {
 		for ci, c := range ts.cols {
 			col := prove.Column{Name: c.name, NotNull: c.notNull || !rl.nullOK(ti, ci) || ci == ts.rowidPK}
 			col.Kind = kindOf(c, rl, ti, ci)
+			if col.Kind != prove.KindNone {
+				col.Domain = rl.closedDomain(ti, ci, col.Kind)
+			}
 			t.Columns = append(t.Columns, col)
 		}
 		t.Keys = append(t.Keys, ts.keys...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"sort"
@@ -179,7 +180,7 @@ func encode(sc *Schema, gold, pred string, opt Options, perm []int) (script stri
 		stmts = append(stmts, st)
 	}
 	en := &encoder{e: &emitter{}, s: sc, k: opt.Bound, texts: map[string]string{}, ctes: map[string]*relation{}}
-	lits = textLiterals(stmts)
+	lits = withDomainTexts(textLiterals(stmts), sc)
 	for i, l := range lits {
 		en.texts[l] = intLit(symbolGap * (i + 1))
 	}
@@ -204,6 +205,64 @@ func encode(sc *Schema, gold, pred string, opt Options, perm []int) (script stri
 	}
 	en.e.assert(not(eq))
 	return en.e.b.String(), lits, nil
+}
+
+// withDomainTexts adds the closed domains' text values to the queries' literals (each
+// gets its symbol, in BINARY order among the others), sorted.
+func withDomainTexts(lits []string, sc *Schema) []string {
+	set := map[string]bool{}
+	for _, l := range lits {
+		set[l] = true
+	}
+	for _, t := range sc.Tables {
+		for _, c := range t.Columns {
+			if c.Kind != KindText {
+				continue
+			}
+			for _, d := range c.Domain {
+				if s, ok := d.(string); ok && !set[s] {
+					set[s] = true
+					lits = append(lits, s)
+				}
+			}
+		}
+	}
+	sort.Strings(lits)
+	return lits
+}
+
+// inDomain is the condition that term v holds one of c's domain values. A value the
+// kind cannot hold (never given by a careful caller) leaves the column open: "true".
+func (en *encoder) inDomain(v string, c Column) string {
+	var alts []string
+	for _, d := range c.Domain {
+		var t string
+		switch x := d.(type) {
+		case string:
+			if c.Kind != KindText {
+				return "true"
+			}
+			t = en.texts[x]
+		case int64:
+			if c.Kind != KindNum {
+				return "true"
+			}
+			t = ratTerm(new(big.Rat).SetInt64(x))
+		case float64:
+			r := new(big.Rat)
+			if c.Kind != KindNum || r.SetFloat64(x) == nil {
+				return "true"
+			}
+			t = ratTerm(r)
+		default:
+			return "true"
+		}
+		alts = append(alts, "(= "+v+" "+t+")")
+	}
+	if len(alts) == 0 {
+		return "false"
+	}
+	return or(alts...)
 }
 
 // symbolGap separates the text literals' symbols, leaving room for other texts between.
@@ -270,6 +329,9 @@ func (en *encoder) baseTables() {
 					fmt.Fprintf(&e.b, "(declare-const %s Bool)\n", null)
 				}
 				tp.vals = append(tp.vals, value{v: v, null: null, k: c.Kind}) // KindNone: refused when read
+				if c.Domain != nil {
+					e.assert("(=> " + and(ex, not(null)) + " " + en.inDomain(v, c) + ")")
+				}
 			}
 			r.rows = append(r.rows, tp)
 			exs = append(exs, ex)

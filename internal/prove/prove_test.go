@@ -155,3 +155,62 @@ func TestProveColumnOrderAndSameText(t *testing.T) {
 		t.Errorf("string literals differing in case were proven the same")
 	}
 }
+
+// TestProveClosedDomain: a pair equal only because a column takes two values is proven
+// under that closed domain, refuted without it, and refuted when the domain has a third
+// value; the solver's database keeps to the domain; numbers work as texts do.
+func TestProveClosedDomain(t *testing.T) {
+	skipNoSolver(t)
+	schema := func(dom []any, kind Kind) *Schema {
+		return &Schema{Tables: []Table{{Name: "p", Columns: []Column{{Name: "id", Kind: KindNum, NotNull: true}, {Name: "g", Kind: kind, NotNull: true, Domain: dom}}, Keys: [][]int{{0}}}}}
+	}
+	for _, tc := range []struct {
+		name       string
+		dom        []any
+		kind       Kind
+		gold, pred string
+		want       Status
+	}{
+		{"two texts", []any{"M", "F"}, KindText, "SELECT id FROM p WHERE g = 'M'", "SELECT id FROM p WHERE g <> 'F'", Proven},
+		{"open", nil, KindText, "SELECT id FROM p WHERE g = 'M'", "SELECT id FROM p WHERE g <> 'F'", Refuted},
+		{"three texts", []any{"M", "F", "X"}, KindText, "SELECT id FROM p WHERE g = 'M'", "SELECT id FROM p WHERE g <> 'F'", Refuted},
+		{"domain value not in the queries", []any{"F", "M", "U"}, KindText, "SELECT id FROM p WHERE g = 'M'", "SELECT id FROM p WHERE g > 'F'", Refuted},
+		{"numbers", []any{int64(0), int64(1)}, KindNum, "SELECT id FROM p WHERE g = 1", "SELECT id FROM p WHERE g > 0", Proven},
+		{"numbers open", nil, KindNum, "SELECT id FROM p WHERE g = 1", "SELECT id FROM p WHERE g > 0", Refuted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Prove(context.Background(), schema(tc.dom, tc.kind), tc.gold, tc.pred, Options{Compare: Bag, Budget: 20 * time.Second})
+			if r.Status != tc.want {
+				t.Fatalf("%s (%s), want %s", r.Status, r.Reason, tc.want)
+			}
+			if r.Status != Refuted || tc.dom == nil {
+				return
+			}
+			for _, row := range r.DB[0] {
+				ok := false
+				for _, d := range tc.dom {
+					ok = ok || row[1] == d || (tc.kind == KindNum && numEq(row[1], d))
+				}
+				if !ok {
+					t.Errorf("the solver's database has %v outside the domain %v", row[1], tc.dom)
+				}
+			}
+		})
+	}
+}
+
+func numEq(a, b any) bool {
+	f := func(v any) (float64, bool) {
+		switch x := v.(type) {
+		case int64:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		return 0, false
+	}
+	x, ok1 := f(a)
+	y, ok2 := f(b)
+	return ok1 && ok2 && x == y
+}

@@ -30,6 +30,10 @@ type Column struct {
 	Name    string
 	Kind    Kind
 	NotNull bool
+	// Domain, when not nil, is a closed domain: every non-NULL value is one of these
+	// (strings for KindText, int64 or float64 for KindNum). A caller must list every
+	// value the column may take, or leave it nil.
+	Domain []any
 }
 
 // Table is one table: its columns, the column sets that are unique among its rows (a
@@ -73,6 +77,9 @@ func (s *Schema) Facts() []string {
 		for _, c := range t.Columns {
 			if c.NotNull {
 				out = append(out, fmt.Sprintf("%s.%s NOT NULL", t.Name, c.Name))
+			}
+			if c.Domain != nil {
+				out = append(out, fmt.Sprintf("%s.%s in a closed domain of %d values", t.Name, c.Name, len(c.Domain)))
 			}
 		}
 		for _, k := range t.Keys {
