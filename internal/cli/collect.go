@@ -68,7 +68,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 			if o.config == "" || o.datasetSpec == "" || o.out == "" {
 				return usagef("--config, --dataset and --out are required")
 			}
-			if err := o.engines.check(); err != nil {
+			if err := o.engines.Check(); err != nil {
 				return err
 			}
 			if o.engines.Engine != engineSQLite && o.engines.Engine != engineSQLPP {
@@ -84,7 +84,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.StringVar(&o.shard, "shard", "", shardUsage)
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
-	o.engines.bind(f)
+	bindEngineFlags(f, &o.engines)
 	return cmd
 }
 
@@ -114,7 +114,7 @@ func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
 	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Shard: shard, Log: e.stderr}
-	if o.engines.server() {
+	if o.engines.Server() {
 		eng, locate, _, err := o.engines.Open(1, nil)
 		if err != nil {
 			return err
