@@ -89,7 +89,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 				if cfg.DatasetSpec == "" {
 					// The manifest's paths are absolute; summary.json's as given to eval.
 					kind, path, root := run.Summary.Dataset.Kind, run.Summary.Dataset.Path, run.Summary.Dataset.DBRoot
-					if m, err := runManifest(run); err == nil {
+					if m, err := run.Manifest(); err == nil {
 						kind, path, root = m.Settings.DatasetKind, m.Dataset.Path, m.Settings.DBRoot
 					}
 					cfg.DatasetSpec = kind + ":" + path

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -80,33 +78,14 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 	return cmd
 }
 
-// runManifest is a run's manifest: summary.json's copy, else DIR/manifest.json.
-func runManifest(r *rundir.Run) (*rundir.Manifest, error) {
-	if r.Summary.Manifest != nil {
-		return r.Summary.Manifest, nil
-	}
-	path := filepath.Join(r.Dir, "manifest.json")
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
-	}
-	m, err := rundir.ResumeManifest(r.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if m == nil {
-		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
-	}
-	return m, nil
-}
-
 // sameDataset refuses two runs of different datasets: a paired test over different
 // questions is meaningless.
 func sameDataset(a, b *rundir.Run) error {
-	ma, err := runManifest(a)
+	ma, err := a.Manifest()
 	if err != nil {
 		return err
 	}
-	mb, err := runManifest(b)
+	mb, err := b.Manifest()
 	if err != nil {
 		return err
 	}
