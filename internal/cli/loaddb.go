@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/spf13/cobra"
 )
 
@@ -44,7 +45,7 @@ should then use one that can only read.`,
 			for _, f := range files {
 				id := dbID
 				if id == "" {
-					id = trimExt(filepath.Base(f))
+					id = benchrun.TrimExt(filepath.Base(f))
 				}
 				if err := loadDB(cmd.Context(), e, o, f, id); err != nil {
 					return err
