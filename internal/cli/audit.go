@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -144,31 +142,7 @@ func runAuditWith(ctx context.Context, e *env, cfg benchrun.AuditConfig, out, co
 }
 
 func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) error {
-	w := e.stdout
-	label := func(i int) string {
-		if i >= 0 && i < len(ds.Questions) {
-			return report.QuestionLabel(i, ds.Questions[i].ID)
-		}
-		return fmt.Sprintf("#%d ?", i)
-	}
-	fmt.Fprintf(w, "corrections %s: %d corrected golds audited (%d without a database); the audit flags %d, misses %d; %d other questions have gold findings\n",
-		absPath(path), c.Corrected, c.Skipped, len(c.Flagged), len(c.Missed), c.Elsewhere)
-	var flagged []int
-	for i := range c.Flagged {
-		flagged = append(flagged, i)
-	}
-	sort.Ints(flagged)
-	for _, i := range flagged {
-		fmt.Fprintf(w, "  flagged %s: %s\n", label(i), strings.Join(c.Flagged[i], ", "))
-	}
-	var missed []string
-	for _, i := range c.Missed {
-		missed = append(missed, label(i))
-	}
-	if len(missed) > 0 {
-		fmt.Fprintf(w, "  missed: %s\n", strings.Join(missed, ", "))
-	}
-	return nil
+	return report.WriteAuditCoverage(e.stdout, c, ds, absPath(path))
 }
 
 // evalAudit is eval --audit: the run's systems and settings, audit.jsonl in the run
@@ -192,36 +166,7 @@ func writeAudit(ctx context.Context, e *env, cfg benchrun.AuditConfig, out strin
 }
 
 func printAudit(e *env, res *audit.Result, path string, took time.Duration) error {
-	w := e.stdout
-	counts := res.Counts()
-	fmt.Fprintf(w, "audit: %d questions audited (%d without a database), %d predictions judged correct checked, %d findings in %.1fs\n",
-		res.Audited, res.Skipped, res.Predictions, len(res.Findings), took.Seconds())
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "check\tgold\tpredictions\t\n")
-	for _, c := range audit.AllChecks {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", c, counts[audit.CountKey(c, audit.TargetGold)], counts[audit.CountKey(c, audit.TargetPrediction)])
-	}
-	tw.Flush()
-	for i, f := range res.Findings {
-		if i == 10 {
-			fmt.Fprintf(w, "... %d more in %s\n", len(res.Findings)-10, path)
-			break
-		}
-		who := f.Target
-		if f.System != "" {
-			who += " " + f.System
-		}
-		fmt.Fprintf(w, "%s %s [%s, %s]: %s\n", report.QuestionLabel(f.Index, f.QuestionID), f.DBID, f.Check, who, clip(f.Evidence, 300))
-	}
-	_, err := fmt.Fprintf(w, "findings: %s\n", absPath(path))
-	return err
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "..."
+	return report.WriteAudit(e.stdout, res, path, absPath(path), took)
 }
 
 // auditKinds are the dataset kinds audit takes: questions with gold SQL, and livesql's

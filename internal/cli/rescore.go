@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -91,46 +89,5 @@ func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSumm
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {
-	w := e.stdout
-	from := []string{}
-	if s.Reviews != "" {
-		from = append(from, s.Reviews)
-	}
-	if s.Corrections != "" {
-		from = append(from, s.Corrections+" (corrections)")
-	}
-	fmt.Fprintf(w, "%d reviews from %s\n", s.Count, strings.Join(from, " and "))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "system\tEX raw\tEX reviewed\trank raw\trank reviewed\tchanged\tpaired test (raw - reviewed)\t\n")
-	for _, r := range s.Systems {
-		paired := ""
-		if r.Paired != nil {
-			paired = r.Paired.Text
-		}
-		fmt.Fprintf(tw, "%s\t%s %s\t%s %s\t%s\t%s\t%d\t%s\t\n", r.System, r.Raw.Text, r.Raw.CIText, r.Reviewed.Text, r.Reviewed.CIText, rankText(r.RankRaw), rankText(r.RankReviewed), len(r.Changed), paired)
-	}
-	tw.Flush()
-	if len(s.Moved) > 0 {
-		fmt.Fprintf(w, "questions whose verdicts moved (systems right before -> after):\n")
-		for _, m := range s.Moved {
-			if m.GoldError != "" {
-				fmt.Fprintf(w, "  #%d %s corrected gold failed to run, question excluded (right before: %d): %s\n", m.Index, m.QuestionID, m.Before, m.GoldError)
-				continue
-			}
-			fixed := ""
-			if m.GoldFixed {
-				fixed = " gold corrected"
-			}
-			fmt.Fprintf(w, "  #%d %s%s: %d -> %d\n", m.Index, m.QuestionID, fixed, m.Before, m.After)
-		}
-	}
-	_, err := fmt.Fprintf(w, "reviewed scores: %s\n", absPath(filepath.Join(dir, reviewedFile)))
-	return err
-}
-
-func rankText(k int) string {
-	if k == 0 {
-		return "-"
-	}
-	return strconv.Itoa(k)
+	return report.WriteReviewed(e.stdout, s, absPath(filepath.Join(dir, reviewedFile)))
 }
