@@ -12,6 +12,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset/taskset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/taskdb"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
@@ -85,6 +86,16 @@ func TestEvalBenchGoldEveryEngine(t *testing.T) {
 			res, err := Eval(ctx, p, nil, newMemSink(len(cfg.Preds)), obs)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.engine == "mysql" { // no other test of this process makes MySQL copies
+				m, err := taskdb.OpenMySQL(ctx, os.Getenv(tc.env))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if left, err := m.Mine(ctx); err != nil || len(left) > 0 {
+					t.Errorf("task databases left after the run: %v %v", left, err)
+				}
+				m.Close()
 			}
 			counts := map[record.Verdict]int{}
 			got := map[string]string{}
