@@ -94,6 +94,7 @@ func evalDemo(t *testing.T, cfg Config, resumed [][]record.Record) (*Plan, *Resu
 }
 
 func TestEvalDemo(t *testing.T) {
+	t.Parallel()
 	cfg := demoConfig(t)
 	p, res, sink, obs := evalDemo(t, cfg, nil)
 	n := len(p.Dataset.Questions)
@@ -131,6 +132,7 @@ func TestEvalDemo(t *testing.T) {
 }
 
 func TestEvalResume(t *testing.T) {
+	t.Parallel()
 	cfg := demoConfig(t)
 	_, full, _, _ := evalDemo(t, cfg, nil)
 	const kept = 7
@@ -162,6 +164,7 @@ func TestEvalResume(t *testing.T) {
 }
 
 func TestEvalDBIDs(t *testing.T) {
+	t.Parallel()
 	cfg := demoConfig(t)
 	cfg.DBIDs = []string{"shop"}
 	p, res, _, _ := evalDemo(t, cfg, nil)

@@ -172,6 +172,7 @@ func TestCompareManifestsHashedDBs(t *testing.T) {
 // TestEvalResumeForeignRecords: resumed records that are not the run's first questions
 // (another dataset, or another --db-id) are refused, naming the record.
 func TestEvalResumeForeignRecords(t *testing.T) {
+	t.Parallel()
 	cfg := demoConfig(t)
 	cfg.DBIDs = []string{"shop"}
 	p, res, _, _ := evalDemo(t, cfg, nil)

@@ -40,6 +40,7 @@ func spiderSevenRecords(tb testing.TB) []record.Record {
 // TestRecordsEncodeAsEncodingJSON: every record of a real seven-system Spider run is
 // written by record.Writer exactly as encoding/json (HTML escaping off) writes it.
 func TestRecordsEncodeAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping: judges seven Spider systems (-short)")
 	}

@@ -67,10 +67,15 @@ func TestSpider2ExampleSubmissions(t *testing.T) {
 
 // TestSpider2GoldAsPrediction: every task answered with its own first present gold
 // variant is correct in both modes (nothing the official rules do may reject a gold
-// table against itself). Every record carries both modes' verdicts.
+// table against itself). Every record carries both modes' verdicts. Two whole-suite
+// runs (11 s of go test -short's benchrun): skipped under -short, the suites in parallel.
 func TestSpider2GoldAsPrediction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping two whole-suite runs in -short mode")
+	}
 	for _, suite := range []string{"lite", "snow"} {
 		t.Run(suite, func(t *testing.T) {
+			t.Parallel()
 			dir := spider2Suite(t, suite)
 			res, _ := evalSpider2Run(t, Config{DatasetSpec: "spider2:" + dir, Workers: 2, Preds: []string{"gold=" + goldAsPredictions(t, dir)}})
 			recs := res.Systems[0].Records

@@ -374,6 +374,12 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 			if _, err := db.DropCopies(dctx); err != nil {
 				obs.Warn(fmt.Sprintf("task databases not dropped (the next run drops them): %v", err))
 			}
+			// Swept again: a run killed with SIGKILL mid-CREATE leaves the server finishing
+			// that CREATE DATABASE after its client is gone, which can be after this run's
+			// first sweep (TestTaskResumeAfterCancel's kill -9 saw it).
+			if swept, err := db.Sweep(dctx); err == nil && len(swept) > 0 {
+				obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
+			}
 			db.Close()
 		}, nil
 	}

@@ -35,6 +35,9 @@ func TestTestSuiteSetting(t *testing.T) {
 // records'. Without z3 every record must be unknown, naming the missing solver.
 func TestEvalProof(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("a z3 proof of every demo record (3 s): runs in go test ./..., not under -short")
+	}
 	cfg := demoConfig(t)
 	cfg.TestSuite, cfg.TestSuiteSeed, cfg.Proof = true, 1, true
 	cfg.Preds = cfg.Preds[:1] // one system: the test's time budget

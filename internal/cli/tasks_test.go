@@ -6,9 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -393,6 +396,59 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	}
 	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
 		t.Errorf("task databases left after --resume: %v %v", left, err)
+	}
+	taskResumeAfterKill(t, pg, args, want, len(tasks))
+}
+
+// taskResumeAfterKill: the command (this test binary as nl2sqlbench) killed with
+// SIGKILL once its first record is written leaves its copies behind, as no cleanup
+// runs; --resume drops them (their owner is gone), judges the rest, and the records
+// equal a clean run's.
+func taskResumeAfterKill(t *testing.T, pg *taskdb.Postgres, args func(string) []string, want string, tasks int) {
+	bg := context.Background()
+	out := filepath.Join(t.TempDir(), "killed")
+	recs := filepath.Join(out, "sys", "records.jsonl")
+	// The child has the users' defaults: it states the limits this package's runs have.
+	cmd := exec.Command(testBinary(t), append(args(out), "--timeout", testTimeout.String(), "--max-rows", strconv.Itoa(testMaxRows))...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if b, err := os.ReadFile(recs); err == nil && bytes.Count(b, []byte("\n")) >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("no record within 2 minutes:\n%s", stderr.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	n := strings.Count(readFileT(t, recs), "\n")
+	if n >= tasks {
+		t.Fatalf("the killed run wrote all %d records: nothing left to resume", n)
+	}
+	left, err := pg.OwnedBy(bg, cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed after %d records, leaving %d task databases: %v", n, len(left), left)
+	var o, e strings.Builder
+	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o, &e); code != 0 {
+		t.Fatalf("--resume after kill -9: exit %d\n%s", code, e.String())
+	}
+	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
+		t.Errorf("records resumed after kill -9 differ from a clean run's:\n%s\nwant\n%s", got, want)
+	}
+	if still, err := pg.OwnedBy(bg, cmd.Process.Pid); err != nil || len(still) > 0 {
+		t.Errorf("task databases of the killed run left after --resume: %v %v", still, err)
 	}
 }
 

@@ -14,12 +14,15 @@ func TestPercentFor(t *testing.T) {
 		want int
 	}{
 		{0, MaxPercent},
-		{1 << 20, MaxPercent},     // a tiny heap: capped
-		{Target / 5, MaxPercent},  // exactly reaches Target at the cap
-		{Target / 4, 300},         // 24 MB live may grow to 96 MB
-		{Target / 2, MinPercent},  // Go's default from here on
-		{Target, MinPercent},      // a large heap is collected as usual
-		{10 * Target, MinPercent}, // never below the default
+		{1 << 20, MaxPercent},    // a tiny heap: capped
+		{Target / 5, MaxPercent}, // exactly reaches Target at the cap
+		{Target / 4, 300},        // 24 MB live may grow to 96 MB
+		{Target / 2, MinPercent}, // Go's default from here on
+		{Target, MinPercent},     // a large heap is collected as usual
+		{Headroom, MinPercent},   // up to Headroom live: Go's default
+		{2 * Headroom, 50},       // then it grows by Headroom only
+		{4 * Headroom, FloorPercent},
+		{16 * Headroom, FloorPercent}, // never below the floor
 	}
 	for _, tc := range tests {
 		if got := percentFor(tc.live); got != tc.want {

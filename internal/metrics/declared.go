@@ -26,8 +26,8 @@ func Declared(opt Options) []Metric {
 		ks = DefaultPassK
 	}
 	ms := []Metric{
-		verdictMetric("ex", "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true).
-			with(0, Display{Legend: "EX = execution accuracy (result equals the gold's)", Paired: true, Compare: true, VerdictLine: true}),
+		verdictMetric(PrimaryID, "EX", "the run's primary semantics (--semantics): correct / judged", record.Correct, true).
+			with(0, Display{Legend: "EX = execution accuracy (result equals the gold's)", Paired: true, Compare: true, VerdictLine: true, Chart: ChartStructure}),
 		intMetric("ts_ex", "TS-EX", "eval --test-suite: EX-correct and no realistic counterexample database (one the data's profile allows) found within the budget (internal/counterex)",
 			func(r *record.Record) *int { return r.TSEX }).
 			with(NeedTestSuite, Display{Legend: "TS-EX = test-suite EX: EX, and no database the data allows found on which the two queries differ", Compare: true, VerdictLine: true}),
@@ -47,10 +47,10 @@ func Declared(opt Options) []Metric {
 		spider2Final(), spider2Real(), // spider2.go: Spider 2.0's Final and Real scores
 		intMetric("esm", "ESM", "Spider exact set match; needs the question's database and a gold SQL Spider's parser accepts",
 			func(r *record.Record) *int { return r.ESM }).
-			with(NeedESM, Display{Legend: "ESM = Spider's exact set match", Compare: true, VerdictLine: true}),
+			with(NeedESM, Display{Legend: "ESM = Spider's exact set match", Compare: true, VerdictLine: true, Chart: ChartStructure}),
 		intMetric("etm", "ETM", "Enhanced Tree Matching; needs the question's database and a gold SQL that parses",
 			func(r *record.Record) *int { return r.ETM }).
-			with(NeedETM, Display{Legend: "ETM = Enhanced Tree Matching (SQL structure)", Compare: true, VerdictLine: true}),
+			with(NeedETM, Display{Legend: "ETM = Enhanced Tree Matching (SQL structure)", Compare: true, VerdictLine: true, Chart: ChartStructure}),
 		Metric{ID: "flex", Label: "Flex", Group: "headline", Fields: []string{"flex", "flex_verdict"}, Unit: Percent, HigherIsBetter: true, Binary: true, Verdict: true,
 			Over: JudgedWithValue, MinCoverage: DefaultMinCoverage, Applies: "eval --flex (on for --engine sqlpp): NL2SQL++'s flexible comparison, exact or column_flexible",
 			Value: func(_ string, r *record.Record) (float64, bool) {
@@ -59,15 +59,15 @@ func Declared(opt Options) []Metric {
 				}
 				return b2f(r.FlexVerdict == "exact" || r.FlexVerdict == "column_flexible"), true
 			}}.
-			with(NeedFlex, Display{Legend: "Flex = NL2SQL++'s flexible result comparison (extra or reordered columns allowed)", Paired: true, Compare: true, VerdictLine: true}),
+			with(NeedFlex, Display{Legend: "Flex = NL2SQL++'s flexible result comparison (extra or reordered columns allowed)", Paired: true, Compare: true, VerdictLine: true, Chart: ChartStructure}),
 		softF1().
-			with(NeedSoftF1, Display{Legend: "Soft-F1 = BIRD's partial credit over result cells", Paired: true, Compare: true}),
+			with(NeedSoftF1, Display{Legend: "Soft-F1 = BIRD's partial credit over result cells", Paired: true, Compare: true, Chart: ChartEfficiency}),
 		floatMetric("ves", "VES", "eval --ves: the BIRD paper's reward sqrt(gold time / prediction time), 0 when not correct",
 			func(r *record.Record) *float64 { return r.VES }, nil).
-			with(NeedTiming, Display{Legend: "VES/R-VES = BIRD's speed reward against the gold SQL (0 unless correct)", Paired: true, Compare: true}),
+			with(NeedTiming, Display{Legend: "VES/R-VES = BIRD's speed reward against the gold SQL (0 unless correct)", Paired: true, Compare: true, Chart: ChartEfficiency}),
 		floatMetric("rves", "R-VES", "eval --ves: BIRD mini-dev's R-VES, the mean of sqrt(bucketed reward)",
 			func(r *record.Record) *float64 { return r.RVESReward }, math.Sqrt).
-			with(NeedTiming, Display{LegendWith: "ves", Paired: true, Compare: true}),
+			with(NeedTiming, Display{LegendWith: "ves", Paired: true, Compare: true, Chart: ChartEfficiency}),
 	}
 	ms[len(ms)-1].Fields = []string{"rves_reward"}
 	for _, s := range []struct {

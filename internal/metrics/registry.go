@@ -124,6 +124,31 @@ type Display struct {
 	// NotByDifficulty: the difficulty table leaves it out (a share beside EX, or EX under
 	// the other semantics, read from the headline table).
 	NotByDifficulty bool
+	// Chart names the HTML report's bar chart that draws it beside the others of that
+	// chart (ChartStructure, ChartEfficiency); "" for none. The report asks ChartIDs for
+	// a chart's metrics instead of naming them.
+	Chart string
+}
+
+// PrimaryID is the headline metric's id: EX under the run's semantics, the share of
+// correct verdicts (what a chart of verdicts or of EX against cost draws).
+const PrimaryID = "ex"
+
+// The HTML report's registry-drawn bar charts.
+const (
+	ChartStructure  = "structure"  // EX against the structural and flexible matches
+	ChartEfficiency = "efficiency" // partial credit and speed rewards
+)
+
+// ChartIDs lists, in the registry's order, the metrics a chart draws.
+func ChartIDs(chart string) []string {
+	var ids []string
+	for _, m := range Declared(Options{}) {
+		if m.Display.Chart == chart {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }
 
 // Definition is a Metric as summary.json describes it.

@@ -7,6 +7,7 @@ type Modules struct {
 	// correct, else 0. A question with fewer than k candidates uses all it has (see
 	// PassAtCandidates). A record without candidates counts its judged SQL as its one
 	// candidate.
+	// Read-only: records share the usual maps (metrics.FillPassAt); replace, never write.
 	PassAt map[string]int `json:"pass_at,omitempty"`
 	// PassAtCandidates is how many candidates Pass@k had for this question.
 	PassAtCandidates int `json:"pass_at_candidates,omitempty"`

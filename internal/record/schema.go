@@ -10,7 +10,8 @@ type SchemaLinking struct {
 	// GoldSchema is what the question's gold SQL uses (sqlast.ExtractSchema). It and
 	// PredSchema are omitted only when nil: an empty schema (SQL that names no table) is
 	// written as {}, so the summary of records read back (resume, merge) counts it as
-	// the run that judged them did.
+	// the run that judged them did. Read-only: the records of one question share one
+	// GoldSchema map (internal/linking); replace it, never write into it.
 	GoldSchema map[string][]string `json:"gold_schema,omitzero"`
 	// GoldSchemaError says why the gold schema could not be extracted (parse failure,
 	// unknown database schema); the gold schema is then absent.

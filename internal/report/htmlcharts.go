@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
@@ -81,7 +82,7 @@ func chartVerdicts(s *rundir.Summary) Chart {
 				return Segment{Label: label, Value: zeroNaN(metricValue(s, sys.System, id, d)), Color: color, Text: cellOf(s, sys.System, id, d).Text}
 			}
 			rows = append(rows, BarRow{Label: sys.System + " · " + d, Note: fmt.Sprintf("n=%d", n),
-				Segments: []Segment{seg("correct", "ex", colCorrect), seg("incorrect", "incorrect", colIncorrect), seg("error", "error", colError)}})
+				Segments: []Segment{seg("correct", metrics.PrimaryID, colCorrect), seg("incorrect", string(record.Incorrect), colIncorrect), seg("error", string(record.Error), colError)}})
 		}
 	}
 	if len(rows) == 0 {
@@ -189,23 +190,31 @@ func firstSystem(s *rundir.Summary) string {
 // chartExTmSm compares execution accuracy with the structural metrics (ETM, ESM) and the
 // flexible comparison where the run carries them.
 func chartExTmSm(s *rundir.Summary) Chart {
-	const id, title = "ex-etm-esm", "EX vs ETM vs ESM per system"
+	const id, title = "ex-etm-esm", "EX vs ESM vs ETM per system"
 	if len(s.Spider2) > 0 {
 		return Chart{} // Spider 2.0 judges result tables: no SQL structure to match
 	}
-	if !s.Metrics.Has("etm") && !s.Metrics.Has("esm") && !s.Metrics.Has("flex") {
+	ids := metrics.ChartIDs(metrics.ChartStructure) // EX first, then what it is compared with
+	if !slices.ContainsFunc(ids[1:], s.Metrics.Has) {
 		return absent(id, title, "The run computed no ETM, ESM or Flex: only EX is available.")
 	}
-	return registryBars(s, id, title, []string{"ex", "etm", "esm", "flex"}, "No applicable value.",
+	return registryBars(s, id, title, ids, "No applicable value.",
 		"Scores in % over judged questions, as in the score table; a metric that is n/a for a system (too little coverage) is not drawn.", nil)
 }
 
 func chartEfficiency(s *rundir.Summary) Chart {
-	title := "Soft-F1 per system"
-	if s.Metrics.Has("ves") {
-		title = "Soft-F1, VES and R-VES per system"
+	ids := metrics.ChartIDs(metrics.ChartEfficiency)
+	var labels []string
+	for _, m := range ids {
+		if def, _, ok := s.Metrics.Lookup(firstSystem(s), m); ok {
+			labels = append(labels, def.Label)
+		}
 	}
-	return registryBars(s, "efficiency", title, []string{"soft_f1", "ves", "rves"},
+	title := "Soft-F1 per system"
+	if len(labels) > 1 {
+		title = strings.Join(labels[:len(labels)-1], ", ") + " and " + labels[len(labels)-1] + " per system"
+	}
+	return registryBars(s, "efficiency", title, ids,
 		"The run has no Soft-F1 or VES.", "Scores in % over judged questions, on the same scale as EX and the score table (VES can exceed 100%).", nil)
 }
 

@@ -121,7 +121,7 @@ func usagePoints(s *rundir.Summary, id string, frontier []metrics.FrontierPoint)
 	var pts []Point
 	for i, sys := range s.Systems {
 		x := metricValue(s, sys.System, id, "all")
-		y := metricValue(s, sys.System, "ex", "all")
+		y := metricValue(s, sys.System, metrics.PrimaryID, "all")
 		if !math.IsNaN(x) && !math.IsNaN(y) {
 			pts = append(pts, Point{Label: sys.System, X: x, Y: y, Color: sysColor(i), XText: cellOf(s, sys.System, id, "all").Text})
 		}

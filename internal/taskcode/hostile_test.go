@@ -20,6 +20,9 @@ import (
 // docs/taskcode.md): in Namespaces mode the file system outside /usr and the libraries
 // is empty and there is no network; in Basic mode only the socket module refuses.
 func TestHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (9-15 s, serial: it counts the machine's sandbox processes): runs in go test ./..., not under -short")
+	}
 	p := findPython(t)
 	ns := p.Isolation == Namespaces
 	t.Logf("isolation %s", p.Isolation)
