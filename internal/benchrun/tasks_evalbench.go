@@ -244,6 +244,11 @@ func openMySQLTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]
 		if _, err := db.DropCopies(dctx); err != nil {
 			obs.Warn(fmt.Sprintf("task databases not dropped (the next run drops them): %v", err))
 		}
+		// Swept again, as on PostgreSQL: a killed run's last CREATE may finish after
+		// this run's first sweep.
+		if swept, err := db.Sweep(dctx); err == nil && len(swept) > 0 {
+			obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
+		}
 		db.Close()
 	}, nil
 }
