@@ -29,7 +29,9 @@
 //     CREATE TABLE ... LIKE (which loses the foreign keys) takes 100 ms before the
 //     ALTER TABLEs it would need (BenchmarkCopy). The role needs every privilege on
 //     the databases named nl2sb\_% (.ci/servers.sh grants it). Views, triggers and
-//     routines are not copied yet: a setup that makes them is refused.
+//     routines are not copied yet: a setup that makes them is refused. A copy on which
+//     only SELECT, SHOW and SET ran (the session's Com_ counters tell) is reused, as
+//     PostgreSQL's are.
 //
 // Every copy and every template under construction carries an owner marker (owner.go):
 // host, process id and that process's start time. Sweep finds the copies whose owner is

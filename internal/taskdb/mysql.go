@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -30,7 +29,6 @@ type MySQL struct {
 	cfg    *mysql.Config // no database, multi statements on
 	admin  *sql.DB
 	me     owner
-	seq    atomic.Int64
 	maria  bool
 	mu     sync.Mutex
 	live   map[string]bool // copies made (or begun) and not dropped: what DropCopies drops
@@ -180,7 +178,7 @@ func (m *MySQL) Template(ctx context.Context, s Setup) (*MyTemplate, error) {
 }
 
 func (m *MySQL) build(ctx context.Context, name string, s Setup) error {
-	build := myBuildPrefix + m.me.tag() + "_" + strconv.FormatInt(m.seq.Add(1), 10)
+	build := myBuildPrefix + m.me.tag() + "_" + strconv.FormatInt(nameSeq.Add(1), 10)
 	drop := func() { _ = m.exec(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+myIdent(build)) }
 	if err := m.exec(ctx, "CREATE DATABASE "+myIdent(build)+" CHARACTER SET utf8mb4"); err != nil {
 		return fmt.Errorf("create database %s: %w", build, err)
@@ -331,7 +329,7 @@ func (t *MyTemplate) Copy(ctx context.Context) (Copy, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	name := myCopyPrefix + m.me.tag() + "_" + strconv.FormatInt(m.seq.Add(1), 10)
+	name := myCopyPrefix + m.me.tag() + "_" + strconv.FormatInt(nameSeq.Add(1), 10)
 	m.mu.Lock()
 	m.live[name] = true
 	m.mu.Unlock()
@@ -346,8 +344,10 @@ func (t *MyTemplate) Copy(ctx context.Context) (Copy, error) {
 	if err := c.open(ctx); err != nil {
 		return fail(err)
 	}
-	if _, err := c.conn.ExecContext(ctx, t.script); err != nil {
-		c.close()
+	_, err := c.conn.ExecContext(ctx, t.script)
+	c.close() // the task's session is a new one: its counters start after the copy's writes
+	c.coms = nil
+	if err != nil {
 		return fail(m.sqlError(err))
 	}
 	return c, nil

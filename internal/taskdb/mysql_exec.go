@@ -22,6 +22,66 @@ type myCopy struct {
 	conn    *sql.Conn
 	id      int64 // the session's CONNECTION_ID(), for KILL QUERY
 	dropped bool
+	// coms is the session's Com_ counters (statements run, by kind) when it was opened:
+	// Reusable compares them, so a copy on which only SELECTs ran serves another task.
+	coms map[string]int64
+	// dirty: the session was lost mid-task (what ran is not known).
+	dirty bool
+}
+
+// comCounters reads the session's statement counters.
+func comCounters(ctx context.Context, conn *sql.Conn) (map[string]int64, error) {
+	rows, err := conn.QueryContext(ctx, `SHOW SESSION STATUS LIKE 'Com\_%'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var name, v string
+		if err := rows.Scan(&name, &v); err != nil {
+			return nil, err
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		out[strings.ToLower(name)] = n
+	}
+	return out, rows.Err()
+}
+
+// readOnlyCom reports whether a statement counter counts statements that write nothing
+// in the database: SELECT, SHOW, SET (a session's variables; the session is closed before
+// the copy serves again) and the transaction's own. Every other kind (INSERT, DDL, DO,
+// CALL, LOCK, a failed write too) makes the copy one to drop.
+func readOnlyCom(name string) bool {
+	switch name {
+	case "com_select", "com_set_option", "com_begin", "com_commit", "com_rollback", "com_empty_query":
+		return true
+	}
+	return strings.HasPrefix(name, "com_show_")
+}
+
+// Reusable reports whether the copy still holds exactly the template's data: only
+// statements that write nothing ran on it (its Com_ counters say so). Then its session is
+// closed and it may serve another task; otherwise it must be dropped.
+func (c *myCopy) Reusable(ctx context.Context) bool {
+	if c.dropped || c.dirty {
+		return false
+	}
+	if c.conn == nil {
+		return c.coms == nil // never used; a session lost since is dirty
+	}
+	now, err := comCounters(ctx, c.conn)
+	c.close()
+	if err != nil {
+		return false
+	}
+	for name, n := range now {
+		if n != c.coms[name] && !readOnlyCom(name) {
+			return false
+		}
+	}
+	c.coms = nil
+	return true
 }
 
 func (c *myCopy) Name() string { return c.name }
@@ -40,6 +100,9 @@ func (c *myCopy) open(ctx context.Context) error {
 	conn, err := pool.Conn(ctx)
 	if err == nil {
 		err = conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&c.id)
+	}
+	if err == nil {
+		c.coms, err = comCounters(ctx, conn)
 	}
 	if err != nil {
 		pool.Close()
@@ -184,6 +247,7 @@ func (c *myCopy) execError(ctx context.Context, err error) error {
 		return fmt.Errorf("%w: %s", ErrTimeout, me.Message)
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		c.close()
+		c.dirty = true
 		return fmt.Errorf("%w: %v", ErrTimeout, err)
 	case errors.As(err, &me):
 		return &SQLError{Code: strconv.Itoa(int(me.Number)), Message: me.Message}
@@ -191,6 +255,7 @@ func (c *myCopy) execError(ctx context.Context, err error) error {
 		return err
 	}
 	c.close()
+	c.dirty = true
 	return fmt.Errorf("exec on %s: %w: %s", c.name, ErrConnection, redact(err, c.m.cfg.Passwd))
 }
 

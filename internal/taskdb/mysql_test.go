@@ -99,3 +99,48 @@ func TestMySQLCopyKeepsKeys(t *testing.T) {
 		t.Errorf("rows after an insert: %v (want the next id 2, twice 4)", res.Rows)
 	}
 }
+
+// TestMySQLReusable: a copy on which only SELECTs (and SHOW, SET) ran may serve another
+// task, reading as the template; one on which anything else ran, an UPDATE that matched
+// nothing or an INSERT that failed included, may not.
+func TestMySQLReusable(t *testing.T) {
+	t.Parallel()
+	m := myBackend(t)
+	ctx := context.Background()
+	tmpl, err := m.Template(ctx, uniqueSetup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropTemplate(t, tmpl)
+	cases := []struct {
+		sqls []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"SELECT * FROM t", "SHOW TABLES; SELECT COUNT(*) FROM u", "SET @x = 1; SELECT @x"}, true},
+		{[]string{"SELECT * FROM t", "UPDATE t SET name = 'q' WHERE id = 99"}, false},
+		{[]string{"INSERT INTO t VALUES (1, 'dup', 0)"}, false},
+		{[]string{"CREATE TEMPORARY TABLE tmp (a int)"}, false},
+	}
+	for _, tc := range cases {
+		c, err := tmpl.Copy(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range tc.sqls {
+			_, _ = c.Exec(ctx, q, ExecLimits{})
+		}
+		if got := c.(Reusable).Reusable(ctx); got != tc.want {
+			t.Errorf("%q: reusable %v, want %v", tc.sqls, got, tc.want)
+		}
+		if tc.want {
+			res, err := c.Exec(ctx, "SELECT COUNT(*) FROM t", ExecLimits{})
+			if err != nil || toText(res.Rows[0][0]) != "3" {
+				t.Errorf("%q: reused copy: %v %v", tc.sqls, err, res)
+			}
+		}
+		if err := c.Drop(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
