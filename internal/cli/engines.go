@@ -135,11 +135,14 @@ func (o *engineOpts) Open(workers int, sqlite engine.Engine) (engine.Engine, jud
 }
 
 // TaskDSN is the DSN template of the server where tasks on a database copy get their
-// template and copies (livesql:, evalbench: with --engine postgres).
+// template and copies (livesql:, evalbench: with --engine postgres or mysql).
 func (o *engineOpts) TaskDSN() (string, error) {
 	name := o.DSNEnv
 	if name == "" {
 		name = defaultPGDSNEnv
+		if o.Engine == engineMySQL {
+			name = defaultMySQLDSNEnv
+		}
 	}
 	dsn, err := engine.DSNFromEnv(name)
 	if err != nil {
