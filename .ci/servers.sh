@@ -73,6 +73,9 @@ mariadb >&2 <<SQL
 CREATE USER IF NOT EXISTS 'nl2sqlbench'@'127.0.0.1';
 ALTER USER 'nl2sqlbench'@'127.0.0.1' IDENTIFIED BY '$PW';
 GRANT SELECT, INSERT, CREATE, DROP, INDEX, ALTER, EXECUTE ON *.* TO 'nl2sqlbench'@'127.0.0.1';
+-- Task databases (internal/taskdb: nl2sb_t_ templates, nl2sb_c_ copies, nl2sb_b_ builds) are
+-- written by the tasks: every privilege there, and only there.
+GRANT ALL PRIVILEGES ON \`nl2sb\\_%\`.* TO 'nl2sqlbench'@'127.0.0.1';
 SQL
 
 log "PostgreSQL $ver on 127.0.0.1:$pgport and MariaDB on 127.0.0.1:3306 are up"

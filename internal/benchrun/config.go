@@ -100,6 +100,9 @@ type Config struct {
 	// judged (record.NotJudgedTaskCode). Prepare sets it for TaskCode "python"; a test
 	// may set its own.
 	TestRunner livesql.TestRunner
+	// TaskDBDir is where SQLite task templates and copies live; "": the user's cache
+	// directory (taskDBDir). Tests set it.
+	TaskDBDir string
 	// noTestsWhy is why a turn that needs its test cases is not judged when TestRunner
 	// is nil (record.NotJudgedTaskCode, or record.NotJudgedNoPython).
 	noTestsWhy string

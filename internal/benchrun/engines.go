@@ -122,11 +122,14 @@ func (o *Engines) Open(workers int, sqlite engine.Engine) (engine.Engine, judge.
 }
 
 // TaskDSN is the DSN template of the server where tasks on a database copy get their
-// template and copies (livesql:, evalbench: with --engine postgres).
+// template and copies (livesql:, evalbench: with --engine postgres or mysql).
 func (o *Engines) TaskDSN() (string, error) {
 	name := o.DSNEnv
 	if name == "" {
 		name = DefaultPGDSNEnv
+		if o.Engine == EngineMySQL {
+			name = DefaultMySQLDSNEnv
+		}
 	}
 	dsn, err := engine.DSNFromEnv(name)
 	if err != nil {

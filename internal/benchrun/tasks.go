@@ -36,8 +36,9 @@ const (
 	LiveSQLCorrected = "corrected"
 )
 
-// TaskServer is the Config.Server of a run of tasks on PostgreSQL: the DSN template of
-// the server where templates and copies are made (its role needs CREATEDB).
+// TaskServer is the Config.Server of a run of tasks on PostgreSQL or MySQL: the DSN
+// template of the server where templates and copies are made (a PostgreSQL role needs
+// CREATEDB; a MySQL one every privilege on the databases named nl2sb\_%).
 type TaskServer interface {
 	TaskDSN() (string, error)
 }
@@ -50,7 +51,7 @@ type TaskPlan struct {
 	EvalBench []taskset.EvalBenchTask // kind evalbench
 	Setups    map[string]taskdb.Setup // by database
 	Preds     [][]*predict.TaskPred   // per system; nil: no prediction (--allow-missing)
-	Dialect   string                  // evalbench: the dialect of --engine (sqlite, postgres)
+	Dialect   string                  // evalbench: the dialect of --engine (sqlite, postgres, mysql)
 }
 
 // isTaskKind reports whether spec names a dataset of tasks on a database copy.
@@ -103,8 +104,8 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 				Gold: []string{joinSQL(t.SolSQL)}, Difficulty: orUnknown(t.Difficulty)})
 		}
 	case dataset.KindEvalBench:
-		if engineName != "sqlite" && engineName != "postgres" {
-			return nil, configf("--dataset evalbench: --engine sqlite or postgres (not %s; MySQL copies are not yet)", engineName)
+		if engineName != "sqlite" && engineName != "postgres" && engineName != "mysql" {
+			return nil, configf("--dataset evalbench: --engine sqlite, postgres or mysql (not %s)", engineName)
 		}
 		tp.Dialect = engineName
 		e, err := taskset.LoadEvalBench(ctx, dir)
@@ -382,9 +383,15 @@ func openTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templ
 			db.Close()
 		}, nil
 	}
-	dir, err := taskDBDir()
-	if err != nil {
-		return nil, nil, err
+	if tp.Dialect == "mysql" {
+		return openMySQLTemplates(ctx, p, obs)
+	}
+	dir := p.Config.TaskDBDir
+	if dir == "" {
+		var err error
+		if dir, err = taskDBDir(); err != nil {
+			return nil, nil, err
+		}
 	}
 	db, err := taskdb.OpenSQLite(dir)
 	if err != nil {

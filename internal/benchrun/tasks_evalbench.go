@@ -15,9 +15,21 @@ import (
 )
 
 // judgeEvalBench judges an EvalBench task into r: the golden and the predicted SQL each
-// on a fresh copy, after the task's setup_sql; for a dml or ddl task the eval_query then
-// reads the state each left; the two last results are compared as bags of rows (the
-// order of rows and the column names do not count).
+// on a fresh copy, as EvalBench's SQLExecWork runs them (work/sqlexecwork.py):
+//   - setup_sql and cleanup_sql are not run: EvalBench has both calls commented out, and
+//     in bat they undo the task's own change on a reused database (DROP COLUMN of the
+//     column the task adds, a DELETE and INSERT of the rows it updates), which on a fresh
+//     copy fails; a fresh copy is the state they restore.
+//   - dql: the result of the SQL; dml: what the eval_query reads after it (EvalBench
+//     runs both in one transaction and rolls it back, which a fresh copy equals);
+//   - ddl: the schema the SQL leaves, every table's columns with their types in order
+//     (EvalBench compares get_metadata(), never the eval_query: bat's DDL eval_queries
+//     read INFORMATION_SCHEMA.COLUMNS of every database on a MySQL server, and one
+//     names a column with a trailing space, so they would judge nothing).
+//
+// The two results are compared as bags of rows (the order of rows and the column names
+// do not count; EvalBench's exact_match compares them as ordered lists of name/value
+// records: a documented difference, docs/tasks.md).
 func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.EvalBenchTask, pred *predict.TaskPred, r *record.Record) error {
 	d := p.Tasks.Dialect
 	r.TaskCategory = t.QueryType
@@ -32,8 +44,15 @@ func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.Eval
 		return nil
 	}
 	var evalq []string
-	if t.QueryType != "dql" {
+	switch t.QueryType {
+	case "dml":
 		evalq = t.EvalQuery[d]
+	case "ddl":
+		evalq = []string{schemaQuery[d]}
+		if evalq[0] == "" {
+			r.Verdict, r.TaskNotJudged = record.Skipped, "no schema query for "+d
+			return nil
+		}
 	}
 	lim := taskdb.ExecLimits{Timeout: p.Config.Timeout, KeepRows: p.Config.MaxRows}
 	run := func(step string, sqls []string) (*taskdb.Result, error, error) {
@@ -64,7 +83,7 @@ func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.Eval
 			for _, s := range []struct {
 				step string
 				sqls []string
-			}{{step + " setup", t.Setup[d]}, {step, sqls}, {step + " eval_query", evalq}} {
+			}{{step, sqls}, {step + " eval_query", evalq}} {
 				if ok, err := do(s.step, s.sqls); !ok || err != nil {
 					return err
 				}
@@ -100,6 +119,19 @@ func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.Eval
 	}
 	r.Verdict, r.ExBird, r.ExSpider = record.Correct, 1, 1
 	return nil
+}
+
+// schemaQuery reads a database's tables and their columns with types, in order: what
+// EvalBench's get_metadata() reflects after a DDL task.
+var schemaQuery = map[string]string{
+	"sqlite": `SELECT m.name, p.name, p.type FROM sqlite_schema m JOIN pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY m.name, p.cid`,
+	"postgres": `SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+		JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
+		  AND a.attnum > 0 AND NOT a.attisdropped ORDER BY c.relname, a.attnum`,
+	"mysql": `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS
+		WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
 }
 
 func isSQLFailure(err error) bool {
@@ -160,4 +192,63 @@ func cellText(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// openMySQLTemplates is openTemplates on a MySQL or MariaDB server: leftovers of killed
+// runs swept, one template per database, a pool of copies made ahead of use (a copy
+// costs the server about 120 ms of table creation), and on the way out every copy of
+// this run dropped.
+func openMySQLTemplates(ctx context.Context, p *Plan, obs Observer) (map[string]templater, func(), error) {
+	ts, ok := p.Config.Server.(TaskServer)
+	if !ok {
+		return nil, nil, configf("--engine mysql: no server to make task databases on")
+	}
+	dsn, err := ts.TaskDSN()
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := taskdb.OpenMySQL(ctx, dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	if swept, err := db.Sweep(ctx); err != nil {
+		db.Close()
+		return nil, nil, err
+	} else if len(swept) > 0 {
+		obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
+	}
+	out := map[string]templater{}
+	var pools []*taskdb.Pool
+	closePools := func() {
+		for _, pl := range pools {
+			if err := pl.Close(); err != nil {
+				obs.Warn(fmt.Sprintf("task databases not dropped (dropped below or by the next run): %v", err))
+			}
+		}
+	}
+	for name, s := range p.Tasks.Setups {
+		t, err := db.Template(ctx, s)
+		if err != nil {
+			closePools()
+			db.Close()
+			return nil, nil, err
+		}
+		pl := taskdb.NewPool(ctx, t, poolSize(p.Config.Workers))
+		pools = append(pools, pl)
+		out[name] = pl
+	}
+	return out, func() {
+		closePools()
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if _, err := db.DropCopies(dctx); err != nil {
+			obs.Warn(fmt.Sprintf("task databases not dropped (the next run drops them): %v", err))
+		}
+		// Swept again, as on PostgreSQL: a killed run's last CREATE may finish after
+		// this run's first sweep.
+		if swept, err := db.Sweep(dctx); err == nil && len(swept) > 0 {
+			obs.Warn(fmt.Sprintf("dropped %d task database(s) a killed run left: %s", len(swept), strings.Join(swept, ", ")))
+		}
+		db.Close()
+	}, nil
 }

@@ -68,7 +68,7 @@ var Kinds = []Kind{
 		Load:   func(_ context.Context, p string, o Options) (*Dataset, error) { return loadJSONL(p, o) },
 		Layout: permissiveLayout},
 	{Name: KindLiveSQL, GoldSQL: true, Help: "a BIRD-Interact / LiveSQLBench task directory (--engine postgres)", Semantics: "bird", Tasks: true, Layout: permissiveLayout},
-	{Name: KindEvalBench, GoldSQL: true, Help: "an EvalBench task directory (--engine sqlite or postgres)", Semantics: "bird", Tasks: true, Layout: permissiveLayout},
+	{Name: KindEvalBench, GoldSQL: true, Help: "an EvalBench task directory (--engine sqlite, postgres or mysql)", Semantics: "bird", Tasks: true, Layout: permissiveLayout},
 }
 
 // permissiveLayout is jsonl's, and that of datasets built by hand.

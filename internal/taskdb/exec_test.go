@@ -41,9 +41,7 @@ func TestExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pt, ok := tmpl.(*PGTemplate); ok {
-				t.Cleanup(func() { _ = pt.p.dropDatabase(context.Background(), pt.name) })
-			}
+			dropTemplate(t, tmpl)
 			c, err := tmpl.Copy(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -62,6 +60,17 @@ func TestExec(t *testing.T) {
 				case res.HasRows != tc.want.hasRows || len(res.Rows) != tc.want.rows || res.TotalRows != tc.want.total:
 					t.Errorf("%s: has rows %v, %d rows of %d; want %v, %d of %d", tc.name, res.HasRows, len(res.Rows), res.TotalRows,
 						tc.want.hasRows, tc.want.rows, tc.want.total)
+				}
+			}
+			if name == "mysql" {
+				// MySQL: the session's statement limit stops a runaway statement.
+				start := time.Now()
+				_, err = c.Exec(ctx, "SELECT SLEEP(5) FROM t", ExecLimits{Timeout: 200 * time.Millisecond})
+				if !errors.Is(err, ErrTimeout) || time.Since(start) > 3*time.Second {
+					t.Errorf("SLEEP(5) under a 200ms timeout: %v after %v", err, time.Since(start))
+				}
+				if res, err := c.Exec(ctx, "SELECT COUNT(*) FROM t", ExecLimits{}); err != nil || len(res.Rows) != 1 {
+					t.Errorf("after a timeout: %v %+v", err, res)
 				}
 			}
 			if name != "postgres" {

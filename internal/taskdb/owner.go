@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -106,3 +107,8 @@ func startTime(pid int) string {
 	}
 	return f[19]
 }
+
+// nameSeq numbers the copies and builds of this process, across every Postgres, MySQL
+// and SQLite it opens: two of them on one server (two runs in one process, parallel
+// tests) must not name a copy alike.
+var nameSeq atomic.Int64

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,7 +24,6 @@ import (
 type Postgres struct {
 	base *pgx.ConnConfig // the maintenance database; copies change only Database
 	me   owner
-	seq  atomic.Int64
 
 	mu    sync.Mutex // admin (templates: CREATE, ALTER, one at a time); live
 	admin *pgx.Conn
@@ -229,7 +227,7 @@ func (p *Postgres) Template(ctx context.Context, s Setup) (*PGTemplate, error) {
 	if ok {
 		return &PGTemplate{p: p, name: name}, nil
 	}
-	build := pgBuildPrefix + p.me.tag() + "_" + strconv.FormatInt(p.seq.Add(1), 10)
+	build := pgBuildPrefix + p.me.tag() + "_" + strconv.FormatInt(nameSeq.Add(1), 10)
 	// template0: nothing a cluster administrator put in template1 leaks into the task.
 	if err := p.adminExec(ctx, "CREATE DATABASE "+pgx.Identifier{build}.Sanitize()+" TEMPLATE template0 ENCODING 'UTF8'"); err != nil {
 		return nil, fmt.Errorf("create database %s: %w", build, err)
@@ -347,7 +345,7 @@ func (t *PGTemplate) Copy(ctx context.Context) (Copy, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	name := pgCopyPrefix + p.me.tag() + "_" + strconv.FormatInt(p.seq.Add(1), 10)
+	name := pgCopyPrefix + p.me.tag() + "_" + strconv.FormatInt(nameSeq.Add(1), 10)
 	// Known before it exists: a CREATE cut short by a cancel may still have made it.
 	p.mu.Lock()
 	p.live[name] = true

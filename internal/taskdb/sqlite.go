@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/mattn/go-sqlite3"
 
@@ -28,7 +27,6 @@ import (
 type SQLite struct {
 	dir string
 	me  owner
-	seq atomic.Int64
 }
 
 // OpenSQLite uses dir (created if missing) for templates and copies.
@@ -58,7 +56,7 @@ func (s *SQLite) Template(ctx context.Context, setup Setup) (*SQLiteTemplate, er
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
 		return &SQLiteTemplate{s: s, path: path}, nil
 	}
-	build := filepath.Join(s.dir, "nl2sb-b-"+s.me.tag()+"-"+strconv.FormatInt(s.seq.Add(1), 10))
+	build := filepath.Join(s.dir, "nl2sb-b-"+s.me.tag()+"-"+strconv.FormatInt(nameSeq.Add(1), 10))
 	if err := buildSQLite(ctx, build, setup); err != nil {
 		os.Remove(build)
 		return nil, err
@@ -118,7 +116,7 @@ func statements(sql string) []string {
 // Copy copies the template file and opens the copy.
 func (t *SQLiteTemplate) Copy(ctx context.Context) (Copy, error) {
 	s := t.s
-	path := filepath.Join(s.dir, "nl2sb-c-"+s.me.tag()+"-"+strconv.FormatInt(s.seq.Add(1), 10)+".sqlite")
+	path := filepath.Join(s.dir, "nl2sb-c-"+s.me.tag()+"-"+strconv.FormatInt(nameSeq.Add(1), 10)+".sqlite")
 	if err := copyFile(t.path, path); err != nil {
 		os.Remove(path)
 		return nil, fmt.Errorf("copy template: %w", err)

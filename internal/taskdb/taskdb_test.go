@@ -109,6 +109,7 @@ func backends(t *testing.T) map[string]func(testing.TB) templater {
 	return map[string]func(testing.TB) templater{
 		"sqlite":   func(tb testing.TB) templater { return sqliteBackend(tb) },
 		"postgres": func(tb testing.TB) templater { return pgBackend(tb) },
+		"mysql":    func(tb testing.TB) templater { return myBackend(tb) },
 	}
 }
 
@@ -138,9 +139,7 @@ func TestTemplateNeverWritten(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pt, ok := tmpl.(*PGTemplate); ok {
-				t.Cleanup(func() { _ = pt.p.dropDatabase(context.Background(), pt.name) })
-			}
+			dropTemplate(t, tmpl)
 			before := checksum(t, tmpl)
 			if len(before) != 3 {
 				t.Fatalf("checksum has %d entries, want 3 (t, u, schema): %v", len(before), before)
