@@ -2,6 +2,7 @@ package benchrun
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,28 @@ type AgreementConfig struct {
 	Metrics metrics.Options // the registry the run was aggregated with
 	Labels  *review.Labels  // nil: the verdicts against each other only
 	System  string          // --system: compare this system only ("": every system, pooled)
+}
+
+// AgreementInto sets the run's verdicts against the labels (Agreement) under the run's
+// lock, and writes and seals its agreement.json.
+func AgreementInto(run *rundir.Run, ls *review.Labels, system string) (*rundir.Agreement, error) {
+	lock, err := rundir.AcquireLock(run.Dir, "agreement")
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	cfg := AgreementConfig{Metrics: metrics.Options{PassK: run.PassK()}, Labels: ls, System: system}
+	for _, s := range run.Systems {
+		cfg.Systems = append(cfg.Systems, SystemRecords{Name: s.Name, Records: s.Records})
+	}
+	a, err := Agreement(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := rundir.WriteJSON(filepath.Join(run.Dir, rundir.AgreementFile), a); err != nil {
+		return nil, err
+	}
+	return a, rundir.Reseal(run.Dir, rundir.AgreementFile)
 }
 
 // Agreement resolves each label to the record it judges (by system and index or

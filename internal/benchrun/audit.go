@@ -2,11 +2,13 @@ package benchrun
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/audit"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -50,4 +52,57 @@ func Audit(ctx context.Context, cfg AuditConfig) (*audit.Result, *dataset.Datase
 	defer e.Close()
 	res, err := audit.Run(ctx, e, ds, audit.Options{Limits: engine.Limits{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}, Systems: cfg.Systems})
 	return res, ds, err
+}
+
+// AddRun adds a run's judged systems to the audit (the consensus and prediction
+// checks), and its dataset when none is set: the manifest's (absolute paths), else
+// summary.json's (as given to eval).
+func (cfg *AuditConfig) AddRun(run *rundir.Run) {
+	if cfg.DatasetSpec == "" {
+		kind, path, root := run.Summary.Dataset.Kind, run.Summary.Dataset.Path, run.Summary.Dataset.DBRoot
+		if m, err := run.Manifest(); err == nil {
+			kind, path, root = m.Settings.DatasetKind, m.Dataset.Path, m.Settings.DBRoot
+		}
+		cfg.DatasetSpec = kind + ":" + path
+		if cfg.DBRoot == "" {
+			cfg.DBRoot = root
+		}
+	}
+	for _, s := range run.Systems {
+		cfg.Systems = append(cfg.Systems, audit.System{Name: s.Name, Records: s.Records})
+	}
+}
+
+// AuditConfigOf is eval --audit's audit: the run's dataset, limits and judged systems.
+func AuditConfigOf(cfg Config, res *Result) AuditConfig {
+	ac := AuditConfig{DatasetSpec: cfg.DatasetSpec, DBRoot: cfg.DBRoot, Tables: cfg.Tables, Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}
+	for _, s := range res.Systems {
+		ac.Systems = append(ac.Systems, audit.System{Name: s.Name, Records: s.Records})
+	}
+	return ac
+}
+
+// AuditCoverage is how an audit's findings meet the corrected golds of the corrections
+// file (audit --corrections): which corrected questions it flags and which it misses,
+// among the questions it could check (a database and a gold).
+func AuditCoverage(ds *dataset.Dataset, res *audit.Result, corrections string) (audit.Coverage, error) {
+	byID := map[string]int{}
+	for _, q := range ds.Questions {
+		byID[q.ID] = q.Index
+	}
+	cs, err := review.ReadCorrections(corrections, func(id string) (int, bool) { i, ok := byID[id]; return i, ok })
+	if err != nil {
+		return audit.Coverage{}, fmt.Errorf("corrections: %w", err)
+	}
+	var idx []int
+	for _, c := range cs {
+		idx = append(idx, c.Index)
+	}
+	checked := map[int]bool{}
+	for _, q := range ds.Questions {
+		if _, ok := ds.DBPath(q.DBID); ok && len(q.Gold) > 0 {
+			checked[q.Index] = true
+		}
+	}
+	return audit.CoverageOf(res, idx, func(i int) bool { return checked[i] }), nil
 }

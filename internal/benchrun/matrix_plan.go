@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -25,6 +27,33 @@ var ErrBadPlan = errors.New("bad matrix plan")
 
 // MaxPlan caps a plan file's size.
 const MaxPlan = 4 << 20
+
+// MaxCells is the most cells one plan may have: each is a run directory and, for a model,
+// an LLM collection.
+const MaxCells = 10_000
+
+// planCells counts a plan's cells without overflowing (a count past MaxCells is reported
+// as MaxCells+1 or more, exactly when it fits).
+func planCells(datasets, models, pipelines int, systems map[string]map[string]string) int64 {
+	n := int64(datasets)
+	for _, f := range []int{models, pipelines} {
+		if n > 0 && int64(f) > (MaxCells+1)/n+1 {
+			return math.MaxInt64
+		}
+		n *= int64(f)
+	}
+	for _, byDS := range systems {
+		n += int64(len(byDS))
+	}
+	return n
+}
+
+func cellCount(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than " + strconv.Itoa(MaxCells)
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 // PlanDataset is one dataset of a plan: the dataset and the eval options that choose its
 // questions.
@@ -155,6 +184,11 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 	}
 	sort.Strings(p.Models)
 	sort.Strings(p.Pipelines)
+	if n := planCells(len(p.Datasets), len(p.Models), len(p.Pipelines), pf.Systems); n > MaxCells {
+		// Counted before anything per cell is built: a 4 MiB plan can name a thousand
+		// datasets, models and pipelines, a billion cells.
+		return nil, fmt.Errorf("the plan has %s cells (datasets x models x pipelines, plus systems); at most %d: split it into several plans: %w", cellCount(n), MaxCells, ErrBadPlan)
+	}
 	for _, m := range p.Models {
 		for _, pl := range p.Pipelines {
 			node := pf.Pipelines[pl]

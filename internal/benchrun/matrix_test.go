@@ -2,6 +2,7 @@ package benchrun
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,41 @@ func TestMatrixLimitsInInputHash(t *testing.T) {
 			t.Errorf("limits %s/%d: hash %s is another's", l.timeout, l.rows, got)
 		}
 		seen[got] = true
+	}
+}
+
+// TestMatrixPlanHostile: a plan naming a billion cells in a few kilobytes is refused
+// before any cell is built, naming the count; a YAML alias bomb is refused by the
+// decoder; both in bounded time and memory.
+func TestMatrixPlanHostile(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("datasets:\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "  d%d: {dataset: jsonl:q.jsonl}\n", i)
+	}
+	b.WriteString("models:\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "  m%d: {base_url: http://x/v1, model: y}\n", i)
+	}
+	b.WriteString("pipelines:\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "  p%d: {schema_selection: {strategy: full}}\n", i)
+	}
+	start := time.Now()
+	_, err := ParseMatrixPlan([]byte(b.String()), "/plans")
+	if !errors.Is(err, ErrBadPlan) || !strings.Contains(err.Error(), "more than 10000 cells") {
+		t.Errorf("a billion-cell plan: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("refused after %v", d)
+	}
+	// 10 levels of 10 aliases: 10^10 nodes if expanded.
+	bomb := "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 1; i <= 10; i++ {
+		bomb += fmt.Sprintf("a%d: &a%d [", i, i) + strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 10), ", ") + "]\n"
+	}
+	if _, err := ParseMatrixPlan([]byte(bomb+"datasets: {d: {dataset: jsonl:q}}\n"), "/plans"); !errors.Is(err, ErrBadPlan) {
+		t.Errorf("an alias bomb: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // The NL2SQL++ two-pass run (the Couchbase benchmark's pipeline): pass 1 asks every
@@ -106,10 +107,18 @@ type TwoPassReport struct {
 // TwoPass runs both passes of base.Config's two-pass pipeline into out (collect writes
 // its own resumable files there), judges them (EvalInto) with judging's settings from
 // eval (dataset, engines; TwoPass sets the rest), merges the records into
-// out/modules.jsonl and reports; obs hears every step.
+// out/modules.jsonl and reports, in out/two_pass.json (TwoPassFile); obs hears every
+// step.
 func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, obs PassObserver) (*TwoPassReport, error) {
-	return twoPass(ctx, out, base, eval, realPasses(obs))
+	rep, err := twoPass(ctx, out, base, eval, realPasses(obs))
+	if err != nil {
+		return nil, err
+	}
+	return rep, rundir.WriteJSON(filepath.Join(out, TwoPassFile), rep)
 }
+
+// TwoPassFile is a two-pass run's report, DIR/two_pass.json.
+const TwoPassFile = "two_pass.json"
 
 func twoPass(ctx context.Context, out string, base collect.Options, eval Config, ps passRunner) (*TwoPassReport, error) {
 	cfg := base.Config

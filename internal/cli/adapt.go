@@ -3,18 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/linking"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
@@ -106,26 +101,9 @@ Systems:
 }
 
 func adaptTASQL(ctx context.Context, e *env, cfg adaptConfig) error {
-	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	nodes, st, err := benchrun.AdaptTASQL(ctx, cfg.Traces, cfg.DatasetSpec, cfg.DBRoot, cfg.Tables, cfg.Out)
 	if err != nil {
 		return err
-	}
-	ann := linking.New(ds, linking.Options{})
-	schemaOf := func(ctx context.Context, dbID string) (*dbschema.Schema, error) {
-		path, _ := ds.DBPath(dbID)
-		return ann.Schema(ctx, dbID, path)
-	}
-	nodes, st, err := collect.TASQL(ctx, cfg.Traces, ds, schemaOf)
-	if err != nil {
-		return err
-	}
-	if dir := filepath.Dir(cfg.Out); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("adapt: %w", err)
-		}
-	}
-	if err := collect.WriteRecordsFile(cfg.Out, nodes); err != nil {
-		return fmt.Errorf("adapt: %w", err)
 	}
 	_, err = fmt.Fprintf(e.stdout, "wrote %d module records for %d questions (%d trace files) to %s\nschema selection from parsed dummy SQL: %d, from lexical match (dummy SQL did not parse): %d; SELECT put back on %d generated SQL\ntoken counts are not in the traces: token_cost is left unset (unknown)\n",
 		len(nodes), st.Questions, st.Files, cfg.Out, st.SchemaParsed, st.SchemaLexical, st.PrefixedSelect)

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -64,23 +63,8 @@ Writes RUN_DIR/agreement.json, which report and serve show. See docs/agreement.m
 			for _, w := range run.Warnings {
 				fmt.Fprintf(e.stderr, "warning: %s\n", w)
 			}
-			lock, err := rundir.AcquireLock(dir, "agreement")
+			a, err := benchrun.AgreementInto(run, ls, system)
 			if err != nil {
-				return err
-			}
-			defer lock.Release()
-			cfg := benchrun.AgreementConfig{Metrics: metrics.Options{PassK: run.PassK()}, Labels: ls, System: system}
-			for _, s := range run.Systems {
-				cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
-			}
-			a, err := benchrun.Agreement(cfg)
-			if err != nil {
-				return err
-			}
-			if err := rundir.WriteJSON(filepath.Join(dir, rundir.AgreementFile), a); err != nil {
-				return err
-			}
-			if err := rundir.Reseal(dir, rundir.AgreementFile); err != nil {
 				return err
 			}
 			if asJSON {

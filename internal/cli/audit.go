@@ -86,20 +86,7 @@ which corrected questions the audit flags and which it misses. See docs/audit.md
 				for _, w := range run.Warnings {
 					fmt.Fprintf(e.stderr, "warning: %s\n", w)
 				}
-				if cfg.DatasetSpec == "" {
-					// The manifest's paths are absolute; summary.json's as given to eval.
-					kind, path, root := run.Summary.Dataset.Kind, run.Summary.Dataset.Path, run.Summary.Dataset.DBRoot
-					if m, err := runManifest(run); err == nil {
-						kind, path, root = m.Settings.DatasetKind, m.Dataset.Path, m.Settings.DBRoot
-					}
-					cfg.DatasetSpec = kind + ":" + path
-					if cfg.DBRoot == "" {
-						cfg.DBRoot = root
-					}
-				}
-				for _, s := range run.Systems {
-					cfg.Systems = append(cfg.Systems, audit.System{Name: s.Name, Records: s.Records})
-				}
+				cfg.AddRun(run)
 				if out == "" {
 					out = f.run
 				}
@@ -149,25 +136,11 @@ func runAuditWith(ctx context.Context, e *env, cfg benchrun.AuditConfig, out, co
 	if err != nil || corrections == "" {
 		return err
 	}
-	byID := map[string]int{}
-	for _, q := range ds.Questions {
-		byID[q.ID] = q.Index
-	}
-	cs, err := review.ReadCorrections(corrections, func(id string) (int, bool) { i, ok := byID[id]; return i, ok })
+	c, err := benchrun.AuditCoverage(ds, res, corrections)
 	if err != nil {
-		return fmt.Errorf("corrections: %w", err)
+		return err
 	}
-	var idx []int
-	for _, c := range cs {
-		idx = append(idx, c.Index)
-	}
-	checked := map[int]bool{}
-	for _, q := range ds.Questions {
-		if _, ok := ds.DBPath(q.DBID); ok && len(q.Gold) > 0 {
-			checked[q.Index] = true
-		}
-	}
-	return printCoverage(e, audit.CoverageOf(res, idx, func(i int) bool { return checked[i] }), ds, corrections)
+	return printCoverage(e, c, ds, corrections)
 }
 
 func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) error {
@@ -201,10 +174,7 @@ func printCoverage(e *env, c audit.Coverage, ds *dataset.Dataset, path string) e
 // evalAudit is eval --audit: the run's systems and settings, audit.jsonl in the run
 // directory; print is false under --json (stdout holds only the summary).
 func evalAudit(ctx context.Context, e *env, cfg benchrun.Config, res *benchrun.Result, out string, print bool) error {
-	ac := benchrun.AuditConfig{DatasetSpec: cfg.DatasetSpec, DBRoot: cfg.DBRoot, Tables: cfg.Tables, Timeout: cfg.Timeout, MaxRows: cfg.MaxRows}
-	for _, s := range res.Systems {
-		ac.Systems = append(ac.Systems, audit.System{Name: s.Name, Records: s.Records})
-	}
+	ac := benchrun.AuditConfigOf(cfg, res)
 	_, _, err := writeAudit(ctx, e, ac, out, print)
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // collectOpts are the flags of `collect`.
@@ -68,7 +68,7 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 			if o.config == "" || o.datasetSpec == "" || o.out == "" {
 				return usagef("--config, --dataset and --out are required")
 			}
-			if err := o.engines.check(); err != nil {
+			if err := o.engines.Check(); err != nil {
 				return err
 			}
 			if o.engines.Engine != engineSQLite && o.engines.Engine != engineSQLPP {
@@ -84,44 +84,20 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.IntVar(&o.limit, "limit", 0, "collect only the first N questions (0: all)")
 	f.StringVar(&o.shard, "shard", "", shardUsage)
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
-	o.engines.bind(f)
+	bindEngineFlags(f, &o.engines)
 	return cmd
 }
 
 func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
 	ctx := cmd.Context()
-	cfg, err := collect.LoadConfig(o.config)
+	base, closeEngine, err := benchrun.OpenCollect(ctx, benchrun.CollectConfig{ConfigPath: o.config, DatasetSpec: o.datasetSpec,
+		DBRoot: o.dbRoot, Tables: o.tables, Limit: o.limit, ShardArg: o.shard, Getenv: os.Getenv, Engines: &o.engines, Log: e.stderr,
+		Warn: func(w string) { fmt.Fprintf(e.stderr, "warning: %s\n", w) }})
 	if err != nil {
 		return err
 	}
-	switch sqlpp := o.engines.Engine == engineSQLPP; {
-	case cfg.SQLPP() && !sqlpp:
-		return usagef("%s: pipeline.dialect is sqlpp: run it with --engine sqlpp --sqlpp-endpoint URL --sqlpp-bucket BUCKET", o.config)
-	case !cfg.SQLPP() && sqlpp:
-		return usagef("--engine sqlpp: %s writes SQLite SQL (pipeline.dialect sqlite); set pipeline.dialect: sqlpp and pipeline.documents", o.config)
-	case sqlpp && o.engines.SQLPPBucket == "":
-		return usagef("--engine sqlpp: collect needs --sqlpp-bucket (prompts name collections inside the database's scope of that bucket)")
-	}
-	shard, err := parseShardFlag(o.shard)
-	if err != nil {
-		return err
-	}
-	ds, err := dataset.Load(ctx, o.datasetSpec, dataset.Options{DBRoot: o.dbRoot, Tables: o.tables})
-	if err != nil {
-		return err
-	}
-	for _, w := range ds.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
-	}
-	base := collect.Options{Config: cfg, Dataset: ds, Limit: o.limit, Shard: shard, Log: e.stderr}
-	if o.engines.server() {
-		eng, locate, _, err := o.engines.Open(1, nil)
-		if err != nil {
-			return err
-		}
-		defer eng.Close()
-		base.Engine, base.Locate = eng, locate
-	}
+	defer closeEngine()
+	cfg := base.Config
 	if cfg.TwoPass() {
 		return runTwoPass(ctx, e, o, base)
 	}
@@ -166,18 +142,12 @@ func printCollectSummary(w io.Writer, s *collect.Summary) {
 	fmt.Fprintf(w, "records: %s\n", s.Records)
 }
 
-// twoPassFile is a two-pass run's report, DIR/two_pass.json.
-const twoPassFile = "two_pass.json"
-
 // runTwoPass runs the NL2SQL++ two-pass pipeline (benchrun.TwoPass) into o.out, judging
-// with o's engine flags, then writes two_pass.json and prints it.
+// with o's engine flags (it writes two_pass.json), and prints it.
 func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options) error {
 	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, DBRoot: o.dbRoot, Tables: o.tables, Shard: base.Shard}, Engines: o.engines}
 	rep, err := benchrun.TwoPass(ctx, o.out, base, eval.runConfig(), twoPassIO{runPrinter: runPrinter{stderr: e.stderr}, e: e, json: o.json})
 	if err != nil {
-		return err
-	}
-	if err := rundir.WriteJSON(filepath.Join(o.out, twoPassFile), rep); err != nil {
 		return err
 	}
 	if o.json {
@@ -217,7 +187,7 @@ func printTwoPass(w io.Writer, r *benchrun.TwoPassReport, out string) {
 	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 1", fmt.Sprintf("correct %d (%.2f%%)", r.FirstCorrect, r.FirstAccuracy), r.Pass1.TotalTokens)
 	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "pass 2", fmt.Sprintf("retried %d, recovered %d", r.Retried, r.Recovered), r.Pass2.TotalTokens)
 	fmt.Fprintf(w, "  %-7s %-34s %10d\n", "final", fmt.Sprintf("correct %d (%.2f%%, %+.2f points)", r.FinalCorrect, r.FinalAccuracy, r.GainPoints), r.Pass1.TotalTokens+r.Pass2.TotalTokens)
-	fmt.Fprintf(w, "records: %s; judged: %s; report: %s\n", r.Records, filepath.Join(out, benchrun.EvalDir), filepath.Join(out, twoPassFile))
+	fmt.Fprintf(w, "records: %s; judged: %s; report: %s\n", r.Records, filepath.Join(out, benchrun.EvalDir), filepath.Join(out, benchrun.TwoPassFile))
 }
 
 // collectBar shows the collecting phase like every phase of a run (progress.go): a bar

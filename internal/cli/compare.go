@@ -1,18 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -62,7 +60,7 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 					fmt.Fprintf(e.stderr, "note: run %s: %s\n", r.Dir, n)
 				}
 			}
-			if err := sameDataset(a, b); err != nil {
+			if err := benchrun.SameDataset(a, b); err != nil {
 				return err
 			}
 			name, err := commonSystem(e.prog, a, b, system)
@@ -78,43 +76,6 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 	f.Float64Var(&alpha, "alpha", 0.05, "significance level of the regression gate")
 	f.BoolVar(&asJSON, "json", false, "print the comparison as JSON on stdout (for programs: the Python package reads it)")
 	return cmd
-}
-
-// runManifest is a run's manifest: summary.json's copy, else DIR/manifest.json.
-func runManifest(r *rundir.Run) (*rundir.Manifest, error) {
-	if r.Summary.Manifest != nil {
-		return r.Summary.Manifest, nil
-	}
-	path := filepath.Join(r.Dir, "manifest.json")
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
-	}
-	m, err := rundir.ResumeManifest(r.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if m == nil {
-		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
-	}
-	return m, nil
-}
-
-// sameDataset refuses two runs of different datasets: a paired test over different
-// questions is meaningless.
-func sameDataset(a, b *rundir.Run) error {
-	ma, err := runManifest(a)
-	if err != nil {
-		return err
-	}
-	mb, err := runManifest(b)
-	if err != nil {
-		return err
-	}
-	if ma.Dataset.SHA256 == "" || ma.Dataset.SHA256 != mb.Dataset.SHA256 {
-		return fmt.Errorf("runs judged different datasets: %s has %s (sha256 %.12s), %s has %s (sha256 %.12s); compare needs the same questions",
-			a.Dir, ma.Dataset.Path, ma.Dataset.SHA256, b.Dir, mb.Dataset.Path, mb.Dataset.SHA256)
-	}
-	return nil
 }
 
 // commonSystem picks the system to compare. prog starts the hint when there is none.
@@ -175,90 +136,44 @@ func listOrNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func records(r *rundir.Run, system string) []record.Record {
-	for _, s := range r.Systems {
-		if s.Name == system {
-			return s.Records
-		}
-	}
-	return nil
-}
-
-// registryMetric finds metric id in the registry, with the Pass@k a "pass@k" id names.
-func registryMetric(id string) (*metrics.Metric, bool) {
-	opt := metrics.Options{}
-	if k, ok := strings.CutPrefix(id, "pass@"); ok {
-		if n, err := strconv.Atoi(k); err == nil && n > 0 {
-			opt.PassK = []int{n}
-		}
-	}
-	ms := metrics.Declared(opt)
-	for i := range ms {
-		if ms[i].ID == id {
-			return &ms[i], true
-		}
-	}
-	return nil, false
-}
-
 func compareRuns(e *env, a, b *rundir.Run, system, id string, alpha float64, asJSON bool) error {
-	m, ok := registryMetric(id)
-	if !ok {
-		return usagef("--metric %q is not a registry metric", id)
+	c, err := benchrun.Compare(a, b, system, id, alpha)
+	if err != nil {
+		return err
 	}
-	da, va, okA := a.Summary.Metrics.Lookup(system, id)
-	_, vb, okB := b.Summary.Metrics.Lookup(system, id)
-	if !okA || !okB || !va.Applicable || !vb.Applicable {
-		return fmt.Errorf("metric %s is not reported for %s in both runs (%s: %s; %s: %s)", id, system, a.Dir, lookupText(va, okA), b.Dir, lookupText(vb, okB))
-	}
-	// Paired by question index: the datasets are the same file (sameDataset).
-	t, ok := metrics.ComparePaired(m, system, records(a, system), system, records(b, system))
-	if !ok {
-		return fmt.Errorf("no question was judged in both runs for %s", system)
-	}
-	change := -t.Diff // B - A
-	worse := (da.HigherIsBetter && change < 0) || (!da.HigherIsBetter && change > 0)
-	outcome := "no_change"
-	switch {
-	case t.Significant(alpha) && worse:
-		outcome = "regression"
-	case t.Significant(alpha):
-		outcome = "improvement"
-	}
-	var err error
 	if asJSON {
-		err = writeComparisonJSON(e.stdout, comparison{System: system, Metric: id, Label: da.Label,
-			HigherIsBetter: da.HigherIsBetter, Alpha: alpha, RunA: a.Dir, RunB: b.Dir, A: va, B: vb,
-			Test: t, Change: change, ChangeText: signedText(da.Unit, change), Outcome: outcome})
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(c)
 	} else {
-		printComparison(e.stdout, da, va, vb, a.Dir, b.Dir, system, id, t, change, alpha, outcome)
+		printComparison(e.stdout, c)
 	}
 	if err != nil {
 		return err
 	}
-	if outcome == "regression" {
+	if c.Outcome == "regression" {
 		return errRegression
 	}
 	return nil
 }
 
-func printComparison(w io.Writer, da metrics.Definition, va, vb *metrics.Value, dirA, dirB, system, id string, t metrics.PairedTest, change, alpha float64, outcome string) {
-	u := da.Unit
-	fmt.Fprintf(w, "system %s, metric %s (%s, higher is %s)\n", system, da.Label, id, better(da.HigherIsBetter))
-	fmt.Fprintf(w, "  A %s: %s (n=%d)\n", dirA, withInterval(va), va.Denominator)
-	fmt.Fprintf(w, "  B %s: %s (n=%d)\n", dirB, withInterval(vb), vb.Denominator)
-	fmt.Fprintf(w, "paired on %d questions judged in both: A %s, B %s, B - A = %s\n", t.N, u.Format(t.A), u.Format(t.B), signedText(u, change))
+func printComparison(w io.Writer, c *benchrun.Comparison) {
+	u, t, alpha := c.Unit, c.Test, c.Alpha
+	fmt.Fprintf(w, "system %s, metric %s (%s, higher is %s)\n", c.System, c.Label, c.Metric, better(c.HigherIsBetter))
+	fmt.Fprintf(w, "  A %s: %s (n=%d)\n", c.RunA, withInterval(c.A), c.A.Denominator)
+	fmt.Fprintf(w, "  B %s: %s (n=%d)\n", c.RunB, withInterval(c.B), c.B.Denominator)
+	fmt.Fprintf(w, "paired on %d questions judged in both: A %s, B %s, B - A = %s\n", t.N, u.Format(t.A), u.Format(t.B), c.ChangeText)
 	if t.Method == metrics.MethodMcNemar {
 		fmt.Fprintf(w, "exact McNemar: right in A only %d, right in B only %d, %s\n", *t.AOnly, *t.BOnly, metrics.FormatP(t.P))
 	} else {
 		fmt.Fprintf(w, "paired bootstrap (%d resamples, fixed seed): 95%% interval of B - A [%s, %s], %s\n",
 			metrics.BootstrapResamples, u.Format(-*t.DiffHigh), u.Format(-*t.DiffLow), metrics.FormatP(t.P))
 	}
-	switch outcome {
+	switch c.Outcome {
 	case "regression":
-		fmt.Fprintf(w, "REGRESSION: %s dropped significantly (p < %g)\n", da.Label, alpha)
+		fmt.Fprintf(w, "REGRESSION: %s dropped significantly (p < %g)\n", c.Label, alpha)
 	case "improvement":
-		fmt.Fprintf(w, "improvement: %s rose significantly (p < %g)\n", da.Label, alpha)
+		fmt.Fprintf(w, "improvement: %s rose significantly (p < %g)\n", c.Label, alpha)
 	default:
 		fmt.Fprintf(w, "no significant change at alpha %g\n", alpha)
 	}
@@ -271,27 +186,9 @@ func withInterval(v *metrics.Value) string {
 	return v.Text + " " + v.CIText + " 95% CI (" + v.CIMethod + ")"
 }
 
-func lookupText(v *metrics.Value, ok bool) string {
-	if !ok || v == nil {
-		return "absent"
-	}
-	return v.Text
-}
-
 func better(higher bool) string {
 	if higher {
 		return "better"
 	}
 	return "worse"
-}
-
-func signedText(u metrics.Unit, d float64) string {
-	s := u.Format(d)
-	if zero := strings.Trim(s, "-0.%"); zero == "" {
-		return strings.TrimPrefix(s, "-") // no change: never "-0.00" (a negated zero, or a tiny difference rounded away)
-	}
-	if !strings.HasPrefix(s, "-") {
-		return "+" + s
-	}
-	return s
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
@@ -39,7 +40,7 @@ func TestCompareGate(t *testing.T) {
 	}
 	// --json: the same comparison, the same exit status, as one JSON object.
 	code, out, stderr = run("compare", good, bad, "--json")
-	var c comparison
+	var c benchrun.Comparison
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("compare --json: %v\n%s%s", err, out, stderr)
 	}

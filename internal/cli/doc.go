@@ -25,7 +25,7 @@
 //     (summaryprint.go).
 //
 // Warnings and progress come from the run's Observer (progress.go: a bar on a terminal, a
-// line every 5 s elsewhere, the time left from eta.go's smoothed estimator). SIGINT
+// line every 5 s elsewhere, the time left from package eta's smoothed estimator). SIGINT
 // cancels the context; the records written so far are complete, and the printed
 // nl2sqlbench eval --resume --out DIR continues from them.
 //

@@ -56,9 +56,9 @@ type runOutput struct {
 // runConfig is the run layer's Config the flags ask for.
 func (c *evalConfig) runConfig() benchrun.Config {
 	rc := c.Config
-	rc.Engine, rc.GoldEngine = c.Engines.Engine, c.Engines.goldName()
+	rc.Engine, rc.GoldEngine = c.Engines.Engine, c.Engines.GoldName()
 	rc.DuckDBLib = c.Engines.DuckDBLib
-	if c.Engines.server() {
+	if c.Engines.Server() {
 		rc.Server = &c.Engines
 	}
 	rc.Flex = rc.Flex || c.Engines.Engine == engineSQLPP
@@ -121,10 +121,10 @@ queries (docs/spider2.md).`,
 			if cfg.MaxResultBytes <= 0 {
 				return usagef("--max-result-bytes must be positive (got %d): a zero or negative value would remove the limit", cfg.MaxResultBytes)
 			}
-			if err := cfg.Engines.check(); err != nil {
+			if err := cfg.Engines.Check(); err != nil {
 				return err
 			}
-			if cfg.VES && cfg.Engines.server() {
+			if cfg.VES && cfg.Engines.Server() {
 				return usagef("--ves times queries on the SQLite files; it cannot run with --engine %s", cfg.Engines.Engine)
 			}
 			if cfg.Audit && cfg.Engines.Engine != "" && cfg.Engines.Engine != "sqlite" {

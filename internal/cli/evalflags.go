@@ -13,7 +13,7 @@ import (
 
 // evalFlags is eval's flag table: every flag declared once, with how a run directory
 // remembers it. bind declares the flag (name, type, default, help and the field it
-// fills); a helper that declares a group of flags (bindDatasetFlags, engineOpts.bind,
+// fills); a helper that declares a group of flags (bindDatasetFlags, bindEngineFlags,
 // bindTestSuite, bindLLMJudge) is the bind of the group's first entry, the others have
 // none. The resume rules (args.json, resumeargs.go) are derived from it, and
 // TestEvalFlagTable holds it equal to the flags eval has.
@@ -111,9 +111,9 @@ var evalFlags = []evalFlag{
 	{name: "pass-k", bind: func(f *pflag.FlagSet, c *evalConfig) {
 		f.Var((*passKFlag)(&c.PassK), "pass-k", "k list for Pass@k over each question's candidates (default 1,5,10,15,20)")
 	}},
-	// Engines.bind declares the 8 flags below.
+	// bindEngineFlags declares the 8 flags below.
 	{name: "engine", keep: restate, why: "runs queries on a server or loads a library", bind: func(f *pflag.FlagSet, c *evalConfig) {
-		c.Engines.bind(f)
+		bindEngineFlags(f, &c.Engines)
 	}},
 	{name: "duckdb-lib", keep: restate, why: "loads a library"},
 	{name: "dsn-env", keep: restate, why: "reads a secret"},

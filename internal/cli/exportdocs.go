@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
 )
 
 // newExportDocsCmd: `export-docs` writes an SQLite database as JSON documents for
@@ -38,42 +34,14 @@ first gold SQL run on SQLite.`,
 			if err := checkTimeout("--timeout", timeout); err != nil {
 				return err
 			}
-			if _, err := os.Stat(db); err != nil {
-				return fmt.Errorf("database %s: %w", db, err)
+			res, err := benchrun.ExportDocs(cmd.Context(), benchrun.ExportDocsConfig{DB: db, Out: out, DatasetSpec: ds, DBRoot: dbRoot, Timeout: timeout})
+			if res.DocsDir != "" {
+				fmt.Fprintf(e.stdout, "%s: %d collections, %d documents in %s\n", res.DBID, res.Docs.Collections, res.Docs.Documents, res.DocsDir)
 			}
-			ctx := cmd.Context()
-			dbID := trimExt(filepath.Base(db))
-			// Every file goes through an export.Dir rooted at --out: names from the
-			// data (db_id, tables, question ids) are encoded, never joined raw.
-			top, err := export.OpenDir(out)
-			if err != nil {
-				return err
+			if res.GoldDir != "" {
+				fmt.Fprintf(e.stdout, "%s: %d gold results in %s\n", res.DBID, res.Gold, res.GoldDir)
 			}
-			defer top.Close()
-			dir, err := top.Sub(dbID)
-			if err != nil {
-				return err
-			}
-			defer dir.Close()
-			st, err := export.WriteDocsTo(ctx, db, dir)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "%s: %d collections, %d documents in %s\n", dbID, st.Collections, st.Documents, dir.Path())
-			if ds == "" {
-				return nil
-			}
-			gold, err := dir.Sub("gold")
-			if err != nil {
-				return err
-			}
-			defer gold.Close()
-			n, err := exportGoldCSV(ctx, ds, dbRoot, db, dbID, gold, timeout)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "%s: %d gold results in %s\n", dbID, n, gold.Path())
-			return nil
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -83,40 +51,4 @@ first gold SQL run on SQLite.`,
 	f.StringVar(&dbRoot, "db-root", "", "where the dataset's databases are (as for eval)")
 	f.DurationVar(&timeout, "timeout", engine.DefaultTimeout, "per-query timeout for gold SQL")
 	return cmd
-}
-
-func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }
-
-// exportGoldCSV runs the first gold SQL of every question on dbID against the SQLite
-// file and writes its result as CSV. A gold query that fails is an error naming it.
-func exportGoldCSV(ctx context.Context, spec, dbRoot, db, dbID string, dir *export.Dir, timeout time.Duration) (int, error) {
-	d, err := dataset.Load(ctx, spec, dataset.Options{DBRoot: dbRoot})
-	if err != nil {
-		return 0, err
-	}
-	eng := engine.NewSQLite()
-	defer eng.Close()
-	n := 0
-	for _, q := range d.Questions {
-		if q.DBID != dbID || len(q.Gold) == 0 {
-			continue
-		}
-		res, err := eng.Query(ctx, db, q.Gold[0], engine.Limits{Timeout: timeout, MaxRows: engine.DefaultMaxRows})
-		if err != nil {
-			return n, fmt.Errorf("gold SQL of question %s: %w", q.ID, err)
-		}
-		f, path, err := dir.Create(q.ID, ".csv")
-		if err != nil {
-			return n, err
-		}
-		if err := export.WriteCSV(f, res); err != nil {
-			f.Close()
-			return n, fmt.Errorf("write %s: %w", path, err)
-		}
-		if err := f.Close(); err != nil {
-			return n, fmt.Errorf("write %s: %w", path, err)
-		}
-		n++
-	}
-	return n, nil
 }

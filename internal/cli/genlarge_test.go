@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
@@ -18,7 +19,7 @@ const testLargeRows = 100_000
 func genLarge(tb testing.TB) string {
 	tb.Helper()
 	dir := tb.TempDir()
-	if err := generateLarge(context.Background(), dir, testLargeRows); err != nil {
+	if err := demo.GenerateLarge(context.Background(), dir, testLargeRows); err != nil {
 		tb.Fatal(err)
 	}
 	return dir
@@ -34,9 +35,9 @@ func TestLargeVESRanksFaster(t *testing.T) {
 	dir := genLarge(t)
 	var items []judge.TimingItem
 	var clear []bool
-	for _, d := range largeDBs {
-		db := filepath.Join(dir, d.id, d.id+".sqlite")
-		for _, tr := range largeTriples {
+	for _, d := range demo.LargeDBs {
+		db := filepath.Join(dir, d.ID, d.ID+".sqlite")
+		for _, tr := range demo.LargeTriples {
 			items = append(items,
 				judge.TimingItem{DB: db, Pred: tr.Fast, Gold: tr.Gold},
 				judge.TimingItem{DB: db, Pred: tr.Slow, Gold: tr.Gold})
@@ -167,7 +168,7 @@ func TestEvalVESBudget(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d naming the budget", code, stderr, exitError)
 			}
 			recs := readRecordsFile(t, filepath.Join(out, "slow", "records.jsonl"))
-			if len(recs) != 2*len(largeTriples) || recs[0].VES != nil {
+			if len(recs) != 2*len(demo.LargeTriples) || recs[0].VES != nil {
 				t.Errorf("records after a refused timing phase: %d, first VES %v", len(recs), recs[0].VES)
 			}
 		})

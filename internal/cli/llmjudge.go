@@ -4,16 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // eval --llm-judge (docs/llm-judge.md): the judge's flags, and the judge built from them
@@ -53,28 +48,9 @@ func (j *llmJudgeFlags) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// build makes the judge for a run written to dir (its answers cached there, from the
-// first call on). The caller closes it.
+// build makes the judge for the run directory dir (benchrun.NewLLMJudge).
 func (j *llmJudgeFlags) build(dir string, cfg benchrun.Config) (*llmjudge.Judge, error) {
-	c, err := collect.LoadConfig(j.Config)
-	if err != nil {
-		return nil, usagef("--llm-judge: %v", err)
-	}
-	prompt, err := llmjudge.LoadPrompt(j.Prompt)
-	if err != nil {
-		return nil, usagef("--llm-judge-prompt: %v", err)
-	}
-	client, err := collect.NewOpenAIClient(c.LLM, os.Getenv, nil)
-	if err != nil {
-		return nil, usagef("--llm-judge: %v", err)
-	}
-	lim := engine.Limits{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxResultBytes}
-	jd, err := llmjudge.New(c, client, prompt, nil, llmjudge.Options{On: j.On, MaxCost: j.MaxCost, Limits: lim,
-		CachePath: filepath.Join(dir, rundir.LLMJudgeCacheFile)})
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	return jd, nil
+	return benchrun.NewLLMJudge(dir, cfg, benchrun.LLMJudgeSpec{Config: j.Config, Prompt: j.Prompt, On: j.On, MaxCost: j.MaxCost})
 }
 
 // printJudgeStats says what the judge did in this invocation (on stderr: stdout may be JSON).

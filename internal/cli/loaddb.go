@@ -2,17 +2,12 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/spf13/cobra"
-
-	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
 )
 
 // newLoadDBCmd: `load-db` copies SQLite databases into a PostgreSQL or MySQL server, one
@@ -41,7 +36,7 @@ should then use one that can only read.`,
 			if dbID != "" && len(files) > 1 {
 				return usagef("--db-id names one database; %d files given", len(files))
 			}
-			if err := o.check(); err != nil {
+			if err := o.Check(); err != nil {
 				return err
 			}
 			if o.Engine != enginePostgres && o.Engine != engineMySQL {
@@ -50,7 +45,7 @@ should then use one that can only read.`,
 			for _, f := range files {
 				id := dbID
 				if id == "" {
-					id = trimExt(filepath.Base(f))
+					id = benchrun.TrimExt(filepath.Base(f))
 				}
 				if err := loadDB(cmd.Context(), e, o, f, id); err != nil {
 					return err
@@ -66,44 +61,12 @@ should then use one that can only read.`,
 	return cmd
 }
 
-// loadDB loads one SQLite file as db_id id.
+// loadDB loads one SQLite file as db_id id (benchrun.Engines.LoadSQLite) and says so.
 func loadDB(ctx context.Context, e *env, o engineOpts, file, id string) error {
-	if _, err := os.Stat(file); err != nil {
-		return fmt.Errorf("database %s: %w", file, err)
-	}
-	name := o.DSNEnv
-	driver, dialect := "pgx", export.Postgres
-	if name == "" {
-		name = defaultPGDSNEnv
-	}
-	if o.Engine == engineMySQL {
-		driver, dialect = "mysql", export.MySQL
-		if o.DSNEnv == "" {
-			name = defaultMySQLDSNEnv
-		}
-	}
-	tmpl, err := engine.DSNFromEnv(name)
+	t0 := time.Now()
+	st, err := o.LoadSQLite(ctx, file, id)
 	if err != nil {
 		return err
-	}
-	// MySQL connects without a default database: the one to load may not exist yet.
-	dsn := strings.ReplaceAll(tmpl, engine.DBPlaceholder, id)
-	if dialect == export.MySQL {
-		dsn = strings.ReplaceAll(tmpl, engine.DBPlaceholder, "")
-	}
-	conn, err := sql.Open(driver, dsn)
-	if err != nil {
-		return fmt.Errorf("open %s server: %w", o.Engine, err)
-	}
-	defer conn.Close()
-	if err := conn.PingContext(ctx); err != nil {
-		// The driver's error may quote the DSN; say which variable instead.
-		return fmt.Errorf("connect to the %s server of $%s: %w", o.Engine, name, engine.RedactDSNError(err, tmpl))
-	}
-	t0 := time.Now()
-	st, err := export.LoadSQLite(ctx, file, dialect, conn, id)
-	if err != nil {
-		return fmt.Errorf("load %s: %w", file, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d tables, %d rows loaded into %s in %.1fs", id, st.Tables, st.Rows, o.Engine, time.Since(t0).Seconds())
 	if st.Repaired > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
 )
 
 // matrixOpts are the flags of `matrix`.
@@ -130,7 +131,7 @@ func runMatrix(ctx context.Context, e *env, planPath string, o matrixOpts) error
 			return errors.Join(runErr, err)
 		}
 	} else {
-		printMatrix(e.stdout, state, o.out)
+		report.WriteMatrix(e.stdout, state, o.out)
 	}
 	return runErr
 }

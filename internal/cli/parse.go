@@ -3,40 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/sqlast"
 )
 
+// parseConfig is parse's flags: what to read (benchrun.ParseConfig) and how to print.
 type parseConfig struct {
-	DatasetSpec  string
-	Pred         string
-	DBRoot       string
-	Tables       string
-	JSON         bool
-	AllowMissing bool
-}
-
-// parseLine is one question's line of `parse --json`.
-type parseLine struct {
-	Index         int      `json:"index"`
-	QuestionID    string   `json:"question_id"`
-	DBID          string   `json:"db_id"`
-	SQL           string   `json:"sql"`
-	Parsed        bool     `json:"parsed"`
-	Error         string   `json:"error"`
-	Tables        []string `json:"tables"`
-	Columns       []string `json:"columns"`
-	Unresolved    []string `json:"unresolved"`
-	Ambiguous     []string `json:"ambiguous"`
-	UnknownTables []string `json:"unknown_tables,omitempty"`
+	benchrun.ParseConfig
+	JSON bool
 }
 
 func newParseCmd(e *env) *cobra.Command {
@@ -73,37 +52,33 @@ a FROM names a table the schema lacks). Without it, a summary and every problem.
 }
 
 func runParse(ctx context.Context, e *env, cfg parseConfig) error {
-	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot, Tables: cfg.Tables})
+	p, err := benchrun.NewParser(ctx, cfg.ParseConfig)
 	if err != nil {
 		return err
 	}
+	ds := p.Dataset
 	for _, w := range ds.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
-	sqls, err := parseTexts(ds, cfg)
-	if err != nil {
+	if err := p.ReadTexts(); err != nil {
 		return err
 	}
-	schemas := newSchemaSource(ds)
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
 	var parsed, resolved, answered int
 	var problems []string
-	for i, q := range ds.Questions {
+	for i := range ds.Questions {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ln := parseLine{Index: q.Index, QuestionID: q.ID, DBID: q.DBID, SQL: sqls[i]}
-		if sqls[i] != "" || cfg.Pred == "" {
+		ln, ok := p.Line(ctx, i)
+		if ok {
 			answered++
-			ln.fill(ctx, schemas, q.DBID)
-		} else {
-			ln.Error = "no prediction"
 		}
 		if ln.Parsed {
 			parsed++
 		}
-		ok := ln.Parsed && ln.Error == "" && len(ln.Unresolved)+len(ln.Ambiguous)+len(ln.UnknownTables) == 0
+		ok = ln.Resolved()
 		if ok {
 			resolved++
 		}
@@ -112,7 +87,7 @@ func runParse(ctx context.Context, e *env, cfg parseConfig) error {
 				return err
 			}
 		} else if !ok {
-			problems = append(problems, ln.problem())
+			problems = append(problems, parseProblem(&ln))
 		}
 	}
 	if cfg.JSON {
@@ -139,61 +114,8 @@ func pct(n, d int) float64 {
 	return 100 * float64(n) / float64(d)
 }
 
-// parseTexts returns the SQL to parse per question: the first gold query, or the paired
-// prediction ("" where a question has none).
-func parseTexts(ds *dataset.Dataset, cfg parseConfig) ([]string, error) {
-	out := make([]string, len(ds.Questions))
-	if cfg.Pred == "" {
-		for i, q := range ds.Questions {
-			if len(q.Gold) > 0 {
-				out[i] = q.Gold[0]
-			}
-		}
-		return out, nil
-	}
-	refs := make([]predict.QuestionRef, len(ds.Questions))
-	for i, q := range ds.Questions {
-		refs[i] = predict.QuestionRef{Index: q.Index, ID: q.ID, DBID: q.DBID, Text: q.Text}
-	}
-	set, err := predict.ReadFor(cfg.Pred, len(refs))
-	if err != nil {
-		return nil, err
-	}
-	preds, err := predict.Pair(set, refs, predict.PairOptions{AllowMissing: cfg.AllowMissing})
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range preds {
-		if p != nil {
-			out[i] = p.SQL
-		}
-	}
-	return out, nil
-}
-
-// fill parses and resolves ln.SQL against db's schema.
-func (ln *parseLine) fill(ctx context.Context, schemas *schemaSource, db string) {
-	q, err := sqlast.Parse(ln.SQL)
-	if err != nil {
-		ln.Error = err.Error()
-		return
-	}
-	ln.Parsed = true
-	s, err := schemas.get(ctx, db)
-	if err != nil {
-		ln.Error = err.Error()
-		return
-	}
-	u, err := q.Use(s)
-	if err != nil {
-		ln.Error = err.Error()
-		return
-	}
-	ln.Tables, ln.Columns, ln.Unresolved, ln.Ambiguous, ln.UnknownTables = u.Tables, u.Columns, u.Unresolved, u.Ambiguous, u.UnknownTables
-}
-
-// problem is the one-line account of a question that did not parse or resolve fully.
-func (ln *parseLine) problem() string {
+// parseProblem is the one-line account of a question that did not parse or resolve fully.
+func parseProblem(ln *benchrun.ParseLine) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d (%s, %s):", ln.Index, ln.QuestionID, ln.DBID)
 	if ln.Error != "" {
@@ -209,28 +131,4 @@ func (ln *parseLine) problem() string {
 		fmt.Fprintf(&b, " unknown tables %s", strings.Join(ln.UnknownTables, ", "))
 	}
 	return b.String()
-}
-
-// schemaSource gives each database's schema through dbschema.Source (its SQLite file
-// when that exists, else the dataset's tables.json entry), saying where parse looked
-// when neither has it.
-type schemaSource struct {
-	ds  *dataset.Dataset
-	src *dbschema.Source
-}
-
-func newSchemaSource(ds *dataset.Dataset) *schemaSource {
-	return &schemaSource{ds: ds, src: &dbschema.Source{Tables: ds.Tables}}
-}
-
-func (s *schemaSource) get(ctx context.Context, db string) (*dbschema.Schema, error) {
-	path, _ := s.ds.DBPath(db)
-	sc, err := s.src.Schema(ctx, db, path)
-	switch {
-	case !errors.Is(err, dbschema.ErrNoSchema):
-		return sc, err
-	case s.ds.Tables == "":
-		return nil, fmt.Errorf("schema of db %q: no database file under %s and no tables.json", db, s.ds.DBRoot)
-	}
-	return nil, fmt.Errorf("schema of db %q: no database file under %s and not in %s", db, s.ds.DBRoot, s.ds.Tables)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 )
 
 // TestParseTablesJSONOnly: a dataset with no database files takes schemas from
@@ -41,17 +42,17 @@ func TestParseTablesJSONOnly(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	var got []parseLine
+	var got []benchrun.ParseLine
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var ln parseLine
+		var ln benchrun.ParseLine
 		if err := json.Unmarshal(sc.Bytes(), &ln); err != nil {
 			t.Fatalf("stdout line %q is not JSON: %v", sc.Text(), err)
 		}
 		ln.SQL = ""
 		got = append(got, ln)
 	}
-	want := []parseLine{
+	want := []benchrun.ParseLine{
 		{Index: 0, QuestionID: "a", DBID: "shop", Parsed: true, Tables: []string{"Customers"}},
 		{Index: 1, QuestionID: "b", DBID: "shop", Parsed: true, Tables: []string{"Customers", "orders"},
 			Columns: []string{"Customers.Id", "Customers.Name", "orders.customer_id", "orders.name"}},
@@ -98,7 +99,7 @@ func TestParseDemo(t *testing.T) {
 		t.Fatalf("%d lines, want one per demo question (45+)", len(lines))
 	}
 	for _, l := range lines {
-		var ln parseLine
+		var ln benchrun.ParseLine
 		if err := json.Unmarshal([]byte(l), &ln); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/eta"
 )
 
 // runPrinter shows what a run tells (benchrun.Observer) on stderr: warnings, and the
@@ -50,7 +51,7 @@ func phaseLabel(name string) string {
 // progress shows one phase's progress on stderr once it has lasted progressDelay: a bar
 // on a terminal, refreshed every second; elsewhere (CI logs, pipes) a line every
 // progressEvery with done/total, the rate and the time left, and a last line when the
-// phase ends. The time left comes from etaEstimator, so it does not jump.
+// phase ends. The time left comes from eta.Estimator, so it does not jump.
 type progress struct {
 	w     io.Writer
 	label string
@@ -59,7 +60,7 @@ type progress struct {
 	delay time.Duration // shown once the phase has lasted this long
 
 	mu          sync.Mutex
-	est         *etaEstimator
+	est         *eta.Estimator
 	done, total int
 	note        string // shown after done/total (collect: tokens and cost so far)
 	bar         *progressbar.ProgressBar
@@ -90,7 +91,7 @@ func newProgress(stderr io.Writer, label string, delay, every time.Duration) *pr
 	}
 	p := &progress{w: stderr, label: label, tty: tty, start: time.Now(), delay: delay,
 		stop: make(chan struct{}), stopped: make(chan struct{})}
-	p.est = newETA(p.start, delay)
+	p.est = eta.New(p.start, delay)
 	tick := every
 	if p.tty {
 		tick = time.Second
@@ -131,7 +132,7 @@ func (p *progress) Update(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done, p.total = done, total
-	p.est.observe(time.Now(), done, total)
+	p.est.Observe(time.Now(), done, total)
 	if p.tty && time.Since(p.start) >= p.delay {
 		p.drawBar()
 	}
@@ -150,7 +151,7 @@ func (p *progress) line(now time.Time) string {
 	if p.note != "" {
 		s += ", " + p.note
 	}
-	rate, left, ok := p.est.observe(now, p.done, p.total)
+	rate, left, ok := p.est.Observe(now, p.done, p.total)
 	if rate > 0 {
 		s += ", " + formatRate(rate)
 	}
@@ -175,7 +176,7 @@ func (p *progress) drawBar() {
 	if p.note != "" {
 		desc += ": " + p.note
 	}
-	if rate, left, ok := p.est.observe(time.Now(), p.done, p.total); ok {
+	if rate, left, ok := p.est.Observe(time.Now(), p.done, p.total); ok {
 		desc += fmt.Sprintf(" (%s, about %s left)", formatRate(rate), formatLeft(left))
 	}
 	stderrMu.Lock()

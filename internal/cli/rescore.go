@@ -9,13 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -72,7 +69,7 @@ file is optional. See docs/review.md.`,
 					return err
 				}
 			}
-			out, err := rescoreRunWith(ctx, run, path, corrections)
+			out, err := benchrun.RescoreRun(ctx, run, path, corrections)
 			if errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("no reviews: %s does not exist", path)
 			}
@@ -87,88 +84,10 @@ file is optional. See docs/review.md.`,
 	return cmd
 }
 
-// rescoreRun applies the reviews file at path to the run and writes its reviewed.json;
-// the dashboard (serve) calls it after recording a review.
+// rescoreRun applies the reviews file at path to the run and writes its reviewed.json
+// (benchrun.RescoreRun); the dashboard (serve) calls it after recording a review.
 func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
-	return rescoreRunWith(ctx, run, path, "")
-}
-
-// rescoreRunWith is rescoreRun with a corrections file (""; none); path may be "" when
-// corrections are given.
-func rescoreRunWith(ctx context.Context, run *rundir.Run, path, corrections string) (reviewedSummary, error) {
-	if err := run.Integrity.Err(); err != nil {
-		return reviewedSummary{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
-	}
-	lock, err := rundir.AcquireLock(run.Dir, "rescore")
-	if err != nil {
-		return reviewedSummary{}, err
-	}
-	defer lock.Release()
-	var rs []review.Review
-	if path != "" {
-		if rs, err = review.Read(path); err != nil {
-			return reviewedSummary{}, err
-		}
-	}
-	if corrections != "" {
-		cs, err := review.ReadCorrections(corrections, questionIndex(run))
-		if errors.Is(err, os.ErrNotExist) {
-			return reviewedSummary{}, fmt.Errorf("corrections: %w", err)
-		}
-		if err != nil {
-			return reviewedSummary{}, err
-		}
-		// The corrections first: a review of the same question, later, wins.
-		rs = append(cs, rs...)
-	}
-	m, err := runManifest(run)
-	if err != nil {
-		return reviewedSummary{}, err
-	}
-	if eng := m.Settings.Engine; eng != "" && eng != engineSQLite {
-		return reviewedSummary{}, fmt.Errorf("rescore judges corrected golds on the SQLite files; run %s used --engine %s", run.Dir, eng)
-	}
-	// The run judged its golds under this mode; a corrected gold is judged the same way.
-	set, err := benchrun.ResolveManifest(m, metrics.Options{PassK: m.Settings.PassK})
-	if err != nil {
-		return reviewedSummary{}, fmt.Errorf("run %s: %w", run.Dir, err)
-	}
-	sem, err := benchrun.ParseRecordedSemantics(run.Summary.Settings.Semantics)
-	if err != nil {
-		return reviewedSummary{}, fmt.Errorf("run %s: summary.json: %w", run.Dir, err)
-	}
-	cfg := benchrun.RescoreConfig{DatasetSpec: m.Settings.DatasetKind + ":" + m.Dataset.Path, DBRoot: m.Settings.DBRoot,
-		Semantics: sem, SpiderMode: set.SpiderMode, Timeout: time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second)),
-		MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
-	for _, s := range run.Systems {
-		cfg.Systems = append(cfg.Systems, benchrun.SystemRecords{Name: s.Name, Records: s.Records})
-	}
-	res, moved, err := benchrun.Rescore(ctx, cfg)
-	if err != nil {
-		return reviewedSummary{}, err
-	}
-	out := reviewedSummary{Count: len(rs), Systems: res, Moved: moved}
-	if path != "" {
-		out.Reviews = absPath(path)
-	}
-	if corrections != "" {
-		out.Corrections = absPath(corrections)
-	}
-	if err := rundir.WriteJSON(filepath.Join(run.Dir, reviewedFile), out); err != nil {
-		return out, err
-	}
-	return out, rundir.Reseal(run.Dir, reviewedFile)
-}
-
-// questionIndex maps the run's question ids to their indexes (from its records).
-func questionIndex(run *rundir.Run) func(string) (int, bool) {
-	by := map[string]int{}
-	for _, s := range run.Systems {
-		for _, r := range s.Records {
-			by[r.QuestionID] = r.Index
-		}
-	}
-	return func(id string) (int, bool) { i, ok := by[id]; return i, ok }
+	return benchrun.RescoreRun(ctx, run, path, "")
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {

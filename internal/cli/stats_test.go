@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 )
 
@@ -63,8 +64,8 @@ func TestSignedText(t *testing.T) {
 		d    float64
 		want string
 	}{{0.0123, "+1.23"}, {-0.0123, "-1.23"}, {math.Copysign(0, -1), "0.00"}, {-0.00001, "0.00"}, {0, "0.00"}} {
-		if got := signedText(metrics.Percent, c.d); got != c.want {
-			t.Errorf("signedText(%v) = %q, want %q", c.d, got, c.want)
+		if got := benchrun.SignedText(metrics.Percent, c.d); got != c.want {
+			t.Errorf("SignedText(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

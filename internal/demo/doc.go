@@ -18,4 +18,7 @@
 //
 // demo_test.go's outcome table names which question/system pair shows which verdict or
 // error category; keep it in step when changing an answer.
+//
+// GenerateLarge (large.go) writes gen-large's synthetic benchmark, a generated shop
+// database at any size with fast and slow correct predictions, for timing VES and R-VES.
 package demo

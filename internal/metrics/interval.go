@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"math"
-	"math/bits"
 	"runtime"
 	"sync"
 
@@ -58,25 +57,15 @@ func Wilson(k, n int) (lo, hi float64) {
 }
 
 // rng is splitmix64 (Steele, Lea and Flood 2014): tiny, fast, and fully specified here,
-// so the bootstrap's draws never depend on a library's implementation.
+// so the bootstrap's draws never depend on a library's implementation. Its step-by-step
+// form (next, intn) is in rng_test.go, the oracle the batched draws are tested against.
 type rng struct{ s uint64 }
-
-func (r *rng) next() uint64 {
-	r.s += gamma
-	return mix64(r.s)
-}
 
 // mix64 is splitmix64's output function of its state.
 func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
-}
-
-// intn draws uniformly from [0, n) by Lemire's multiply-shift (bias below n/2^64).
-func (r *rng) intn(n int) int {
-	hi, _ := bits.Mul64(r.next(), uint64(n))
-	return int(hi)
 }
 
 // bootstrapMeans returns the means of BootstrapResamples resamples (with replacement,

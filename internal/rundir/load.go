@@ -202,3 +202,22 @@ func loadReviewed(dir string) (*Reviewed, string) {
 	}
 	return &r, ""
 }
+
+// Manifest is the run's manifest: summary.json's copy, else DIR/manifest.json.
+func (r *Run) Manifest() (*Manifest, error) {
+	if r.Summary.Manifest != nil {
+		return r.Summary.Manifest, nil
+	}
+	path := filepath.Join(r.Dir, "manifest.json")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
+	}
+	m, err := ResumeManifest(r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("run %s has no manifest (manifest.json): cannot check that it judged the same dataset", r.Dir)
+	}
+	return m, nil
+}

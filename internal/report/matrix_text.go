@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"fmt"
@@ -8,12 +8,11 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// printMatrix prints matrix.json's summary (run.MatrixSummary computed it; report's
-// WriteMatrixHTML renders the same as matrix.html) and computes no number.
-
-// printMatrix prints the short comparison: the grid per dataset, the marginal effects,
-// the best cell and the cost and latency per correct answer.
-func printMatrix(w io.Writer, m *rundir.Matrix, out string) {
+// WriteMatrix prints matrix.json's summary on the terminal (benchrun's MatrixSummary
+// computed it; WriteMatrixHTML renders the same as matrix.html), computing no number:
+// the grid per dataset, the marginal effects, the best cell and the cost and latency per
+// correct answer; out is the matrix directory.
+func WriteMatrix(w io.Writer, m *rundir.Matrix, out string) {
 	s := m.Summary
 	fmt.Fprintf(w, "matrix: %d of %d cells done; %s with its 95%% interval\n", len(s.Cells), len(m.Cells), s.Label)
 	byName := map[string]rundir.CellResult{}
@@ -53,7 +52,7 @@ func printMatrix(w io.Writer, m *rundir.Matrix, out string) {
 				}
 			}
 			if line != "" {
-				fmt.Fprintf(w, "  each %s over the %ss:%s\n", f, other(f), line)
+				fmt.Fprintf(w, "  each %s over the %ss:%s\n", f, otherFactor(f), line)
 			}
 			for _, t := range s.Pairs {
 				if t.Dataset == ds && t.Factor == f {
@@ -70,7 +69,7 @@ func printMatrix(w io.Writer, m *rundir.Matrix, out string) {
 	fmt.Fprintf(w, "\n%-40s %15s %12s %12s %14s\n", "per correct answer", "correct/judged", "cost $", "latency ms", "tokens")
 	for _, c := range s.Cells {
 		fmt.Fprintf(w, "%-40s %15s %12s %12s %14s\n", c.Name, fmt.Sprintf("%d/%d", c.Correct, c.Judged),
-			optFloat(c.CostPerCorrect, "%.6f"), optFloat(c.LatencyPerCorrectMS, "%.0f"), optFloat(c.TokensPerCorrect, "%.0f"))
+			optText(c.CostPerCorrect, "%.6f"), optText(c.LatencyPerCorrectMS, "%.0f"), optText(c.TokensPerCorrect, "%.0f"))
 	}
 	for _, x := range s.Missing {
 		fmt.Fprintf(w, "not done: %s\n", x)
@@ -81,16 +80,9 @@ func printMatrix(w io.Writer, m *rundir.Matrix, out string) {
 	fmt.Fprintf(w, "matrix: %s, %s\n", filepath.Join(out, rundir.MatrixFile), filepath.Join(out, rundir.MatrixHTMLFile))
 }
 
-func other(f string) string {
+func otherFactor(f string) string {
 	if f == "pipeline" {
 		return "model"
 	}
 	return "pipeline"
-}
-
-func optFloat(v *float64, format string) string {
-	if v == nil {
-		return "-"
-	}
-	return fmt.Sprintf(format, *v)
 }
