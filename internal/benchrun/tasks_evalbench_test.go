@@ -64,19 +64,15 @@ func TestEvalBenchGoldEveryEngine(t *testing.T) {
 			var preds, wrong []map[string]any
 			for _, task := range ds.Tasks {
 				preds = append(preds, map[string]any{"instance_id": task.ID, "pred_sqls": task.Golden[tc.engine]})
-				w := task.Golden[tc.engine]
 				if q, ok := wrongSQL[task.ID]; ok {
-					w = []string{q}
+					wrong = append(wrong, map[string]any{"instance_id": task.ID, "pred_sqls": []string{q}})
 				}
-				wrong = append(wrong, map[string]any{"instance_id": task.ID, "pred_sqls": w})
 			}
 			predFile, wrongFile := filepath.Join(t.TempDir(), "preds.jsonl"), filepath.Join(t.TempDir(), "wrong.jsonl")
 			writeLines(t, predFile, preds)
 			writeLines(t, wrongFile, wrong)
-			cfg.Preds = []string{"gold=" + predFile}
-			if tc.engine == "sqlite" {
-				cfg.Preds = append(cfg.Preds, "wrong="+wrongFile)
-			}
+			cfg.Preds = []string{"gold=" + predFile, "wrong=" + wrongFile}
+			cfg.AllowMissing = true // wrong predicts only the tasks of wrongSQL
 			ctx := context.Background()
 			obs := &notes{}
 			p, err := Prepare(ctx, cfg, obs)

@@ -88,5 +88,6 @@ start, embedded in its pages) and name no other origin: another site cannot reco
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (another than loopback prints a warning)")
 	cmd.Flags().IntVar(&opt.Rows, "rows", 10, "result rows shown per query in a drill-down")
 	cmd.Flags().IntVar(&opt.MaxRows, "max-rows", 100_000, "largest result read for a drill-down; larger ones are not shown")
+	cmd.Flags().BoolVar(&opt.NoExec, "no-exec", false, "run no query: drill-downs show the records without result tables")
 	return cmd
 }

@@ -174,25 +174,30 @@ func (s *SQLite) Query(ctx context.Context, path, query string, lim Limits) (*Re
 		return nil, fmt.Errorf("connect %s: %w", path, openError(path, dbError(err)))
 	}
 	defer conn.Close()
+	if err := ensureHeapLimit(lim.byteCap()); err != nil {
+		return nil, err
+	}
 	var res *Result
-	err = conn.Raw(func(dc any) (rerr error) {
-		c, ok := dc.(*sqlite3.SQLiteConn)
-		if !ok {
-			return fmt.Errorf("unexpected driver connection %T", dc)
-		}
-		if lim.ReverseUnordered {
-			if err := setReverseUnordered(c, true); err != nil {
-				return err
+	err = gated(qctx, func() error {
+		return conn.Raw(func(dc any) (rerr error) {
+			c, ok := dc.(*sqlite3.SQLiteConn)
+			if !ok {
+				return fmt.Errorf("unexpected driver connection %T", dc)
 			}
-			defer func() {
-				if err := setReverseUnordered(c, false); err != nil {
-					rerr = driver.ErrBadConn // database/sql drops the connection
+			if lim.ReverseUnordered {
+				if err := setReverseUnordered(c, true); err != nil {
+					return err
 				}
-			}()
-		}
-		var qerr error
-		res, qerr = runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
-		return qerr
+				defer func() {
+					if err := setReverseUnordered(c, false); err != nil {
+						rerr = driver.ErrBadConn // database/sql drops the connection
+					}
+				}()
+			}
+			var qerr error
+			res, qerr = runRaw(qctx, c, first, lim.MaxRows, lim.byteCap())
+			return qerr
+		})
 	})
 	if err != nil {
 		return nil, queryError(ctx, qctx, err)
@@ -253,6 +258,9 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 		if errors.As(err, &se) && se.Code == sqlite3.ErrTooBig {
 			return byteLimitError(maxBytes)
 		}
+		if errors.As(err, &se) && se.Code == sqlite3.ErrNomem {
+			return errHeapLimit // sqlite_heap.go: run again alone before it is the statement's
+		}
 		return dbError(err)
 	}
 	drows, err := ss.QueryContext(ctx, nil)
@@ -279,9 +287,9 @@ func runRaw(ctx context.Context, c *sqlite3.SQLiteConn, query string, maxRows in
 		}
 		for _, v := range dest {
 			b.AppendValue(v) // copied: the driver reuses its buffers; an empty BLOB stays a blob
-		}
-		if maxBytes > 0 && b.Bytes() > maxBytes {
-			return nil, byteLimitError(maxBytes)
+			if maxBytes > 0 && b.Bytes() > maxBytes {
+				return nil, byteLimitError(maxBytes) // before the row's other values are copied
+			}
 		}
 		if err := b.EndRow(); err != nil {
 			return nil, err

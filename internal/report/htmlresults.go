@@ -38,7 +38,16 @@ type ExecOptions struct {
 	Rows    int           // rows shown per result (default 10)
 	MaxRows int           // rows read at most; a larger result is not shown (default 100,000)
 	Timeout time.Duration // per query (default: the run's, at most 10s)
+	// MaxBytes bounds a result read for the drill-down (default DrillMaxBytes): it shows
+	// a few rows, and the dashboard serves requests side by side.
+	MaxBytes int64
+	// NoExec leaves result tables out: serve runs no query (serve --no-exec).
+	NoExec bool
 }
+
+// DrillMaxBytes is the default byte cap of a drill-down result: enough for any result
+// a page shows, a sixteenth of eval's (engine.DefaultMaxBytes).
+const DrillMaxBytes = 16 << 20
 
 // executor runs queries for the drill-down of one run; gold results are cached per question.
 type executor struct {
@@ -64,6 +73,9 @@ func newExecutor(run *rundir.Run, eng engine.Engine, opt ExecOptions) *executor 
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = 100_000
 	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = DrillMaxBytes
+	}
 	runTimeout := time.Duration(run.Summary.Settings.TimeoutS * float64(time.Second))
 	if opt.Timeout <= 0 {
 		opt.Timeout = runTimeout
@@ -83,7 +95,7 @@ func (x *executor) query(ctx context.Context, dbID, sql string) (*engine.Result,
 	if !ok {
 		return nil, fmt.Errorf("%w: %s not found under %s", errNoDB, dbID, x.ds.DBRoot)
 	}
-	return x.eng.Query(ctx, path, sql, engine.Limits{Timeout: x.opt.Timeout, MaxRows: x.opt.MaxRows})
+	return x.eng.Query(ctx, path, sql, engine.Limits{Timeout: x.opt.Timeout, MaxRows: x.opt.MaxRows, MaxBytes: x.opt.MaxBytes})
 }
 
 func (x *executor) goldResult(ctx context.Context, dbID, sql string) (*engine.Result, error) {

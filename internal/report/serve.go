@@ -33,6 +33,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	pages map[string]cachedPage
+	exec  chan struct{} // the one drill-down running queries (a semaphore of 1)
 
 	token    string     // the session token every review POST must carry (serve_review.go)
 	rescore  Rescorer   // nil: no reviews recorded
@@ -51,7 +52,7 @@ const maxRunDepth = 4
 // NewServer returns a dashboard over root: a run directory, or a directory holding run
 // directories (at any depth up to 4). Close releases its database connections.
 func NewServer(root string, opt ExecOptions) *Server {
-	return &Server{root: root, opt: opt, eng: engine.NewSQLite(), pages: map[string]cachedPage{}, token: newToken()}
+	return &Server{root: root, opt: opt, eng: engine.NewSQLite(), pages: map[string]cachedPage{}, token: newToken(), exec: make(chan struct{}, 1)}
 }
 
 // Close releases the engine.
@@ -213,6 +214,19 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "page", p)
 }
 
+// drill fills q's result tables, one drill-down at a time; false when ctx ended first.
+func (s *Server) drill(ctx context.Context, run *rundir.Run, q *QuestionView) bool {
+	select {
+	case s.exec <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	defer func() { <-s.exec }()
+	golds, preds := rawSQL(run)
+	fillResults(ctx, newExecutor(run, s.eng, s.opt), q, golds, preds)
+	return true
+}
+
 func (s *Server) questionPage(w http.ResponseWriter, r *http.Request) {
 	run, p, err := s.load(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -232,11 +246,17 @@ func (s *Server) questionPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such question", http.StatusNotFound)
 		return
 	}
-	if dirExists(run.Summary.Dataset.DBRoot) {
-		golds, preds := rawSQL(run)
-		fillResults(r.Context(), newExecutor(run, s.eng, s.opt), q, golds, preds)
-	} else {
-		q.Gold = &ResultView{Note: "result tables not shown: the databases are not available (" + run.Summary.Dataset.DBRoot + " not found)"}
+	switch {
+	case s.opt.NoExec:
+		q.Gold, q.Detailed = &ResultView{Note: "result tables not shown: the dashboard runs no query (serve --no-exec)"}, true
+	case dirExists(run.Summary.Dataset.DBRoot):
+		// One drill-down executes at a time: requests side by side would each hold their
+		// results (issue 45 #7: four at once took 3.6 GB).
+		if !s.drill(r.Context(), run, q) {
+			return // the client left while waiting
+		}
+	default:
+		q.Gold, q.Detailed = &ResultView{Note: "result tables not shown: the databases are not available (" + run.Summary.Dataset.DBRoot + " not found)"}, true
 	}
 	data := map[string]any{"Title": q.Label() + " · " + p.Title, "Base": p.Base, "Home": p.Home, "Question": q}
 	if s.rescore != nil {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 func get(tb testing.TB, url string) (int, string) {
@@ -102,5 +105,47 @@ func TestServeNULPrediction(t *testing.T) {
 	code, body := get(t, ts.URL+"/run/nul/q/0")
 	if code != 200 || !strings.Contains(body, "query contains a NUL byte") {
 		t.Errorf("GET /run/nul/q/0: %d, want 200 saying the query contains a NUL byte:\n%s", code, body)
+	}
+}
+
+// TestServeDrillBounded (issue 45 #7): with NoExec the dashboard runs no query and says
+// so; otherwise drill-downs take turns (one executes at a time), every concurrent request
+// is answered, and a drill-down reads results under its own byte cap.
+func TestServeDrillBounded(t *testing.T) {
+	dir := fixtureRun(t)
+	root := filepath.Dir(dir)
+	off := NewServer(root, ExecOptions{NoExec: true})
+	defer off.Close()
+	ts := httptest.NewServer(off.Handler())
+	defer ts.Close()
+	if code, body := get(t, ts.URL+"/run/run/q/1"); code != 200 || !strings.Contains(body, "serve --no-exec") || strings.Contains(body, `class="result"`) {
+		t.Errorf("--no-exec drill-down: %d, want a note and no result table:\n%s", code, body)
+	}
+
+	on := NewServer(root, ExecOptions{Rows: 3})
+	defer on.Close()
+	if got := newExecutor(&rundir.Run{}, on.eng, on.opt).opt.MaxBytes; got != DrillMaxBytes {
+		t.Errorf("drill-down byte cap %d, want %d", got, DrillMaxBytes)
+	}
+	ts2 := httptest.NewServer(on.Handler())
+	defer ts2.Close()
+	on.exec <- struct{}{} // a drill-down holds the turn: the others wait for it
+	done := make(chan string, 4)
+	for range 4 {
+		go func() {
+			_, body := get(t, ts2.URL+"/run/run/q/1")
+			done <- body
+		}()
+	}
+	select {
+	case <-done:
+		t.Fatal("a drill-down ran while another held the turn")
+	case <-time.After(300 * time.Millisecond):
+	}
+	<-on.exec
+	for range 4 {
+		if body := <-done; !strings.Contains(body, "first 3 of 40 rows") {
+			t.Errorf("a waiting drill-down was not answered with its results")
+		}
 	}
 }
