@@ -59,7 +59,7 @@ func TestReportCommand(t *testing.T) {
 	}
 
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), []string{"report", root}, strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
+	if code := Run(context.Background(), cmdline("report", root), strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
 		t.Errorf("report on a non-run directory: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -75,7 +75,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 		var out, errb testutil.SyncBuffer
 		done := make(chan int, 1)
 		go func() {
-			done <- Run(ctx, []string{"serve", t.TempDir(), "--addr", tt.addr}, strings.NewReader(""), &out, &errb)
+			done <- Run(ctx, cmdline("serve", t.TempDir(), "--addr", tt.addr), strings.NewReader(""), &out, &errb)
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "http://") && time.Now().Before(deadline) {

@@ -139,7 +139,7 @@ func TestCollectTwoPass(t *testing.T) {
 			args := append([]string{"collect", "--config", cfg, "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--out", out}, tt.engine...)
 			before := cb.Requests()
 			var stdout, stderr strings.Builder
-			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
+			if code := Run(ctx, cmdline(args...), nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("collect exit %d: %s %s", code, stdout.String(), stderr.String())
 			}
 			if !strings.Contains(stdout.String(), "two-pass run (compare "+tt.compare+")") {
@@ -285,7 +285,7 @@ func TestCollectTwoPass(t *testing.T) {
 			was, n := snap(), len(srv.Requests())
 			stdout.Reset()
 			stderr.Reset()
-			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
+			if code := Run(ctx, cmdline(args...), nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("rerun exit %d: %s %s", code, stdout.String(), stderr.String())
 			}
 			if len(srv.Requests()) != n {
@@ -323,7 +323,7 @@ func TestCollectSQLPPUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr strings.Builder
-			code := Run(ctx, append(append([]string(nil), base...), tt.args...), nil, &stdout, &stderr)
+			code := Run(ctx, cmdline(append(append([]string(nil), base...), tt.args...)...), nil, &stdout, &stderr)
 			if code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want usage error %q", code, stderr.String(), tt.want)
 			}
