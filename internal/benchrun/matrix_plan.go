@@ -196,8 +196,10 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("models.%s with pipelines.%s: %w", m, pl, err)
 			}
-			if cfg.SQLPP() || cfg.TwoPass() {
-				return nil, fmt.Errorf("pipelines.%s: sqlpp and two-pass pipelines are not matrix cells (run them with collect): %w", pl, ErrBadPlan)
+			if cfg.SQLPP() {
+				// Its queries run on Couchbase, its gold on SQLite: a plan's datasets say
+				// nothing of an engine.
+				return nil, fmt.Errorf("pipelines.%s: sqlpp pipelines are not matrix cells (run them with collect --engine sqlpp): %w", pl, ErrBadPlan)
 			}
 			p.Configs[m+"+"+pl] = cfg
 		}
@@ -242,7 +244,21 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 // strict parse (an unknown key is an error naming it).
 func composeConfig(dir string, llm, price, pipeline *yaml.Node) (*collect.Config, error) {
 	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
-	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("llm"), llm, key("pipeline"), pipeline}}
+	// A pipeline's second_pass key is collect's top-level second_pass section (the
+	// NL2SQL++ two-pass run): a plan names it beside the pipeline it retries.
+	pl := &yaml.Node{Kind: pipeline.Kind, Tag: pipeline.Tag, Line: pipeline.Line, Column: pipeline.Column}
+	var second *yaml.Node
+	for i := 0; i+1 < len(pipeline.Content); i += 2 {
+		if pipeline.Content[i].Value == "second_pass" {
+			second = pipeline.Content[i+1]
+			continue
+		}
+		pl.Content = append(pl.Content, pipeline.Content[i], pipeline.Content[i+1])
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("llm"), llm, key("pipeline"), pl}}
+	if second != nil {
+		doc.Content = append(doc.Content, key("second_pass"), second)
+	}
 	if price != nil {
 		doc.Content = append(doc.Content, key("pricing"), price)
 	}
@@ -319,6 +335,9 @@ func (p *MatrixPlan) InputHash(c PlanCell, questionsSHA, predSHA string) string 
 		l := c.Config.LLM
 		in["llm"] = map[string]any{"base_url": l.BaseURL, "model": l.Model, "temperature": l.Temperature, "top_p": l.TopP, "max_tokens": l.MaxTokens, "seed": l.Seed}
 		in["pipeline"] = c.Config.Pipeline
+		if c.Config.TwoPass() { // only then: a one-pass cell's hash is what it was
+			in["second_pass"] = c.Config.SecondPass
+		}
 	} else {
 		in["predictions_sha256"] = predSHA
 	}
