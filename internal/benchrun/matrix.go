@@ -191,6 +191,9 @@ type CellEstimate struct {
 	// SecondPass: a two-pass cell, whose Estimate is its first pass; the second asks
 	// again the questions the first gets wrong, at most as many, which no estimate knows.
 	SecondPass bool
+	// NotEstimated says why a collected cell has no estimate (a SQL++ pipeline's prompts
+	// carry document shapes that only its run samples).
+	NotEstimated string
 }
 
 // Estimate says what each cell of this shard would ask (LLM calls, tokens and cost,
@@ -216,7 +219,9 @@ func (m *Matrix) Estimate(ctx context.Context) ([]CellEstimate, error) {
 			state = "done"
 		}
 		ce := CellEstimate{Name: c.Name, State: state, Collected: c.Collected()}
-		if c.Collected() {
+		if c.Collected() && c.Config.SQLPP() {
+			ce.NotEstimated = "SQL++ pipelines are not estimated"
+		} else if c.Collected() {
 			dir := CellDir(m.out, c)
 			if state == "changed" {
 				dir = "" // its files are moved aside: nothing of them is reused

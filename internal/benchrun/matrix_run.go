@@ -211,14 +211,13 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 	}
 	pred := c.PredFile
 	if c.Collected() {
-		cfg := c.Config
-		client, err := collect.NewOpenAIClient(cfg.LLM, m.getenv, nil)
+		opt, calls, closeEngine, err := m.collectOptions(c, logf)
 		if err != nil {
 			return st, err
 		}
-		var calls atomic.Int64
-		sum, err := collect.Run(ctx, collect.Options{Config: cfg, Dataset: m.datasets[c.Dataset], OutDir: dir, Log: logf, Select: m.selectDB(c),
-			LLM: &gatedLLM{inner: client, gate: m.gates[cfg.LLM.BaseURL], calls: &calls}})
+		defer closeEngine()
+		opt.OutDir = dir
+		sum, err := collect.Run(ctx, opt)
 		st.LLMCalls = calls.Load()
 		if err != nil {
 			return st, err
@@ -249,7 +248,7 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 // limits, every mode official.
 func (m *Matrix) cellEval(c PlanCell, pred string) Config {
 	d := m.plan.Datasets[c.Dataset]
-	return Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
+	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
 		Preds: []string{c.EvalName() + "=" + pred}, Timeout: m.opts.Timeout, Workers: m.evalJobs, MaxRows: m.opts.MaxRows,
 		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
 		Timing: "official", VESIterations: 100,
@@ -257,6 +256,32 @@ func (m *Matrix) cellEval(c PlanCell, pred string) Config {
 		// the cell stopped above): the other questions have no prediction, and the filter
 		// leaves them out of the run.
 		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
+	if e := m.plan.engines(c); e != nil { // a SQL++ pipeline's: as eval --engine sqlpp judges
+		cfg.Engine, cfg.GoldEngine, cfg.Server, cfg.Flex = e.Engine, e.GoldName(), e, true
+	}
+	return cfg
+}
+
+// collectOptions is what collects cell c (not yet where): its config, dataset, log and
+// db_id filter, the LLM behind the endpoint's gate (calls counts its calls), and for a
+// SQL++ pipeline the dataset's query service, opened (closeEngine closes it).
+func (m *Matrix) collectOptions(c PlanCell, logf io.Writer) (opt collect.Options, calls *atomic.Int64, closeEngine func(), err error) {
+	closeEngine = func() {}
+	client, err := collect.NewOpenAIClient(c.Config.LLM, m.getenv, nil)
+	if err != nil {
+		return opt, nil, closeEngine, err
+	}
+	calls = new(atomic.Int64)
+	opt = collect.Options{Config: c.Config, Dataset: m.datasets[c.Dataset], Log: logf, Select: m.selectDB(c),
+		LLM: &gatedLLM{inner: client, gate: m.gates[c.Config.LLM.BaseURL], calls: calls}}
+	if e := m.plan.engines(c); e != nil {
+		eng, locate, _, err := e.Open(1, nil)
+		if err != nil {
+			return opt, nil, closeEngine, fmt.Errorf("datasets.%s.sqlpp: %w", c.Dataset, err)
+		}
+		opt.Engine, opt.Locate, closeEngine = eng, locate, func() { eng.Close() }
+	}
+	return opt, calls, closeEngine, nil
 }
 
 // runTwoPassCell runs a two-pass pipeline's cell as `collect` runs one (TwoPass: pass 1,
@@ -265,13 +290,11 @@ func (m *Matrix) cellEval(c PlanCell, pred string) Config {
 // any collected cell's, under the cell's name; two_pass.json says what the second pass
 // gained. Resuming reuses each pass's records and cache as collect does.
 func (m *Matrix) runTwoPassCell(ctx context.Context, c PlanCell, dir string, logf io.Writer, st rundir.MatrixCell) (rundir.MatrixCell, error) {
-	client, err := collect.NewOpenAIClient(c.Config.LLM, m.getenv, nil)
+	base, calls, closeEngine, err := m.collectOptions(c, logf)
 	if err != nil {
 		return st, err
 	}
-	var calls atomic.Int64
-	base := collect.Options{Config: c.Config, Dataset: m.datasets[c.Dataset], Log: logf, Select: m.selectDB(c),
-		LLM: &gatedLLM{inner: client, gate: m.gates[c.Config.LLM.BaseURL], calls: &calls}}
+	defer closeEngine()
 	obs := cellPasses{Observer: m.obs.CellObserver(logf), log: logf}
 	rep, err := twoPass(ctx, dir, base, m.cellEval(c, ""), realPasses(obs), c.EvalName())
 	st.LLMCalls = calls.Load()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine/sqlppfake"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -90,5 +91,70 @@ func TestMatrixTwoPassCell(t *testing.T) {
 	}
 	if a, b := cellValues(m), cellValues(readMatrix(t, out)); !equalMaps(a, b) {
 		t.Errorf("rerun changed the numbers: %v vs %v", a, b)
+	}
+}
+
+// TestMatrixSQLPPCell: a SQL++ pipeline is a matrix cell on a dataset that names its
+// query service (here the fake one over the demo's SQLite files), one pass or two; the
+// same pipeline on a dataset without one is refused naming the cells.
+func TestMatrixSQLPPCell(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files, ds, docs := demoDocs(t)
+	cb := sqlppfake.New(files.DBRoot)
+	t.Cleanup(cb.Close)
+	script := &twoPassScript{ds: ds, prompts: map[string][]string{}}
+	srv := fakellm.New(script.reply, 20000)
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	pipelines := "pipelines:\n  pp: {dialect: sqlpp, documents: " + docs + "}\n" +
+		"  pp2: {dialect: sqlpp, documents: " + docs + ", second_pass: {enabled: true, compare: flex}}\n"
+	models := "models:\n  m: {base_url: " + srv.BaseURL + ", model: fake, api_key_env: CLI_TEST_KEY, concurrency: 2}\n"
+	dataset := "datasets:\n  demo: {dataset: jsonl:" + files.Questions + ", db_root: " + files.DBRoot
+	os.WriteFile(plan, []byte(dataset+"}\n"+models+pipelines), 0o644)
+	out := filepath.Join(dir, "grid")
+	if code, _, stderr := runMatrixCLI(t, ctx, plan, "--out", out); code == 0 || !strings.Contains(stderr, "cells demo/m+pp, demo/m+pp2 run a SQL++ pipeline on a dataset without sqlpp") {
+		t.Fatalf("no query service: exit %d\n%s", code, stderr)
+	}
+
+	os.WriteFile(plan, []byte(dataset+", sqlpp: {endpoint: "+cb.URL()+", bucket: bench}}\n"+models+pipelines), 0o644)
+	code, stdout, stderr := runMatrixCLI(t, ctx, plan, "--out", out, "--dry-run")
+	if code != 0 || !strings.Contains(stdout, "not estimated: SQL++ pipelines are not estimated") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	before := cb.Requests()
+	code, stdout, stderr = runMatrixCLI(t, ctx, plan, "--out", out, "--workers", "2")
+	if code != 0 {
+		t.Fatalf("matrix: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if cb.Requests() == before {
+		t.Errorf("nothing ran on the SQL++ service")
+	}
+	m := readMatrix(t, out)
+	want := 0 // twoPassScript: the first pass is right on every third question
+	for _, q := range ds.Questions {
+		if q.Index%3 == 0 {
+			want++
+		}
+	}
+	for _, c := range m.Summary.Cells {
+		switch c.Name {
+		case "demo/m+pp":
+			// Two of the demo's questions have no judged gold on purpose.
+			if c.Judged != len(ds.Questions)-2 || c.Correct != want {
+				t.Errorf("%s: %d of %d correct, want %d of %d", c.Name, c.Correct, c.Judged, want, len(ds.Questions)-2)
+			}
+		case "demo/m+pp2":
+			if c.Judged != len(ds.Questions)-2 || c.Correct != c.Judged {
+				t.Errorf("%s: %d of %d correct, want all", c.Name, c.Correct, c.Judged)
+			}
+		default:
+			t.Errorf("unexpected cell %s", c.Name)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "cells", "demo", "m+pp", "eval", "manifest.json"))
+	if err != nil || !strings.Contains(string(b), `"engine": "sqlpp"`) {
+		t.Errorf("the SQL++ cell's manifest does not say it ran on sqlpp (%v):\n%.600s", err, b)
 	}
 }
