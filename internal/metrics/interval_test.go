@@ -56,6 +56,9 @@ func TestMcNemarExact(t *testing.T) {
 // system is aggregated alone with EX alone: the interval is the system's own, and
 // building all 500,000 records first and aggregating every metric over them took 6-12 s.
 func TestWilsonCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1,000-system simulation is slow for -short; go test ./... runs it")
+	}
 	const systems, questions = 1000, 500
 	var ex []Metric
 	for _, m := range Declared(Options{}) {
