@@ -67,6 +67,7 @@ type Page struct {
 	ModuleTables []ScoreTable
 	Comparison   *TextTable     // each system against the best, at the top (vsbest.go)
 	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
+	Tasks        []TextTable    // tasks on a database copy: by phase, category and difficulty (table_tasks.go)
 	Audit        []TextTable    // the gold audit (audit.go)
 	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
 	Slices       []TextTable    // slices and result_diff kinds (table_slices.go)
@@ -91,7 +92,7 @@ func BuildPage(ctx context.Context, run *rundir.Run, title, datasetFile string) 
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: SemanticsName(&run.Summary),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
-		Scores: Scores(&run.Summary), Comparison: ComparisonTable(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
+		Scores: Scores(&run.Summary), Comparison: ComparisonTable(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Tasks: TasksTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if n := run.Integrity.Note(); n != "" {
 		p.Warnings = append(p.Warnings, n)
