@@ -16,6 +16,9 @@ import (
 // the cap was checked. A row that fits still comes back, NUMERIC values whose wire text
 // is longer than their value (trailing zeros) included.
 func TestServerRowBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("250 MB rows on the server are slow for -short; go test ./... runs it")
+	}
 	dsn := serverDSN(t, pgDSNVar)
 	e := engine.NewPostgres(dsn, 2)
 	t.Cleanup(func() { e.Close() })
