@@ -213,3 +213,19 @@ func TestPairedSection(t *testing.T) {
 		t.Errorf("a vs c soft_f1: %+v", sf)
 	}
 }
+
+// TestRateValue: a rate outside the sections (a task category) reads as EX does: its
+// text, Wilson's interval, and not applicable when nothing was judged.
+func TestRateValue(t *testing.T) {
+	v := RateValue(PrimaryID, 7, 10)
+	lo, hi := Wilson(7, 10)
+	if !v.Applicable || v.Text != "70.00" || v.CIMethod != MethodWilson || v.CILow == nil || *v.CILow != lo || *v.CIHigh != hi || v.CIText != "[39.68, 89.22]" {
+		t.Errorf("7 of 10: %+v (ci %v %v), want 70.00 [39.68, 89.22]", v, lo, hi)
+	}
+	if v := RateValue(PrimaryID, 0, 0); v.Applicable || v.Value != nil || v.Text != "n/a: nothing judged" {
+		t.Errorf("0 of 0: %+v, want not applicable", v)
+	}
+	if v := RateValue("no such metric", 1, 2); v.Applicable {
+		t.Errorf("an undeclared id: %+v, want not applicable", v)
+	}
+}

@@ -31,9 +31,9 @@ func TestSections(t *testing.T) {
 	for out, want := range map[Output]string{
 		OutShort:    "scores tasks intervals vs_best ex_by_difficulty errors legend",
 		OutDetails:  "scores legend by_difficulty errors modules etm test_suite esm_partial flex spider2 tasks vs_best stats slices",
-		OutMarkdown: "scores vs_best by_difficulty modules stats slices reviewed audit agreement errors test_suite",
+		OutMarkdown: "scores vs_best by_difficulty modules tasks stats slices reviewed audit agreement errors test_suite",
 		// The page template lays these out in this order (report.html.tmpl).
-		OutHTML: "scores vs_best charts by_difficulty modules stats reviewed agreement slices audit",
+		OutHTML: "scores vs_best charts by_difficulty modules tasks stats reviewed agreement slices audit",
 	} {
 		if got := order(out); got != want {
 			t.Errorf("output %d prints %q, want %q", out, got, want)

@@ -67,6 +67,7 @@ type Page struct {
 	ModuleTables []ScoreTable
 	Comparison   *TextTable     // each system against the best, at the top (vsbest.go)
 	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
+	Tasks        []TextTable    // tasks on a database copy: by phase, category and difficulty (table_tasks.go)
 	Audit        []TextTable    // the gold audit (audit.go)
 	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
 	Slices       []TextTable    // slices and result_diff kinds (table_slices.go)

@@ -77,7 +77,8 @@ var Sections = []Section{
 	{ID: "flex", In: OutDetails, Details: writeFlexTable},
 	{ID: "spider2", In: OutDetails, Details: writeSpider2Table,
 		Hint: hintIf(func(s *rundir.Summary) bool { return len(s.Spider2) > 0 }, "Spider 2.0 modes")},
-	{ID: "tasks", In: OutDetails, Details: writeTasksTable},
+	{ID: "tasks", In: OutDetails | OutMarkdown | OutHTML, Details: writeTasksTable, Markdown: mdText(func(r *rundir.Run) []TextTable { return TasksTables(&r.Summary) }),
+		HTML: func(p *Page, r *rundir.Run) { p.Tasks = TasksTables(&r.Summary) }},
 	{ID: "vs_best", In: OutDetails, Details: textSection(func(s *rundir.Summary) []TextTable {
 		if c := ComparisonTable(s); c != nil {
 			return []TextTable{*c}
