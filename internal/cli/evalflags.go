@@ -126,7 +126,7 @@ var evalFlags = []evalFlag{
 		f.StringVar(&c.Spider2Mode, "spider2-mode", "official", "Spider 2.0 (--dataset spider2:SUITE_DIR): compare result tables as its evaluate.py does (official) or rows as rows, NULL apart from 0 (strict); see docs/spider2.md")
 	}},
 	{name: "livesql-mode", bind: func(f *pflag.FlagSet, c *evalConfig) {
-		f.StringVar(&c.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official), or with its faults fixed (corrected: empty results, DISTINCT ON, conditions.decimal, clean_up_sqls; records and the summary count what changed; livesql: only); see docs/tasks.md")
+		f.StringVar(&c.LiveSQLMode, "livesql-mode", "official", "tasks on a database copy (--dataset livesql:DIR or evalbench:DIR): judge as the official LiveSQLBench evaluator does, quirks included (official), or with its faults fixed (corrected: empty results, DISTINCT ON, conditions.decimal, clean_up_sqls; records and the summary count what changed) and, for evalbench:, as EvalBench does (official: ordered records, a dql's first statement, its sanitize_sql) or as bags of rows with every statement run (corrected); see docs/tasks.md")
 	}},
 	{name: "task-code", keep: restate, why: "runs code from the dataset", bind: func(f *pflag.FlagSet, c *evalConfig) {
 		f.StringVar(&c.TaskCode, "task-code", "", "python: run the tasks' own Python test cases (--dataset livesql:DIR) in a sandboxed python3 that reaches only the task's database copy, through nl2sqlbench (docs/taskcode.md); without it such turns are not judged; never taken from args.json on --resume")

@@ -101,6 +101,7 @@ func cellValues(m *rundir.Matrix) map[string]string {
 }
 
 func TestMatrixDemoGrid(t *testing.T) {
+	skipLongInShort(t)
 	t.Parallel()
 	ctx := context.Background()
 	plan, _, srv, files := demoMatrix(t, nil)

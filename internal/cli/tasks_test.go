@@ -305,8 +305,8 @@ func TestTaskEvalBenchSQLite(t *testing.T) {
 	runCLI(t, "verify", out)
 }
 
-// TestTaskPredErrors: a bad prediction line is refused naming file:line and key; corrected
-// mode is refused for evalbench: datasets.
+// TestTaskPredErrors: a bad prediction line is refused naming file:line and key; an
+// unknown --livesql-mode is refused.
 func TestTaskPredErrors(t *testing.T) {
 	dir := testutil.Shared(t, "data/evalbench/bat")
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
@@ -318,9 +318,9 @@ func TestTaskPredErrors(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, bad+":2") || !strings.Contains(stderr, `"pred_sqls"`) {
 		t.Errorf("exit %d, stderr %q; want an error naming %s:2 and pred_sqls", code, stderr, bad)
 	}
-	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "corrected", "--out", filepath.Join(t.TempDir(), "r"))
-	if code == 0 || !strings.Contains(stderr, "for livesql: datasets") {
-		t.Errorf("corrected mode on evalbench: exit %d, stderr %q; want refused (it corrects LiveSQLBench's evaluator)", code, stderr)
+	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "bogus", "--out", filepath.Join(t.TempDir(), "r"))
+	if code == 0 || !strings.Contains(stderr, "official or corrected") {
+		t.Errorf("--livesql-mode bogus: exit %d, stderr %q; want refused naming the two modes", code, stderr)
 	}
 }
 

@@ -51,6 +51,7 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 		mdGrid(&b, rows)
 	}
 
+	mdTextTables(&b, TasksTables(s))
 	mdTextTables(&b, StatsTables(s))
 	mdTextTables(&b, SliceTables(s))
 	mdTextTables(&b, ReviewedTable(run))
