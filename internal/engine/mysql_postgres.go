@@ -238,7 +238,15 @@ func (s *serverEngine) redact(err error) error {
 }
 
 func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim Limits) (*Result, error) {
-	tx, err := p.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	maxBytes := lim.byteCap()
+	c, setBound, overBound, done, err := boundedConn(ctx, s.d, p, maxBytes)
+	if err == nil {
+		defer done()
+	}
+	var tx *sql.Tx
+	if err == nil {
+		tx, err = c.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	}
 	if err != nil {
 		if err := s.d.dbError(err); errors.Is(err, ErrInfrastructure) {
 			return nil, err // says itself what failed
@@ -252,6 +260,9 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim
 	defer s.d.watchCancel(ctx, tx, s.dialer(db))()
 	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
+		if overBound(err) {
+			return nil, byteLimitError(maxBytes)
+		}
 		return nil, s.d.dbError(err)
 	}
 	defer rows.Close()
@@ -271,7 +282,7 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	maxBytes := lim.byteCap()
+	setBound(types, maxBytes)
 	for rows.Next() {
 		if lim.MaxRows > 0 && b.NumRows() >= lim.MaxRows {
 			return nil, fmt.Errorf("%w (%d rows)", ErrRowLimit, lim.MaxRows)
@@ -292,8 +303,12 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim
 		if err := b.EndRow(); err != nil {
 			return nil, err
 		}
+		setBound(types, maxBytes-b.Bytes())
 	}
 	if err := rows.Err(); err != nil {
+		if overBound(err) {
+			return nil, byteLimitError(maxBytes)
+		}
 		return nil, s.d.dbError(err)
 	}
 	return b.Result(), nil
