@@ -15,6 +15,9 @@ import (
 // sqlscan) gives the tokens, kinds and depths the audit's own lexer gave before (kept
 // below as the oracle). Skips without ../shared.
 func TestLexMatchesOldOnDatasets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every dataset's queries is slow for -short; go test ./... runs it")
+	}
 	corpus := testutil.SQLCorpus(t)
 	for _, q := range corpus {
 		for _, s := range []string{q, "/* c */ " + q + " -- end"} {

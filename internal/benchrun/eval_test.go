@@ -132,6 +132,9 @@ func TestEvalDemo(t *testing.T) {
 }
 
 func TestEvalResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interrupt and resume is slow for -short; go test ./... runs it")
+	}
 	t.Parallel()
 	cfg := demoConfig(t)
 	_, full, _, _ := evalDemo(t, cfg, nil)

@@ -172,6 +172,9 @@ func TestCompareManifestsHashedDBs(t *testing.T) {
 // TestEvalResumeForeignRecords: resumed records that are not the run's first questions
 // (another dataset, or another --db-id) are refused, naming the record.
 func TestEvalResumeForeignRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interrupt and resume is slow for -short; go test ./... runs it")
+	}
 	t.Parallel()
 	cfg := demoConfig(t)
 	cfg.DBIDs = []string{"shop"}

@@ -188,6 +188,12 @@ type CellEstimate struct {
 	// prediction file on disk.
 	Collected bool
 	Estimate  collect.Estimate
+	// SecondPass: a two-pass cell, whose Estimate is its first pass; the second asks
+	// again the questions the first gets wrong, at most as many, which no estimate knows.
+	SecondPass bool
+	// NotEstimated says why a collected cell has no estimate (a SQL++ pipeline's prompts
+	// carry document shapes that only its run samples).
+	NotEstimated string
 }
 
 // Estimate says what each cell of this shard would ask (LLM calls, tokens and cost,
@@ -213,12 +219,22 @@ func (m *Matrix) Estimate(ctx context.Context) ([]CellEstimate, error) {
 			state = "done"
 		}
 		ce := CellEstimate{Name: c.Name, State: state, Collected: c.Collected()}
-		if c.Collected() {
+		if c.Collected() && c.Config.SQLPP() {
+			ce.NotEstimated = "SQL++ pipelines are not estimated"
+		} else if c.Collected() {
 			dir := CellDir(m.out, c)
 			if state == "changed" {
 				dir = "" // its files are moved aside: nothing of them is reused
 			}
-			est, err := collect.EstimateRun(ctx, collect.Options{Config: c.Config, Dataset: m.datasets[c.Dataset], OutDir: dir, Select: m.selectDB(c)})
+			cfg := c.Config
+			if cfg.TwoPass() {
+				one := *cfg
+				one.SecondPass, cfg, ce.SecondPass = nil, &one, true
+				if dir != "" {
+					dir = filepath.Join(dir, Pass1Dir)
+				}
+			}
+			est, err := collect.EstimateRun(ctx, collect.Options{Config: cfg, Dataset: m.datasets[c.Dataset], OutDir: dir, Select: m.selectDB(c)})
 			if err != nil {
 				return nil, fmt.Errorf("cell %s: %w", c.Name, err)
 			}

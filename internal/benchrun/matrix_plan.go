@@ -62,6 +62,32 @@ type PlanDataset struct {
 	DBRoot  string   `yaml:"db_root"`
 	Tables  string   `yaml:"tables"`
 	DBIDs   []string `yaml:"db_id"` // only these databases' questions (collected and judged)
+	// SQLPP is where a SQL++ pipeline's queries run on this dataset (Couchbase); without
+	// it the dataset takes no SQL++ pipeline. Gold SQL runs on SQLite, as eval's does.
+	SQLPP *PlanSQLPP `yaml:"sqlpp"`
+}
+
+// PlanSQLPP is a dataset's Couchbase query service, as eval's --sqlpp-* flags.
+type PlanSQLPP struct {
+	Endpoint    string `yaml:"endpoint"`
+	Bucket      string `yaml:"bucket"`
+	User        string `yaml:"user"`
+	PasswordEnv string `yaml:"password_env"` // default NL2SQLBENCH_SQLPP_PASSWORD
+}
+
+// engines is where cell c's pipeline runs its queries and eval its predictions: nil for
+// SQLite (every cell but a SQL++ pipeline's).
+func (p *MatrixPlan) engines(c PlanCell) *Engines {
+	s := p.Datasets[c.Dataset].SQLPP
+	if !c.Collected() || !c.Config.SQLPP() || s == nil {
+		return nil
+	}
+	e := &Engines{Engine: EngineSQLPP, SQLPPEndpoint: s.Endpoint, SQLPPUser: s.User, SQLPPPWEnv: s.PasswordEnv, SQLPPBucket: s.Bucket}
+	if e.SQLPPPWEnv == "" {
+		e.SQLPPPWEnv = DefaultSQLPPPWEnv
+	}
+	_ = e.Check() // sets the gold engine (sqlite); an sqlpp engine is always valid
+	return e
 }
 
 // EndpointLimit caps what every cell calling one endpoint asks of it together.
@@ -151,6 +177,9 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 		}
 		d.Dataset = kind + ":" + abs(dir, path)
 		d.DBRoot, d.Tables = abs(dir, d.DBRoot), abs(dir, d.Tables)
+		if d.SQLPP != nil && (d.SQLPP.Endpoint == "" || d.SQLPP.Bucket == "") {
+			return nil, fmt.Errorf("datasets.%s.sqlpp: endpoint and bucket are required (the query service's URL, and the bucket whose scopes hold the databases): %w", name, ErrBadPlan)
+		}
 		p.Datasets[name] = d
 	}
 	llms := map[string]*yaml.Node{}
@@ -196,9 +225,6 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("models.%s with pipelines.%s: %w", m, pl, err)
 			}
-			if cfg.SQLPP() || cfg.TwoPass() {
-				return nil, fmt.Errorf("pipelines.%s: sqlpp and two-pass pipelines are not matrix cells (run them with collect): %w", pl, ErrBadPlan)
-			}
 			p.Configs[m+"+"+pl] = cfg
 		}
 	}
@@ -242,7 +268,21 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 // strict parse (an unknown key is an error naming it).
 func composeConfig(dir string, llm, price, pipeline *yaml.Node) (*collect.Config, error) {
 	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
-	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("llm"), llm, key("pipeline"), pipeline}}
+	// A pipeline's second_pass key is collect's top-level second_pass section (the
+	// NL2SQL++ two-pass run): a plan names it beside the pipeline it retries.
+	pl := &yaml.Node{Kind: pipeline.Kind, Tag: pipeline.Tag, Line: pipeline.Line, Column: pipeline.Column}
+	var second *yaml.Node
+	for i := 0; i+1 < len(pipeline.Content); i += 2 {
+		if pipeline.Content[i].Value == "second_pass" {
+			second = pipeline.Content[i+1]
+			continue
+		}
+		pl.Content = append(pl.Content, pipeline.Content[i], pipeline.Content[i+1])
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("llm"), llm, key("pipeline"), pl}}
+	if second != nil {
+		doc.Content = append(doc.Content, key("second_pass"), second)
+	}
 	if price != nil {
 		doc.Content = append(doc.Content, key("pricing"), price)
 	}
@@ -280,10 +320,19 @@ func (p *MatrixPlan) enumerate(exclude []string) error {
 		}
 		skip[x] = true
 	}
+	var noEngine []string
 	for _, c := range all {
-		if !skip[c.Name] {
-			p.Cells = append(p.Cells, c)
+		if skip[c.Name] {
+			continue
 		}
+		if c.Collected() && c.Config.SQLPP() && p.Datasets[c.Dataset].SQLPP == nil {
+			noEngine = append(noEngine, c.Name)
+		}
+		p.Cells = append(p.Cells, c)
+	}
+	if len(noEngine) > 0 {
+		return fmt.Errorf("cells %s run a SQL++ pipeline on a dataset without sqlpp (its query service: datasets.<name>.sqlpp {endpoint, bucket}); give the dataset one or exclude them: %w",
+			strings.Join(noEngine, ", "), ErrBadPlan)
 	}
 	if len(p.Cells) == 0 {
 		return fmt.Errorf("the plan has no cells (datasets x models x pipelines, plus systems, minus exclude): %w", ErrBadPlan)
@@ -319,6 +368,12 @@ func (p *MatrixPlan) InputHash(c PlanCell, questionsSHA, predSHA string) string 
 		l := c.Config.LLM
 		in["llm"] = map[string]any{"base_url": l.BaseURL, "model": l.Model, "temperature": l.Temperature, "top_p": l.TopP, "max_tokens": l.MaxTokens, "seed": l.Seed}
 		in["pipeline"] = c.Config.Pipeline
+		if e := p.engines(c); e != nil { // where its queries run (not who logs in)
+			in["sqlpp"] = map[string]string{"endpoint": e.SQLPPEndpoint, "bucket": e.SQLPPBucket}
+		}
+		if c.Config.TwoPass() { // only then: a one-pass cell's hash is what it was
+			in["second_pass"] = c.Config.SecondPass
+		}
 	} else {
 		in["predictions_sha256"] = predSHA
 	}

@@ -206,16 +206,18 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 	}
 	defer logf.Close()
 	fmt.Fprintf(logf, "%s matrix: cell %s started\n", time.Now().UTC().Format(time.RFC3339), c.Name)
+	if c.Collected() && c.Config.TwoPass() {
+		return m.runTwoPassCell(ctx, c, dir, logf, st)
+	}
 	pred := c.PredFile
 	if c.Collected() {
-		cfg := c.Config
-		client, err := collect.NewOpenAIClient(cfg.LLM, m.getenv, nil)
+		opt, calls, closeEngine, err := m.collectOptions(c, logf)
 		if err != nil {
 			return st, err
 		}
-		var calls atomic.Int64
-		sum, err := collect.Run(ctx, collect.Options{Config: cfg, Dataset: m.datasets[c.Dataset], OutDir: dir, Log: logf, Select: m.selectDB(c),
-			LLM: &gatedLLM{inner: client, gate: m.gates[cfg.LLM.BaseURL], calls: &calls}})
+		defer closeEngine()
+		opt.OutDir = dir
+		sum, err := collect.Run(ctx, opt)
 		st.LLMCalls = calls.Load()
 		if err != nil {
 			return st, err
@@ -225,15 +227,7 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 		}
 		pred = filepath.Join(dir, collect.ModulesFile)
 	}
-	d := m.plan.Datasets[c.Dataset]
-	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
-		Preds: []string{c.EvalName() + "=" + pred}, Timeout: m.opts.Timeout, Workers: m.evalJobs, MaxRows: m.opts.MaxRows,
-		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
-		Timing: "official", VESIterations: 100,
-		// A cell collected only the db_id filter's questions (and none of them failed, or
-		// the cell stopped above): the other questions have no prediction, and the filter
-		// leaves them out of the run.
-		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
+	cfg := m.cellEval(c, pred)
 	evalDir := filepath.Join(dir, rundir.CellEvalDir)
 	empty, _ := dirEmpty(evalDir) // a judged run there (from records since resumed) is replaced once the new one is complete
 	if _, _, err := EvalInto(ctx, cfg, Output{Dir: evalDir, Force: !empty, HoldWarnings: true,
@@ -248,6 +242,90 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 	st.Status = rundir.CellDone
 	fmt.Fprintf(logf, "%s matrix: cell %s done (%d LLM calls)\n", time.Now().UTC().Format(time.RFC3339), c.Name, st.LLMCalls)
 	return st, rundir.WriteCell(dir, &st)
+}
+
+// cellEval is the eval of cell c's predictions in pred: the plan's dataset, the matrix's
+// limits, every mode official.
+func (m *Matrix) cellEval(c PlanCell, pred string) Config {
+	d := m.plan.Datasets[c.Dataset]
+	cfg := Config{DatasetSpec: d.Dataset, DBRoot: d.DBRoot, Tables: d.Tables, DBIDs: d.DBIDs,
+		Preds: []string{c.EvalName() + "=" + pred}, Timeout: m.opts.Timeout, Workers: m.evalJobs, MaxRows: m.opts.MaxRows,
+		MaxResultBytes: engine.DefaultMaxBytes, SpiderMode: "official", ETMMode: "official", Spider2Mode: "official",
+		Timing: "official", VESIterations: 100,
+		// A cell collected only the db_id filter's questions (and none of them failed, or
+		// the cell stopped above): the other questions have no prediction, and the filter
+		// leaves them out of the run.
+		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
+	if e := m.plan.engines(c); e != nil { // a SQL++ pipeline's: as eval --engine sqlpp judges
+		cfg.Engine, cfg.GoldEngine, cfg.Server, cfg.Flex = e.Engine, e.GoldName(), e, true
+	}
+	return cfg
+}
+
+// collectOptions is what collects cell c (not yet where): its config, dataset, log and
+// db_id filter, the LLM behind the endpoint's gate (calls counts its calls), and for a
+// SQL++ pipeline the dataset's query service, opened (closeEngine closes it).
+func (m *Matrix) collectOptions(c PlanCell, logf io.Writer) (opt collect.Options, calls *atomic.Int64, closeEngine func(), err error) {
+	closeEngine = func() {}
+	client, err := collect.NewOpenAIClient(c.Config.LLM, m.getenv, nil)
+	if err != nil {
+		return opt, nil, closeEngine, err
+	}
+	calls = new(atomic.Int64)
+	opt = collect.Options{Config: c.Config, Dataset: m.datasets[c.Dataset], Log: logf, Select: m.selectDB(c),
+		LLM: &gatedLLM{inner: client, gate: m.gates[c.Config.LLM.BaseURL], calls: calls}}
+	if e := m.plan.engines(c); e != nil {
+		eng, locate, _, err := e.Open(1, nil)
+		if err != nil {
+			return opt, nil, closeEngine, fmt.Errorf("datasets.%s.sqlpp: %w", c.Dataset, err)
+		}
+		opt.Engine, opt.Locate, closeEngine = eng, locate, func() { eng.Close() }
+	}
+	return opt, calls, closeEngine, nil
+}
+
+// runTwoPassCell runs a two-pass pipeline's cell as `collect` runs one (TwoPass: pass 1,
+// its judged run, pass 2 on what it got wrong, the merged records judged), in the cell's
+// directory: the final records are its modules.jsonl and their judged run its eval/, as
+// any collected cell's, under the cell's name; two_pass.json says what the second pass
+// gained. Resuming reuses each pass's records and cache as collect does.
+func (m *Matrix) runTwoPassCell(ctx context.Context, c PlanCell, dir string, logf io.Writer, st rundir.MatrixCell) (rundir.MatrixCell, error) {
+	base, calls, closeEngine, err := m.collectOptions(c, logf)
+	if err != nil {
+		return st, err
+	}
+	defer closeEngine()
+	obs := cellPasses{Observer: m.obs.CellObserver(logf), log: logf}
+	rep, err := twoPass(ctx, dir, base, m.cellEval(c, ""), realPasses(obs), c.EvalName())
+	st.LLMCalls = calls.Load()
+	if err != nil {
+		return st, err
+	}
+	if err := rundir.WriteJSON(filepath.Join(dir, TwoPassFile), rep); err != nil {
+		return st, err
+	}
+	if st.ModulesSHA256, err = fileSHA256(rep.Records); err != nil {
+		return st, err
+	}
+	st.Status = rundir.CellDone
+	fmt.Fprintf(logf, "%s matrix: cell %s done (two passes: %d retried, %d recovered; %d LLM calls)\n",
+		time.Now().UTC().Format(time.RFC3339), c.Name, rep.Retried, rep.Recovered, st.LLMCalls)
+	return st, rundir.WriteCell(dir, &st)
+}
+
+// cellPasses hears a two-pass cell: its judged passes as any cell's eval, each collect
+// pass as a line in the cell's log (the matrix's progress counts cells, not questions).
+type cellPasses struct {
+	Observer
+	log io.Writer
+}
+
+func (p cellPasses) CollectPass(n int, _ bool) (func(collect.Progress), func(*collect.Summary)) {
+	return func(collect.Progress) {}, func(sum *collect.Summary) {
+		if sum != nil {
+			fmt.Fprintf(p.log, "%s matrix: pass %d collected (%d collected, %d failed)\n", time.Now().UTC().Format(time.RFC3339), n, sum.Collected, sum.Failed)
+		}
+	}
 }
 
 // runCells runs the cells not done, workers at a time, keeping matrix.json current. It

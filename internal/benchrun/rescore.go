@@ -25,6 +25,9 @@ type RescoreConfig struct {
 	MaxRows             int
 	Systems             []SystemRecords
 	Reviews             []review.Review
+	// Dataset, when set, is the questions and database root to judge corrected golds
+	// with, instead of loading DatasetSpec under DBRoot (the dashboard's, from records).
+	Dataset *dataset.Dataset
 }
 
 // Rescored is one system's raw and reviewed EX, as reviewed.json holds it.
@@ -136,9 +139,16 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	if len(fixes) == 0 {
 		return out, failed, nil
 	}
-	ds, err := dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot})
-	if err != nil {
-		return nil, nil, err
+	ds := cfg.Dataset
+	if ds == nil {
+		var err error
+		if ds, err = dataset.Load(ctx, cfg.DatasetSpec, dataset.Options{DBRoot: cfg.DBRoot}); err != nil {
+			return nil, nil, err
+		}
+	}
+	byIndex := make(map[int]dataset.Question, len(ds.Questions))
+	for _, q := range ds.Questions {
+		byIndex[q.Index] = q
 	}
 	var idx []int
 	for i := range fixes {
@@ -148,10 +158,10 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	one := *ds
 	one.Questions = nil
 	for _, i := range idx {
-		if i >= len(ds.Questions) {
+		q, ok := byIndex[i]
+		if !ok {
 			return nil, nil, fmt.Errorf("review of question index %d: the dataset has %d questions", i, len(ds.Questions))
 		}
-		q := ds.Questions[i]
 		q.Gold = []string{fixes[i]}
 		one.Questions = append(one.Questions, q)
 	}
@@ -172,9 +182,11 @@ func regold(ctx context.Context, cfg RescoreConfig) (map[string]map[int]record.V
 	eng := engine.NewSQLite()
 	defer eng.Close()
 	opt := judge.Options{Timeout: cfg.Timeout, MaxRows: cfg.MaxRows, Semantics: cfg.Semantics, SpiderMode: cfg.SpiderMode, Workers: 1}
-	err = judge.Run(ctx, eng, &one, systems, opt, func(si int, r *record.Record) error {
+	err := judge.Run(ctx, eng, &one, systems, opt, func(si int, r *record.Record) error {
 		out[cfg.Systems[si].Name][r.Index] = r.Verdict
-		if r.Verdict == record.GoldError {
+		// A gold that failed, or whose database is not there (or leads out of the
+		// dashboard's root), leaves its question unjudged: never called corrected.
+		if r.Verdict == record.GoldError || r.Verdict == record.Skipped {
 			failed[r.Index] = r.ErrorMessage
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/review"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -18,6 +19,24 @@ import (
 // after recording a review); path may be "" when corrections are given. A corrected
 // gold is judged under the run's recorded settings, on its SQLite files.
 func RescoreRun(ctx context.Context, run *rundir.Run, path, corrections string) (rundir.Reviewed, error) {
+	return rescoreRun(ctx, run, path, corrections, nil)
+}
+
+// ErrNoExecRoot is a corrected gold in a dashboard started without a database root:
+// judging it means running it, and the dashboard runs no query on the root a run records.
+var ErrNoExecRoot = errors.New("a corrected gold is judged by running it, and the dashboard runs no query unless started with --db-root DIR")
+
+// RescoreRunUnder is RescoreRun (no corrections file) for the dashboard, whose run
+// directories may be anyone's: a corrected gold is judged only on database files that
+// resolve inside dbRoot, the root the user gave (serve --db-root), and its question is
+// taken from the run's records, so neither the dataset path nor the database root the
+// run records is read. With dbRoot "" reviews that correct a gold are refused
+// (ErrNoExecRoot) before anything is written; the others apply without a query.
+func RescoreRunUnder(ctx context.Context, run *rundir.Run, path, dbRoot string) (rundir.Reviewed, error) {
+	return rescoreRun(ctx, run, path, "", &dbRoot)
+}
+
+func rescoreRun(ctx context.Context, run *rundir.Run, path, corrections string, under *string) (rundir.Reviewed, error) {
 	if err := run.Integrity.Err(); err != nil {
 		return rundir.Reviewed{}, fmt.Errorf("rescore %s: %w", run.Dir, err)
 	}
@@ -43,6 +62,9 @@ func RescoreRun(ctx context.Context, run *rundir.Run, path, corrections string) 
 		// The corrections first: a review of the same question, later, wins.
 		rs = append(cs, rs...)
 	}
+	if under != nil && *under == "" && len(review.Corrections(rs)) > 0 {
+		return rundir.Reviewed{}, ErrNoExecRoot
+	}
 	m, err := run.Manifest()
 	if err != nil {
 		return rundir.Reviewed{}, err
@@ -64,6 +86,9 @@ func RescoreRun(ctx context.Context, run *rundir.Run, path, corrections string) 
 		MaxRows: run.Summary.Settings.MaxRows, Reviews: rs}
 	for _, s := range run.Systems {
 		cfg.Systems = append(cfg.Systems, SystemRecords{Name: s.Name, Records: s.Records})
+	}
+	if under != nil {
+		cfg.Dataset = recordedQuestions(run, m.Settings.DatasetKind, *under)
 	}
 	res, moved, err := Rescore(ctx, cfg)
 	if err != nil {
@@ -91,4 +116,22 @@ func questionIndex(run *rundir.Run) func(string) (int, bool) {
 		}
 	}
 	return func(id string) (int, bool) { i, ok := by[id]; return i, ok }
+}
+
+// recordedQuestions is the run's questions as its records hold them, over the database
+// root the user gave, confined to it (dataset.DBPathInside).
+func recordedQuestions(run *rundir.Run, kind, dbRoot string) *dataset.Dataset {
+	ds := &dataset.Dataset{Kind: kind, DBRoot: dbRoot, Confined: true}
+	seen := map[int]bool{}
+	for _, s := range run.Systems {
+		for _, r := range s.Records {
+			if seen[r.Index] {
+				continue
+			}
+			seen[r.Index] = true
+			ds.Questions = append(ds.Questions, dataset.Question{Index: r.Index, ID: r.QuestionID, DBID: r.DBID,
+				Text: r.Question, Difficulty: r.Difficulty, Gold: []string{r.GoldSQL}})
+		}
+	}
+	return ds
 }

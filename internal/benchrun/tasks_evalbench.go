@@ -15,7 +15,9 @@ import (
 )
 
 // judgeEvalBench judges an EvalBench task into r: the golden and the predicted SQL each
-// on a fresh copy, as EvalBench's SQLExecWork runs them (work/sqlexecwork.py):
+// on a fresh copy, as EvalBench's SQLExecWork runs them (work/sqlexecwork.py). In
+// official mode (the default) exactly by EvalBench's rules, quirks included
+// (judgeEvalBenchOfficial). Both modes:
 //   - setup_sql and cleanup_sql are not run: EvalBench has both calls commented out, and
 //     in bat they undo the task's own change on a reused database (DROP COLUMN of the
 //     column the task adds, a DELETE and INSERT of the rows it updates), which on a fresh
@@ -27,9 +29,11 @@ import (
 //     read INFORMATION_SCHEMA.COLUMNS of every database on a MySQL server, and one
 //     names a column with a trailing space, so they would judge nothing).
 //
-// The two results are compared as bags of rows (the order of rows and the column names
-// do not count; EvalBench's exact_match compares them as ordered lists of name/value
-// records: a documented difference, docs/tasks.md).
+// --livesql-mode corrected (below) runs every statement of each side and of each
+// eval_query, always compares the eval_query's result of a dml task (EvalBench falls
+// back to the statements' own rows when the gold's eval_query reads none), and compares
+// the last results as bags of rows by their text: the row order and the column names do
+// not count, the prediction is not sanitized (docs/tasks.md lists the differences).
 func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.EvalBenchTask, pred *predict.TaskPred, r *record.Record) error {
 	d := p.Tasks.Dialect
 	r.TaskCategory = t.QueryType
@@ -42,6 +46,9 @@ func judgeEvalBench(ctx context.Context, p *Plan, tmpl templater, t taskset.Eval
 		noPrediction(&r.Verdict, &r.ErrorCategory, &r.ErrorMessage)
 		r.TaskFailure = record.FailPrediction
 		return nil
+	}
+	if p.Config.LiveSQLMode != LiveSQLCorrected {
+		return judgeEvalBenchOfficial(ctx, p, tmpl, t, pred, r)
 	}
 	var evalq []string
 	switch t.QueryType {

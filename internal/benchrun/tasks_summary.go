@@ -4,13 +4,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // taskSummaries is summary.json's tasks section: per system, each phase's turns per
-// category and difficulty (judged, correct, not judged, not reached) and the mean
-// reward. nil when no record is a task's (other datasets).
+// category and difficulty (judged, correct, not judged, not reached, the correct rate
+// with its Wilson interval) and the mean reward. nil when no record is a task's (other datasets).
 func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 	var out []rundir.TaskSummary
 	for _, s := range systems {
@@ -70,7 +71,7 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 		}
 		for i := range s.Records {
 			r := &s.Records[i]
-			count(1, r.TaskCategory, r.Difficulty, r.Verdict, r.TaskNotJudged)
+			count(1, r.TaskCategory, orUnknown(r.Difficulty), r.Verdict, r.TaskNotJudged) // "" would be counted in the total twice
 			correction(r.Verdict, r.TaskOfficialVerdict, r.TaskCorrections)
 			if f := r.FollowUp; f != nil {
 				count(2, f.Category, orUnknown(f.Difficulty), f.Verdict, f.NotJudged)
@@ -101,7 +102,10 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 			} {
 				for _, k := range order {
 					if k.Phase == phase && pass(k) {
-						ts.Rows = append(ts.Rows, *rows[k])
+						row := rows[k]
+						rate := metrics.RateValue(metrics.PrimaryID, row.Correct, row.Judged)
+						row.Rate = &rate
+						ts.Rows = append(ts.Rows, *row)
 					}
 				}
 			}

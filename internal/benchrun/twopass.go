@@ -110,7 +110,7 @@ type TwoPassReport struct {
 // out/modules.jsonl and reports, in out/two_pass.json (TwoPassFile); obs hears every
 // step.
 func TwoPass(ctx context.Context, out string, base collect.Options, eval Config, obs PassObserver) (*TwoPassReport, error) {
-	rep, err := twoPass(ctx, out, base, eval, realPasses(obs))
+	rep, err := twoPass(ctx, out, base, eval, realPasses(obs), finalSystem)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,8 @@ func TwoPass(ctx context.Context, out string, base collect.Options, eval Config,
 // TwoPassFile is a two-pass run's report, DIR/two_pass.json.
 const TwoPassFile = "two_pass.json"
 
-func twoPass(ctx context.Context, out string, base collect.Options, eval Config, ps passRunner) (*TwoPassReport, error) {
+// final names the final records' system in their judged run (a matrix cell's name).
+func twoPass(ctx context.Context, out string, base collect.Options, eval Config, ps passRunner, final string) (*TwoPassReport, error) {
 	cfg := base.Config
 	compare := cfg.SecondPass.Compare
 
@@ -183,7 +184,7 @@ func twoPass(ctx context.Context, out string, base collect.Options, eval Config,
 	if err := collect.WriteRecordsFile(rep.Records, collect.MergePasses(recs1, recs2, failed)); err != nil {
 		return nil, err
 	}
-	evF, err := judgeRecords(ctx, ps, eval, cfg, finalSystem, rep.Records, filepath.Join(out, EvalDir))
+	evF, err := judgeRecords(ctx, ps, eval, cfg, final, rep.Records, filepath.Join(out, EvalDir))
 	if err != nil {
 		return nil, fmt.Errorf("judge the final records: %w", err)
 	}

@@ -75,7 +75,7 @@ func TestTwoPass(t *testing.T) {
 	cfg.Pipeline.QueryRevision.ExecTimeout.Duration = 7 * time.Second
 	out := t.TempDir()
 	eval := Config{DatasetSpec: "jsonl:questions.jsonl", Engine: "sqlite"}
-	rep, err := twoPass(context.Background(), out, collect.Options{Config: cfg, Dataset: ds}, eval, passRunner{collect: ps.Collect, judge: ps.Judge})
+	rep, err := twoPass(context.Background(), out, collect.Options{Config: cfg, Dataset: ds}, eval, passRunner{collect: ps.Collect, judge: ps.Judge}, finalSystem)
 	if err != nil {
 		t.Fatal(err)
 	}

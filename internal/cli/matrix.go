@@ -150,17 +150,26 @@ func (matrixPrinter) CellObserver(log io.Writer) benchrun.Observer { return runP
 func printMatrixEstimate(w io.Writer, cells []benchrun.CellEstimate) {
 	fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", "cell", "state", "questions", "to ask", "LLM calls", "tokens (est.)", "cost $ (est.)", "cached")
 	var tot collect.Estimate
+	twoPass, notEstimated := 0, ""
 	for _, c := range cells {
 		if !c.Collected {
 			fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", c.Name, c.State, "-", "-", "file on disk", "-", "-", "-")
 			continue
 		}
-		est := c.Estimate
+		if c.NotEstimated != "" {
+			fmt.Fprintf(w, "%-44s %-8s %9s %7s %15s %23s %19s %8s\n", c.Name, c.State, "-", "-", "not estimated", "-", "-", "-")
+			notEstimated = c.NotEstimated
+			continue
+		}
+		est, name := c.Estimate, c.Name
+		if c.SecondPass {
+			name, twoPass = name+" (pass 1)", twoPass+1
+		}
 		cost := "unpriced"
 		if est.Priced {
 			cost = fmt.Sprintf("%.4f-%.4f", est.CostMin, est.CostMax)
 		}
-		fmt.Fprintf(w, "%-44s %-8s %9d %7d %15s %23s %19s %8d\n", c.Name, c.State, est.Questions, est.ToAsk,
+		fmt.Fprintf(w, "%-44s %-8s %9d %7d %15s %23s %19s %8d\n", name, c.State, est.Questions, est.ToAsk,
 			fmt.Sprintf("%d-%d", est.CallsMin, est.CallsMax),
 			fmt.Sprintf("%d-%d", est.PromptTokensMin+est.CompletionTokensMin, est.PromptTokensMax+est.CompletionTokensMax), cost, est.CachedAnswers)
 		tot.Questions += est.Questions
@@ -175,4 +184,10 @@ func printMatrixEstimate(w io.Writer, cells []benchrun.CellEstimate) {
 		fmt.Sprintf("%.4f-%.4f", tot.CostMin, tot.CostMax), tot.CachedAnswers)
 	fmt.Fprintf(w, "tokens: prompts rendered over each database's full schema at %d bytes a token, %d completion tokens an answer; calls range from no revision to every round\n",
 		collect.EstimateBytesPerToken, collect.CompletionTokensPerCall)
+	if notEstimated != "" {
+		fmt.Fprintf(w, "not estimated: %s (their prompts carry document shapes only the run samples); the total leaves them out\n", notEstimated)
+	}
+	if twoPass > 0 {
+		fmt.Fprintf(w, "%d two-pass cell(s): the first pass only; the second asks again the questions the first gets wrong (at most as many), not estimated\n", twoPass)
+	}
 }

@@ -63,6 +63,7 @@ func TestMessagesNameTheFix(t *testing.T) {
 
 // TestMessagesOnRealData: the mistakes made with BIRD's and Spider's files.
 func TestMessagesOnRealData(t *testing.T) {
+	skipLongInShort(t)
 	t.Parallel()
 	bird := testutil.Shared(t, "data/bird")
 	spider := testutil.Shared(t, "data/spider")

@@ -29,8 +29,13 @@ func TestReportCommand(t *testing.T) {
 		t.Errorf("demo report: %v", err)
 	}
 
+	// Result tables come only from the databases named on the command line.
+	dbRoots, _ := filepath.Glob(filepath.Join(root, "cache", "*", "databases"))
+	if len(dbRoots) != 1 {
+		t.Fatalf("demo databases: %v", dbRoots)
+	}
 	htmlOut, mdOut := filepath.Join(root, "r.html"), filepath.Join(root, "s.md")
-	stdout, _ = runCLI(t, "report", runDir, "--html", htmlOut, "--md", mdOut, "--rows", "2")
+	stdout, _ = runCLI(t, "report", runDir, "--html", htmlOut, "--md", mdOut, "--rows", "2", "--db-root", dbRoots[0])
 	for _, p := range []string{htmlOut, mdOut} {
 		if !strings.Contains(stdout, p) {
 			t.Errorf("stdout does not name %s:\n%s", p, stdout)
@@ -57,9 +62,22 @@ func TestReportCommand(t *testing.T) {
 	if stdout != string(md) {
 		t.Error("report without flags does not print the Markdown summary")
 	}
+	// Issue 45: by default report runs no query, and says which flag gives the tables.
+	plain := filepath.Join(root, "plain.html")
+	runCLI(t, "report", runDir, "--html", plain)
+	if b, err := os.ReadFile(plain); err != nil || bytes.Contains(b, []byte(`class="result"`)) || !bytes.Contains(b, []byte("--db-root DIR")) {
+		t.Errorf("report without --db-root: %v; want no result table and a note naming --db-root", err)
+	}
+	for _, bad := range [][]string{{"--db-root", filepath.Join(root, "nowhere")}, {"--db-root", dbRoots[0], "--no-exec"}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"report", runDir, "--html", plain}, bad...)
+		if code := Run(context.Background(), cmdline(args...), strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--db-root") {
+			t.Errorf("report %v: exit %d, stderr %q; want a usage error naming --db-root", bad, code, errb.String())
+		}
+	}
 
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), []string{"report", root}, strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
+	if code := Run(context.Background(), cmdline("report", root), strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
 		t.Errorf("report on a non-run directory: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -75,7 +93,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 		var out, errb testutil.SyncBuffer
 		done := make(chan int, 1)
 		go func() {
-			done <- Run(ctx, []string{"serve", t.TempDir(), "--addr", tt.addr}, strings.NewReader(""), &out, &errb)
+			done <- Run(ctx, cmdline("serve", t.TempDir(), "--addr", tt.addr), strings.NewReader(""), &out, &errb)
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "http://") && time.Now().Before(deadline) {

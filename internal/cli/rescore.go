@@ -82,10 +82,14 @@ file is optional. See docs/review.md.`,
 	return cmd
 }
 
-// rescoreRun applies the reviews file at path to the run and writes its reviewed.json
-// (benchrun.RescoreRun); the dashboard (serve) calls it after recording a review.
-func rescoreRun(ctx context.Context, run *rundir.Run, path string) (reviewedSummary, error) {
-	return benchrun.RescoreRun(ctx, run, path, "")
+// serveRescorer applies a run's reviews file and writes its reviewed.json for the
+// dashboard (serve), after recording a review: a corrected gold is judged only under
+// dbRoot, the root given to serve ("" refuses it; benchrun.RescoreRunUnder).
+func serveRescorer(dbRoot string) report.Rescorer {
+	return func(ctx context.Context, run *rundir.Run, path string) error {
+		_, err := benchrun.RescoreRunUnder(ctx, run, path, dbRoot)
+		return err
+	}
 }
 
 func printRescored(e *env, s reviewedSummary, dir string) error {

@@ -24,12 +24,15 @@ func reviewServer(t *testing.T) (h http.Handler, srv *report.Server, runDir stri
 	root := t.TempDir()
 	runDir = filepath.Join(root, "runs", "demo")
 	runCLI(t, "demo", "--cache", filepath.Join(root, "cache"), "--out", runDir)
-	srv = report.NewServer(runDir, report.ExecOptions{Rows: 5, MaxRows: 1000})
+	// The databases the demo just judged on, given as serve --db-root would.
+	dbRoots, _ := filepath.Glob(filepath.Join(root, "cache", "*", "databases"))
+	if len(dbRoots) != 1 {
+		t.Fatalf("demo databases: %v", dbRoots)
+	}
+	dbRoot := dbRoots[0]
+	srv = report.NewServer(runDir, report.ExecOptions{Rows: 5, MaxRows: 1000, DBRoot: dbRoot})
 	t.Cleanup(func() { srv.Close() })
-	srv.SetRescorer(func(ctx context.Context, run *rundir.Run, path string) error {
-		_, err := rescoreRun(ctx, run, path)
-		return err
-	})
+	srv.SetRescorer(serveRescorer(dbRoot))
 	return srv.HandlerAt("127.0.0.1:8080"), srv, runDir
 }
 

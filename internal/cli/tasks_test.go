@@ -305,8 +305,8 @@ func TestTaskEvalBenchSQLite(t *testing.T) {
 	runCLI(t, "verify", out)
 }
 
-// TestTaskPredErrors: a bad prediction line is refused naming file:line and key; corrected
-// mode is refused for evalbench: datasets.
+// TestTaskPredErrors: a bad prediction line is refused naming file:line and key; an
+// unknown --livesql-mode is refused.
 func TestTaskPredErrors(t *testing.T) {
 	dir := testutil.Shared(t, "data/evalbench/bat")
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
@@ -318,9 +318,9 @@ func TestTaskPredErrors(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, bad+":2") || !strings.Contains(stderr, `"pred_sqls"`) {
 		t.Errorf("exit %d, stderr %q; want an error naming %s:2 and pred_sqls", code, stderr, bad)
 	}
-	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "corrected", "--out", filepath.Join(t.TempDir(), "r"))
-	if code == 0 || !strings.Contains(stderr, "for livesql: datasets") {
-		t.Errorf("corrected mode on evalbench: exit %d, stderr %q; want refused (it corrects LiveSQLBench's evaluator)", code, stderr)
+	code, _, stderr = run("eval", "--dataset", "evalbench:"+dir, "--pred", "sys="+bad, "--livesql-mode", "bogus", "--out", filepath.Join(t.TempDir(), "r"))
+	if code == 0 || !strings.Contains(stderr, "official or corrected") {
+		t.Errorf("--livesql-mode bogus: exit %d, stderr %q; want refused naming the two modes", code, stderr)
 	}
 }
 
@@ -375,7 +375,7 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 		}
 	}()
 	var o, e strings.Builder
-	if code := Run(ctx, args(out), strings.NewReader(""), &o, &e); code == 0 {
+	if code := Run(ctx, cmdline(args(out)...), strings.NewReader(""), &o, &e); code == 0 {
 		t.Fatalf("the cancelled run exited 0:\n%s", o.String())
 	}
 	if n := strings.Count(readFileT(t, recs), "\n"); n >= len(tasks) {
@@ -388,7 +388,7 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	}
 
 	var o2, e2 strings.Builder
-	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o2, &e2); code != 0 {
+	if code := Run(bg, cmdline("eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"), strings.NewReader(""), &o2, &e2); code != 0 {
 		t.Fatalf("--resume: exit %d\n%s", code, e2.String())
 	}
 	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
@@ -441,7 +441,7 @@ func taskResumeAfterKill(t *testing.T, pg *taskdb.Postgres, args func(string) []
 	}
 	t.Logf("killed after %d records, leaving %d task databases: %v", n, len(left), left)
 	var o, e strings.Builder
-	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o, &e); code != 0 {
+	if code := Run(bg, cmdline("eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"), strings.NewReader(""), &o, &e); code != 0 {
 		t.Fatalf("--resume after kill -9: exit %d\n%s", code, e.String())
 	}
 	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {

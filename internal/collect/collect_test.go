@@ -239,6 +239,9 @@ const killPipeline = "pipeline:\n  query_revision: {strategy: execution_guided}\
 // as an uninterrupted run's, question by question (workers finish in any order) and
 // latency aside.
 func TestKilledCollectResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill and resume a collect is slow for -short; go test ./... runs it")
+	}
 	if os.Getenv("COLLECT_CRASH_CHILD") != "" {
 		t.Skip("child")
 	}

@@ -18,7 +18,11 @@ type Dataset struct {
 	Kind   string // "bird", "spider", "spider2" or "jsonl"
 	Path   string // the question file that was read
 	DBRoot string // where databases are looked up
-	Tables string // tables.json path, if any
+	// Confined makes DBPath return only database files that resolve inside DBRoot
+	// (DBPathInside): set when the database ids come from a run directory, which may be
+	// anyone's, and the root from the user.
+	Confined bool
+	Tables   string // tables.json path, if any
 	// DiffJSON is the question JSON that gave a BIRD gold .sql its question ids and
 	// difficulties (bird_gold.go), "" otherwise.
 	DiffJSON string

@@ -35,6 +35,9 @@ var planOrderSoftF1 = map[string]string{
 // the plan-sensitive list may take its alternative value (Soft-F1 pairs rows by position,
 // so row order matters); testutil.MiniDevServerDeviations lists the verdicts that differ on purpose.
 func TestMiniDevServerSoftF1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mini-dev on the servers is slow for -short; go test ./... runs it")
+	}
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
 	if _, err := os.Stat(src); err != nil {

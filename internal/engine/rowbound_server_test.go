@@ -18,6 +18,9 @@ import (
 // row that fits still comes back, decimals whose wire text is longer than their value
 // (trailing zeros) included.
 func TestServerRowBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("90 MB rows on the servers are slow for -short; go test ./... runs it")
+	}
 	type server struct {
 		name, dsnVar, db, repeat, series, decimal string
 		open                                      func(dsn string) engine.Engine

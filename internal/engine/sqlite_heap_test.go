@@ -46,6 +46,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // (a query meeting the limit is run again alone first); a large value under the limit
 // still comes back.
 func TestStatementMemoryBounded(t *testing.T) {
+	if testing.Short() && !raceEnabled { // the race step runs it: its subject is concurrent statements
+		t.Skip("ten 250 MB values is slow for -short; go test ./... runs it")
+	}
 	forceHeapLimit(t, 128<<20)
 	e := NewSQLite()
 	t.Cleanup(func() { e.Close() })

@@ -30,6 +30,9 @@ func checkLexGuards(tb testing.TB, s string) {
 // TestLexGuards: the first-character guards of the sqlparse lexer never change a token, on
 // every SQL string of the real data and on each pattern's corners.
 func TestLexGuards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole query corpus is slow for -short; go test ./... runs it")
+	}
 	for _, s := range lexGuardEdges {
 		checkLexGuards(t, s)
 	}

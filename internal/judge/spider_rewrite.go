@@ -569,3 +569,22 @@ func containsFold(s, w string) bool {
 	}
 	return false
 }
+
+// SQLParseSplit splits s into statements as sqlparse.split does (EvalBench runs a dql
+// task's first statement and each statement of the rest one by one): at a semicolon
+// outside parentheses, the spaces and line comment after it on its line kept with it,
+// each statement stripped, white space alone no statement. BEGIN/DECLARE/CREATE block
+// tracking is not reproduced (firstStatementTokens).
+func SQLParseSplit(s string) []string {
+	toks := sqlparseTokens(s)
+	var out []string
+	for len(toks) > 0 {
+		n := firstStatementTokens(s, toks)
+		if n == 0 {
+			break
+		}
+		out = append(out, strings.TrimSpace(s[toks[0].start:toks[n-1].end]))
+		toks = toks[n:]
+	}
+	return out
+}

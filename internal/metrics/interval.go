@@ -338,3 +338,24 @@ func NewcombePaired(both, aOnly, bOnly, neither int) (lo, hi float64) {
 	hi = d + math.Sqrt(math.Max(0, el*el-2*phi*el*du+du*du))
 	return math.Max(-1, lo), math.Min(1, hi)
 }
+
+// RateValue is the value of the registry's 0/1 metric id for k of n judged questions
+// (a slice that other sections do not hold, such as a task category): the rate, its
+// text and its Wilson interval, exactly as Aggregate gives them. n = 0, or an id that is
+// not a declared rate, gives a value not applicable ("n/a: nothing judged").
+func RateValue(id string, k, n int) Value {
+	v := Value{ID: id, N: n, Denominator: n, Judged: n}
+	m, ok := Declaration(id)
+	if !ok || !m.Binary || n <= 0 || k < 0 || k > n {
+		v.Text = naText(0, 0, "")
+		if ok && !m.Binary {
+			v.Text = naText(0, 0, id+" is not a rate")
+		}
+		return v
+	}
+	rate := float64(k) / float64(n)
+	v.Value, v.Coverage, v.Applicable, v.Text = &rate, 1, true, m.Unit.Format(rate)
+	lo, hi := Wilson(k, n)
+	setCI(&m, &v, MethodWilson, lo, hi)
+	return v
+}

@@ -56,6 +56,9 @@ func TestMcNemarExact(t *testing.T) {
 // system is aggregated alone with EX alone: the interval is the system's own, and
 // building all 500,000 records first and aggregating every metric over them took 6-12 s.
 func TestWilsonCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1,000-system simulation is slow for -short; go test ./... runs it")
+	}
 	const systems, questions = 1000, 500
 	var ex []Metric
 	for _, m := range Declared(Options{}) {
@@ -208,5 +211,21 @@ func TestPairedSection(t *testing.T) {
 	sf := find(ps.Pairs[1], "soft_f1")
 	if sf.Method != MethodPairedBS || sf.Diff != -0.5 || sf.P > 0.01 {
 		t.Errorf("a vs c soft_f1: %+v", sf)
+	}
+}
+
+// TestRateValue: a rate outside the sections (a task category) reads as EX does: its
+// text, Wilson's interval, and not applicable when nothing was judged.
+func TestRateValue(t *testing.T) {
+	v := RateValue(PrimaryID, 7, 10)
+	lo, hi := Wilson(7, 10)
+	if !v.Applicable || v.Text != "70.00" || v.CIMethod != MethodWilson || v.CILow == nil || *v.CILow != lo || *v.CIHigh != hi || v.CIText != "[39.68, 89.22]" {
+		t.Errorf("7 of 10: %+v (ci %v %v), want 70.00 [39.68, 89.22]", v, lo, hi)
+	}
+	if v := RateValue(PrimaryID, 0, 0); v.Applicable || v.Value != nil || v.Text != "n/a: nothing judged" {
+		t.Errorf("0 of 0: %+v, want not applicable", v)
+	}
+	if v := RateValue("no such metric", 1, 2); v.Applicable {
+		t.Errorf("an undeclared id: %+v, want not applicable", v)
 	}
 }

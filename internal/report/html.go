@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -42,10 +41,13 @@ func mustAsset(name string) string {
 
 // HTMLOptions configure the HTML report.
 type HTMLOptions struct {
-	Exec   ExecOptions
-	NoExec bool          // leave result tables out (no database access)
+	Exec   ExecOptions   // Exec.DBRoot "" (the default) runs no query
+	NoExec bool          // leave result tables out (no database access) even with Exec.DBRoot
 	Engine engine.Engine // runs the drill-down's queries; nil opens (and closes) a SQLite engine
 	Title  string        // default: the run directory's name
+	// Dataset is a question file the user gave (report --dataset) to show what records
+	// do not hold (BIRD's evidence); "" reads none, and the run's recorded path never.
+	Dataset string
 }
 
 // Page is what the report and dashboard templates render.
@@ -65,6 +67,7 @@ type Page struct {
 	ModuleTables []ScoreTable
 	Comparison   *TextTable     // each system against the best, at the top (vsbest.go)
 	Stats        []TextTable    // intervals and paired comparisons (table_stats.go)
+	Tasks        []TextTable    // tasks on a database copy: by phase, category and difficulty (table_tasks.go)
 	Audit        []TextTable    // the gold audit (audit.go)
 	Agreement    *AgreementView // verdicts against expert labels and each other (agreement.go)
 	Slices       []TextTable    // slices and result_diff kinds (table_slices.go)
@@ -80,14 +83,15 @@ type Page struct {
 }
 
 // BuildPage assembles the report's page from a run, without result tables: the static
-// report executes every question's queries (WriteHTML), the dashboard one question on demand.
-func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
+// report executes every question's queries (WriteHTML), the dashboard one question on
+// demand, each only under a database root the user gave. datasetFile is a question file
+// the user gave for BIRD's evidence ("" none); the page reads no other file than the run's.
+func BuildPage(ctx context.Context, run *rundir.Run, title, datasetFile string) *Page {
 	if title == "" {
 		title = "nl2sqlbench report: " + filepath.Base(filepath.Clean(run.Dir))
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: SemanticsName(&run.Summary),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
-		Scores: Scores(&run.Summary), Comparison: ComparisonTable(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if n := run.Integrity.Note(); n != "" {
 		p.Warnings = append(p.Warnings, n)
@@ -95,16 +99,17 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 	if !run.Summary.CreatedAt.IsZero() {
 		p.Created = run.Summary.CreatedAt.UTC().Format(time.RFC3339)
 	}
-	evidence, warn := loadEvidence(ctx, run)
+	evidence, warn := loadEvidence(ctx, run, datasetFile)
 	if warn != "" {
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
-	p.Slices, p.SliceFilter = SliceTables(&run.Summary), sliceFilter(&run.Summary, p.Questions)
-	attachAudit(run, p.Questions)
-	p.Audit = AuditTables(run)
-	p.Agreement = Agreement(run)
-	p.Stats = append(p.Stats, ReviewedTable(run)...)
+	// The sections, from the one list (sections.go).
+	for _, sec := range Sections {
+		if sec.In&OutHTML != 0 {
+			sec.HTML(p, run)
+		}
+	}
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {
 		dbs[q.DBID] = true
@@ -118,13 +123,13 @@ func BuildPage(ctx context.Context, run *rundir.Run, title string) *Page {
 
 // WriteHTML writes the self-contained HTML report of run.
 func WriteHTML(ctx context.Context, w io.Writer, run *rundir.Run, opt HTMLOptions) error {
-	p := BuildPage(ctx, run, opt.Title)
+	p := BuildPage(ctx, run, opt.Title, opt.Dataset)
 	p.Static = true
 	switch {
 	case opt.NoExec:
 		p.ExecNote = "Result tables left out (--no-exec)."
-	case !dirExists(run.Summary.Dataset.DBRoot):
-		p.ExecNote = fmt.Sprintf("Result tables not shown: the databases are not available (%s not found).", run.Summary.Dataset.DBRoot)
+	case opt.Exec.DBRoot == "":
+		p.ExecNote = NoExecNote
 	default:
 		eng := opt.Engine
 		if eng == nil {
@@ -148,7 +153,6 @@ func WriteHTML(ctx context.Context, w io.Writer, run *rundir.Run, opt HTMLOption
 	return nil
 }
 
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return p != "" && err == nil && fi.IsDir()
-}
+// NoExecNote says, in the report and the dashboard, why a drill-down has no result
+// tables by default and which flag gives them.
+const NoExecNote = "Result tables not shown: no query is re-executed unless you name the databases (" + ExecFlag + ": the run's database root, read-only); the run's recorded root is never used."

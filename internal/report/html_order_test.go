@@ -16,7 +16,7 @@ import (
 // tables, 15,800px down.
 func TestReportSectionOrder(t *testing.T) {
 	run := loadFixture(t, fixtureRun(t))
-	p := BuildPage(context.Background(), run, "")
+	p := BuildPage(context.Background(), run, "", "")
 	p.Static = true
 	p.Slices = append(p.Slices, TextTable{Title: "EX by slice", Head: []string{"slice", "n"}, Rows: [][]string{{"nested", "3"}}})
 	audit := TextTable{Title: "Gold audit findings", Head: []string{"#", "check"}}

@@ -292,7 +292,7 @@ func TestDrillDownResults(t *testing.T) {
 	run := loadFixture(t, fixtureRun(t))
 	eng := engine.NewSQLite()
 	defer eng.Close()
-	x := newExecutor(run, eng, ExecOptions{Rows: 5, MaxRows: 30})
+	x := newExecutor(run, eng, ExecOptions{Rows: 5, MaxRows: 30, DBRoot: trustedRoot(run)})
 
 	g, p := x.pair(ctx, "shop", "SELECT name FROM items WHERE id < 3", "SELECT name FROM items WHERE id < 4")
 	if g.Note != "2 rows" || p.Note != "3 rows" {
@@ -334,11 +334,11 @@ func TestDrillDownResults(t *testing.T) {
 			}
 		})
 	}
-	if _, p := x.pair(ctx, "warehouse", "SELECT 1", "SELECT 1"); !strings.Contains(p.Note, "database not available") {
+	if _, p := x.pair(ctx, "warehouse", "SELECT 1", "SELECT 1"); !strings.Contains(p.Note, "database not available: warehouse not found under "+trustedRoot(run)) {
 		t.Errorf("missing database: note %q", p.Note)
 	}
 
-	out := renderHTML(t, run, HTMLOptions{Exec: ExecOptions{Rows: 5, MaxRows: 30}})
+	out := renderHTML(t, run, HTMLOptions{Exec: ExecOptions{Rows: 5, MaxRows: 30, DBRoot: trustedRoot(run)}})
 	for _, want := range []string{"more than 30 rows: not shown", `<td class="diff">item</td>`, "re-executed read-only"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
@@ -346,17 +346,23 @@ func TestDrillDownResults(t *testing.T) {
 	}
 }
 
+// TestHTMLWithoutDatabases: a root given that lacks the run's database says so per
+// query, naming the database and the root.
 func TestHTMLWithoutDatabases(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	writeRun(t, dir, filepath.Join(t.TempDir(), "gone"), sys{"s", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
-	out := renderHTML(t, loadFixture(t, dir), HTMLOptions{})
-	if !strings.Contains(out, "Result tables not shown: the databases are not available") {
-		t.Error("a run whose databases are gone does not say so")
+	empty := t.TempDir()
+	out := renderHTML(t, loadFixture(t, dir), HTMLOptions{Exec: ExecOptions{DBRoot: empty}})
+	if !strings.Contains(out, "not executed: database not available: shop not found under "+empty) {
+		t.Error("a root without the run's database does not say so")
 	}
 	if strings.Contains(out, `class="result"`) {
 		t.Error("result tables drawn without databases")
 	}
 }
+
+// trustedRoot is the database root a test's own run recorded, given as --db-root.
+func trustedRoot(run *rundir.Run) string { return run.Summary.Dataset.DBRoot }
 
 func TestFormatSQL(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -478,7 +484,7 @@ func TestDrillDownSkipsTimedOut(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			x := newExecutor(run, eng, ExecOptions{Rows: 5, Timeout: tc.timeout})
+			x := newExecutor(run, eng, ExecOptions{Rows: 5, Timeout: tc.timeout, DBRoot: trustedRoot(run)})
 			view := q(tc.category)
 			start := time.Now()
 			fillResults(ctx, x, view, golds, preds)

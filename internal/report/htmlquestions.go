@@ -149,16 +149,29 @@ func rawSQL(run *rundir.Run) (golds map[int]string, preds map[int][]string) {
 	return golds, preds
 }
 
-// loadEvidence reads the dataset again for what records do not store (BIRD's evidence).
-// It is best-effort: a dataset that moved or cannot be read gives a warning, not an error.
-func loadEvidence(ctx context.Context, run *rundir.Run) (map[int]string, string) {
+// loadEvidence reads what records do not store (BIRD's evidence) from the question file
+// the user named (report and serve --dataset), never from the path the run records: a
+// run directory may be anyone's. The file must hold the run's questions (each record's
+// question_id and db_id at its index). It is best-effort: without the file, or one that
+// cannot be read or does not match, a one-line warning says so and names the flag.
+func loadEvidence(ctx context.Context, run *rundir.Run, file string) (map[int]string, string) {
 	k := run.Summary.Dataset.Kind
 	if kind, ok := dataset.KindNamed(k); !ok || kind.Name != k || !kind.Evidence || kind.Load == nil {
 		return nil, "" // Spider has no evidence
 	}
-	ds, err := dataset.Load(ctx, k+":"+run.Summary.Dataset.Path, dataset.Options{DBRoot: run.Summary.Dataset.DBRoot})
+	if file == "" {
+		return nil, fmt.Sprintf("evidence not shown: records do not hold it; pass %s (the run's question file) to show it", EvidenceFlag)
+	}
+	ds, err := dataset.Load(ctx, k+":"+file, dataset.Options{})
 	if err != nil {
 		return nil, fmt.Sprintf("evidence not shown: %v", err)
+	}
+	for _, s := range run.Systems {
+		for _, r := range s.Records {
+			if r.Index < 0 || r.Index >= len(ds.Questions) || ds.Questions[r.Index].ID != r.QuestionID || ds.Questions[r.Index].DBID != r.DBID {
+				return nil, fmt.Sprintf("evidence not shown: %s does not hold this run's questions (question %s of database %s is not at index %d there)", file, r.QuestionID, r.DBID, r.Index)
+			}
+		}
 	}
 	out := map[int]string{}
 	for _, q := range ds.Questions {
@@ -168,6 +181,9 @@ func loadEvidence(ctx context.Context, run *rundir.Run) (map[int]string, string)
 	}
 	return out, ""
 }
+
+// EvidenceFlag is the flag that names the question file for BIRD's evidence.
+const EvidenceFlag = "--dataset FILE"
 
 // Label names the question in the list and on its page: its position in the dataset
 // and, when the dataset gives one that says more, its question_id ("#5 lib-006"; a

@@ -15,9 +15,11 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// Records do not store results, so the drill-down re-executes the gold and the prediction
-// read-only through the engine (the same engine the judge used), with the run's timeout
-// and a cap on the rows read, and shows the first rows.
+// Records do not store results, so the drill-down can re-execute the gold and the
+// prediction read-only through the engine (the same engine the judge used), with the run's
+// timeout and a cap on the rows read, and show the first rows. It does so only on a
+// database root the user gave (ExecOptions.DBRoot), never on the one the run records: a
+// run directory may be anyone's and name any file on the machine.
 
 // ResultView is one query's result as the drill-down shows it.
 type ResultView struct {
@@ -43,7 +45,17 @@ type ExecOptions struct {
 	MaxBytes int64
 	// NoExec leaves result tables out: serve runs no query (serve --no-exec).
 	NoExec bool
+	// DBRoot is the database root the user gave (report and serve --db-root): queries
+	// run only on database files that resolve inside it (dataset.DBPathInside), looked up
+	// by the layout of the run's dataset kind. "" runs no query.
+	DBRoot string
 }
+
+// ExecFlag is the flag that turns re-execution on, for the notes that say how.
+const ExecFlag = "--db-root DIR"
+
+// Executes says whether opt lets the drill-down run queries.
+func (opt ExecOptions) Executes() bool { return !opt.NoExec && opt.DBRoot != "" }
 
 // DrillMaxBytes is the default byte cap of a drill-down result: enough for any result
 // a page shows, a sixteenth of eval's (engine.DefaultMaxBytes).
@@ -83,17 +95,15 @@ func newExecutor(run *rundir.Run, eng engine.Engine, opt ExecOptions) *executor 
 			opt.Timeout = 10 * time.Second
 		}
 	}
-	ds := &dataset.Dataset{Kind: run.Summary.Dataset.Kind, DBRoot: run.Summary.Dataset.DBRoot}
+	// The layout is the run's kind's; the root is the user's, and no file outside it.
+	ds := &dataset.Dataset{Kind: run.Summary.Dataset.Kind, DBRoot: opt.DBRoot, Confined: true}
 	return &executor{eng: eng, ds: ds, opt: opt, gold: map[string]*engine.Result{}, gerr: map[string]error{}, runTimeout: runTimeout}
 }
 
-// errNoDB says the database of a question cannot be found where summary.json says.
-var errNoDB = errors.New("database not available")
-
 func (x *executor) query(ctx context.Context, dbID, sql string) (*engine.Result, error) {
-	path, ok := x.ds.DBPath(dbID)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s not found under %s", errNoDB, dbID, x.ds.DBRoot)
+	path, err := x.ds.DBPathInside(dbID)
+	if err != nil {
+		return nil, err
 	}
 	return x.eng.Query(ctx, path, sql, engine.Limits{Timeout: x.opt.Timeout, MaxRows: x.opt.MaxRows, MaxBytes: x.opt.MaxBytes})
 }

@@ -13,6 +13,9 @@ import (
 // FormatSQL (now on sqlscan) lays the query out as its own scanner did before (kept below
 // as the oracle). Skips without ../shared.
 func TestFormatSQLMatchesOldOnDatasets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every dataset's queries is slow for -short; go test ./... runs it")
+	}
 	n := 0
 	for _, q := range testutil.SQLCorpus(t) {
 		if strings.Contains(q, "--") || strings.Contains(q, "/*") {

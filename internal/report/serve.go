@@ -27,9 +27,10 @@ import (
 
 // Server serves the dashboard over the run directories under Root.
 type Server struct {
-	root string
-	opt  ExecOptions
-	eng  engine.Engine
+	root    string
+	opt     ExecOptions
+	eng     engine.Engine
+	dataset string // the question file the user gave for BIRD's evidence (SetDataset)
 
 	mu    sync.Mutex
 	pages map[string]cachedPage
@@ -54,6 +55,10 @@ const maxRunDepth = 4
 func NewServer(root string, opt ExecOptions) *Server {
 	return &Server{root: root, opt: opt, eng: engine.NewSQLite(), pages: map[string]cachedPage{}, token: newToken(), exec: make(chan struct{}, 1)}
 }
+
+// SetDataset names the question file the pages read BIRD's evidence from (serve
+// --dataset); each run checks that it holds its questions.
+func (s *Server) SetDataset(file string) { s.dataset = file }
 
 // Close releases the engine.
 func (s *Server) Close() error { return s.eng.Close() }
@@ -171,7 +176,7 @@ func (s *Server) load(ctx context.Context, id string) (*rundir.Run, *Page, error
 			return nil, nil, err
 		}
 	}
-	p := BuildPage(ctx, run, "")
+	p := BuildPage(ctx, run, "", s.dataset)
 	p.Base = "/run/" + url.PathEscape(id) + "/"
 	p.Home = "/"
 	s.pages[id] = cachedPage{stamp: stamp, run: run, page: p}
@@ -249,14 +254,14 @@ func (s *Server) questionPage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case s.opt.NoExec:
 		q.Gold, q.Detailed = &ResultView{Note: "result tables not shown: the dashboard runs no query (serve --no-exec)"}, true
-	case dirExists(run.Summary.Dataset.DBRoot):
+	case s.opt.DBRoot == "":
+		q.Gold, q.Detailed = &ResultView{Note: "result tables not shown: the dashboard runs no query unless started with " + ExecFlag + " (the databases to re-execute on, read-only); the run's recorded root is never used"}, true
+	default:
 		// One drill-down executes at a time: requests side by side would each hold their
 		// results (issue 45 #7: four at once took 3.6 GB).
 		if !s.drill(r.Context(), run, q) {
 			return // the client left while waiting
 		}
-	default:
-		q.Gold, q.Detailed = &ResultView{Note: "result tables not shown: the databases are not available (" + run.Summary.Dataset.DBRoot + " not found)"}, true
 	}
 	data := map[string]any{"Title": q.Label() + " · " + p.Title, "Base": p.Base, "Home": p.Home, "Question": q}
 	if s.rescore != nil {

@@ -111,6 +111,10 @@ func (s *Server) postReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rv, err := checkReview(in, r.PathValue("idx"), p)
+	if err == nil && !s.opt.Executes() && len(review.Corrections([]review.Review{rv})) > 0 {
+		// Judging a corrected gold runs it: refused before it is recorded.
+		err = &errField{"sql", "a corrected gold is judged by running it, and this dashboard runs no query (start serve with " + ExecFlag + ")"}
+	}
 	if err == nil {
 		s.reviewMu.Lock()
 		defer s.reviewMu.Unlock()

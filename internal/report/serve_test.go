@@ -32,7 +32,7 @@ func TestServe(t *testing.T) {
 	nested := filepath.Join(root, "more", "run2")
 	writeRun(t, nested, "", sys{"solo", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
 
-	srv := NewServer(root, ExecOptions{Rows: 3})
+	srv := NewServer(root, ExecOptions{Rows: 3, DBRoot: filepath.Join(root, "db")})
 	defer srv.Close()
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
@@ -98,7 +98,7 @@ func TestServeNULPrediction(t *testing.T) {
 	root := filepath.Dir(dir)
 	writeRun(t, filepath.Join(root, "nul"), filepath.Join(root, "db"),
 		sys{"solo", []map[string]any{rec(0, "simple", "error", "\x00", "\x00")}})
-	srv := NewServer(root, ExecOptions{Rows: 3})
+	srv := NewServer(root, ExecOptions{Rows: 3, DBRoot: filepath.Join(root, "db")})
 	defer srv.Close()
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
@@ -122,7 +122,7 @@ func TestServeDrillBounded(t *testing.T) {
 		t.Errorf("--no-exec drill-down: %d, want a note and no result table:\n%s", code, body)
 	}
 
-	on := NewServer(root, ExecOptions{Rows: 3})
+	on := NewServer(root, ExecOptions{Rows: 3, DBRoot: filepath.Join(root, "db")})
 	defer on.Close()
 	if got := newExecutor(&rundir.Run{}, on.eng, on.opt).opt.MaxBytes; got != DrillMaxBytes {
 		t.Errorf("drill-down byte cap %d, want %d", got, DrillMaxBytes)

@@ -1,5 +1,7 @@
 package rundir
 
+import "github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
+
 // TaskSummary is one system's scores on a benchmark of tasks on a database copy of their
 // own (livesql:DIR, evalbench:DIR): per phase (1: the first turn, 2: the follow-up),
 // category and difficulty tier, how many turns were judged, correct and not judged, and
@@ -43,4 +45,8 @@ type TaskRow struct {
 	Correct    int    `json:"correct"`
 	NotJudged  int    `json:"not_judged"`
 	NotReached int    `json:"not_reached,omitempty"`
+	// Rate is Correct of Judged as the registry's EX: its text and Wilson's 95%
+	// interval (metrics.RateValue), computed once with the counts; absent in summaries
+	// written before it.
+	Rate *metrics.Value `json:"rate,omitempty"`
 }

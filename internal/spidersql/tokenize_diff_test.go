@@ -26,6 +26,9 @@ func checkTokenizeMatchesRegex(tb testing.TB, in string) {
 // tokenizer's tokens on every SQL string of the real data (Spider and BIRD gold and
 // predictions).
 func TestTokenizeMatchesRegexCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole query corpus is slow for -short; go test ./... runs it")
+	}
 	corpus := testutil.SQLCorpus(t)
 	for _, in := range corpus {
 		checkTokenizeMatchesRegex(t, in)

@@ -24,6 +24,9 @@ import (
 // sixteenth test case runs (the package's tests stay at seconds);
 // NL2SQLBENCH_TASKCODE_FULL=1 runs them all.
 func TestRealTestCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every real test case is slow for -short; go test ./... runs it")
+	}
 	p := findPython(t)
 	ds, err := taskset.LoadLiveSQL(context.Background(), testutil.Shared(t, "data/evalbench/bat-interact"))
 	if err != nil {

@@ -93,6 +93,9 @@ func TestPool(t *testing.T) {
 // and may serve another task; a write, a failed write, DDL, a temporary table, a
 // sequence advanced by nextval, a SELECT INTO or a COMMIT inside the SQL make it dirty.
 func TestReusable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copy reuse on every engine is slow for -short; go test ./... runs it")
+	}
 	b := pgBackend(t)
 	ctx := context.Background()
 	setup := uniqueSetup(t)

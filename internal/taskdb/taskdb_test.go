@@ -131,6 +131,9 @@ func checksum(tb testing.TB, tmpl copier) map[string]string {
 // TestTemplateNeverWritten: tasks that insert, update, delete and drop on their copies
 // leave the template's every table as it was, and each copy starts from the template.
 func TestTemplateNeverWritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every engine's template is slow for -short; go test ./... runs it")
+	}
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			b := open(t)
