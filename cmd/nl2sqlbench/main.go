@@ -15,8 +15,8 @@ func main() {
 	// and Kubernetes (pod eviction) send first, and a run stopped this way keeps its
 	// records and says how to resume.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// os.Args[0]: the hints it prints run the program as the user did (./nl2sqlbench).
-	code := cli.RunAs(ctx, os.Args[0], os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	// os.Args[0] too: the hints it prints run the program as the user did (./nl2sqlbench).
+	code := cli.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -50,7 +50,7 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*rundir.Manifest, 
 		// cached per binary file: internal/buildid).
 		m.Executable = buildid.ExecutableSHA256()
 	}
-	m.Settings = manifestSettings(cfg, p)
+	m.Settings = manifestSettings(p)
 	var err error
 	if m.Dataset, err = digestFile(ctx, ds.Path); err != nil {
 		return nil, fmt.Errorf("manifest: dataset: %w", err)
@@ -97,52 +97,6 @@ func newManifest(ctx context.Context, p *Plan, obs Observer) (*rundir.Manifest, 
 		return nil, err
 	}
 	return m, nil
-}
-
-// manifestSettings are cfg's settings that shape verdicts and scores, as in force (the
-// semantics after its default, the Pass@k list after its default).
-func manifestSettings(cfg Config, p *Plan) rundir.ManifestSettings {
-	s := rundir.ManifestSettings{
-		DatasetKind:    p.Dataset.Kind,
-		DBRoot:         absPath(p.Dataset.DBRoot),
-		Semantics:      string(p.Settings.Semantics),
-		TimeoutS:       cfg.Timeout.Seconds(),
-		MaxRows:        cfg.MaxRows,
-		MaxResultBytes: cfg.maxResultBytes(),
-		AllowMissing:   cfg.AllowMissing,
-		Engine:         cfg.Engine,
-		GoldEngine:     cfg.GoldEngine,
-		DBIDs:          cfg.DBIDs,
-		Flex:           cfg.Flex,
-		ESMValues:      cfg.ESMValues,
-		ESMDistinct:    cfg.ESMDistinct,
-		ETMVerbose:     cfg.ETMVerbose,
-		ETMMode:        string(p.Settings.ETMMode),
-		SpiderMode:     spiderModeSetting(p),
-		PassK:          cfg.passK(),
-		VES:            cfg.VES,
-		Pricing:        cfg.PricingPath,
-		Spider2Mode:    spider2ModeSetting(p),
-		LiveSQLMode:    liveSQLModeSetting(p),
-		TaskCode:       taskCodeSetting(cfg, p),
-		DuckDB:         duckDBSetting(cfg, p),
-		Shard:          p.Shard,
-		TestSuite:      testSuiteSetting(cfg),
-		Metrics:        p.Settings.metricsSetting(),
-	}
-	if cfg.LLMJudge != nil {
-		s.LLMJudge = cfg.LLMJudge.Setting()
-	}
-	if s.Engine == "" {
-		s.Engine = "sqlite"
-	}
-	if s.GoldEngine == "" {
-		s.GoldEngine = s.Engine
-	}
-	if cfg.VES {
-		s.Timing, s.VESIterations = string(p.Settings.Timing), cfg.VESIterations
-	}
-	return s
 }
 
 // databaseFiles describes the database of every db_id of ds's questions, in db_id order.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
@@ -158,7 +157,7 @@ func majority(shards []ShardRun) ShardRun {
 // its databases and its host, naming both directories and every difference.
 func sameRun(ref, s ShardRun) error {
 	a, b := *ref.Manifest, *s.Manifest
-	a.Settings.Shard, b.Settings.Shard = nil, nil
+	a.Settings, b.Settings = withoutPerShard(a.Settings), withoutPerShard(b.Settings)
 	a.Databases, b.Databases = nil, nil
 	err := CompareManifests(&a, &b)
 	var me *MismatchError
@@ -302,20 +301,14 @@ func checkShardRecords(s ShardRun, si int, system string, ds *dataset.Dataset, p
 	return nil
 }
 
-// configOf is the Config whose summary a single run with m's settings would have made,
-// and its settings as m recorded them (ResolveManifest).
+// configOf is the Config whose summary a single run with m's settings would have made
+// (every entry of recordedSettings put back: restoreSettings), and its settings as m
+// recorded them (ResolveManifest).
 func configOf(m *rundir.Manifest, workers int) (Config, Settings, error) {
 	st := m.Settings
-	cfg := Config{
-		DatasetSpec: st.DatasetKind + ":" + m.Dataset.Path, DBRoot: st.DBRoot,
-		Timeout: time.Duration(st.TimeoutS * float64(time.Second)), Workers: workers, MaxRows: st.MaxRows, MaxResultBytes: st.MaxResultBytes,
-		Semantics: st.Semantics, AllowMissing: st.AllowMissing, VES: st.VES, Timing: st.Timing, VESIterations: st.VESIterations,
-		ESMValues: st.ESMValues, ESMDistinct: st.ESMDistinct, ETMVerbose: st.ETMVerbose, ETMMode: st.ETMMode, SpiderMode: st.SpiderMode,
-		Engine: st.Engine, GoldEngine: st.GoldEngine, DBIDs: st.DBIDs, Flex: st.Flex, PassK: st.PassK,
-		PricingPath: st.Pricing, HashDBs: m.HashedDBs, Metrics: st.Metrics,
-	}
-	if cfg.Engine == "sqlite" {
-		cfg.GoldEngine = "" // as the cli leaves it for the SQLite files
+	cfg := Config{Workers: workers, HashDBs: m.HashedDBs}
+	if err := restoreSettings(&cfg, m); err != nil {
+		return cfg, Settings{}, fmt.Errorf("%w: the shards' manifest: %w", ErrMerge, err)
 	}
 	if m.Tables != nil {
 		cfg.Tables = m.Tables.Path

@@ -236,9 +236,25 @@ func keepDBs(ds *dataset.Dataset, systems []System, ids []string) error {
 // splitPredSpec splits NAME=FILE; without a NAME the file's base name minus its
 // extension names the system.
 func splitPredSpec(spec string) (name, path string) {
-	if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], `/\`) {
+	if i := predNameEnd(spec); i > 0 {
 		return spec[:i], spec[i+1:]
 	}
 	base := filepath.Base(spec)
 	return strings.TrimSuffix(base, filepath.Ext(base)), spec
+}
+
+// predNameEnd is the index of the '=' ending NAME in NAME=FILE; -1 when there is none.
+func predNameEnd(spec string) int {
+	if i := strings.IndexByte(spec, '='); i > 0 && !strings.ContainsAny(spec[:i], `/\`) {
+		return i
+	}
+	return -1
+}
+
+// AbsPredSpec is a --pred [NAME=]FILE with its file made absolute, as args.json keeps it.
+func AbsPredSpec(spec string) string {
+	if i := predNameEnd(spec); i > 0 {
+		return spec[:i+1] + absPath(spec[i+1:])
+	}
+	return absPath(spec)
 }

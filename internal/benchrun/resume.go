@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -83,10 +84,10 @@ func orNone(s string) string {
 	return s
 }
 
-// settingsDiffs compares every setting by its JSON name, so a setting added to
-// ManifestSettings is compared without a line here.
+// settingsDiffs compares every setting by its JSON name (those in Extra by their key),
+// so a setting added to the table of recorded settings is compared without a line here.
 func settingsDiffs(old, cur rundir.ManifestSettings) []string {
-	om, cm := jsonFields(old), jsonFields(cur)
+	om, cm := settingFields(old), settingFields(cur)
 	keys := make([]string, 0, len(om)+len(cm))
 	for k := range om {
 		keys = append(keys, k)
@@ -127,6 +128,30 @@ func jsonText(v json.RawMessage) string {
 	}
 	return orNone(string(v))
 }
+
+// settingFields are s's settings by key: its fields' and Extra's.
+func settingFields(s rundir.ManifestSettings) map[string]json.RawMessage {
+	m := jsonFields(s)
+	delete(m, "extra")
+	for k, v := range s.Extra {
+		if settingFieldNames[k] {
+			k = "extra." + k // a hostile key of a field's name cannot hide the field's change
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// settingFieldNames are the JSON names of ManifestSettings' fields.
+var settingFieldNames = func() map[string]bool {
+	names := map[string]bool{}
+	t := reflect.TypeFor[rundir.ManifestSettings]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	return names
+}()
 
 func jsonFields(v any) map[string]json.RawMessage {
 	b, _ := json.Marshal(v) // settings are plain values: marshalling cannot fail

@@ -16,8 +16,8 @@ import (
 // judging, the summary) reads them here and never parses a mode string again. A bad
 // value is an error naming the flag or the manifest key, never a fallback to a default.
 //
-// To add a mode: a field here, one parse in resolve, and its flag and manifest key in
-// the cli's flag table.
+// To add a mode: a field here, one parse in resolve, and its entry in the table of
+// recorded settings (recorded.go), which declares its flag and manifest key.
 type Settings struct {
 	// Semantics decides the verdict. Resolve leaves it "" when --semantics is not given;
 	// Prepare sets the dataset kind's default once the dataset is loaded.
@@ -27,6 +27,9 @@ type Settings struct {
 	Spider2Mode judge.Spider2Mode
 	// Timing is the VES timing mode; "" without VES (--timing is then not read).
 	Timing judge.TimingMode
+	// TestSuite is the counterexample search's seed, budget and domain as the manifest
+	// records them (testSuiteSetting); "" when off. The summary shows it.
+	TestSuite string
 	// Selection is the chosen metrics (the zero Selection: every metric) and Needs what
 	// they need, for the registry options MetricOptions.
 	Selection     metrics.Selection
@@ -36,11 +39,11 @@ type Settings struct {
 
 // rawSettings are the strings resolve parses, with what names each in an error.
 type rawSettings struct {
-	semantics, spiderMode, etmMode, spider2Mode, timing string
-	ves                                                 bool
-	metrics                                             []string
-	switches                                            metrics.Switches
-	opt                                                 metrics.Options
+	semantics, spiderMode, etmMode, spider2Mode, timing, testSuite string
+	ves                                                            bool
+	metrics                                                        []string
+	switches                                                       metrics.Switches
+	opt                                                            metrics.Options
 }
 
 // Resolve parses cfg's modes and selects its metrics; a mistake matches ErrConfig and
@@ -48,7 +51,7 @@ type rawSettings struct {
 func Resolve(cfg Config) (Settings, error) {
 	return resolve(rawSettings{
 		semantics: cfg.Semantics, spiderMode: cfg.SpiderMode, etmMode: cfg.ETMMode, spider2Mode: cfg.Spider2Mode,
-		timing: cfg.Timing, ves: cfg.VES, metrics: cfg.Metrics,
+		timing: cfg.Timing, ves: cfg.VES, metrics: cfg.Metrics, testSuite: testSuiteSetting(cfg),
 		switches: metrics.Switches{VES: cfg.VES, TestSuite: cfg.TestSuite, Flex: cfg.Flex, LLMJudge: cfg.LLMJudge != nil},
 		opt:      cfg.metricOptions(),
 	}, func(flag, _ string) string { return flag }, configf)
@@ -65,7 +68,7 @@ func ResolveManifest(m *rundir.Manifest, opt metrics.Options) (Settings, error) 
 	st := m.Settings
 	return resolve(rawSettings{
 		semantics: st.Semantics, spiderMode: st.SpiderMode, etmMode: st.ETMMode, spider2Mode: st.Spider2Mode,
-		timing: st.Timing, ves: st.VES, metrics: st.Metrics,
+		timing: st.Timing, ves: st.VES, metrics: st.Metrics, testSuite: st.TestSuite,
 		switches: metrics.Switches{VES: st.VES, TestSuite: st.TestSuite != "", Flex: st.Flex, LLMJudge: st.LLMJudge != ""},
 		opt:      opt,
 	}, func(_, key string) string { return "manifest setting " + key }, func(format string, a ...any) error {
@@ -105,7 +108,7 @@ func resolve(raw rawSettings, name func(flag, key string) string, errf func(stri
 	if s.Selection, err = metrics.SelectMetrics(raw.metrics, raw.opt, raw.switches); err != nil {
 		return s, errf("%s: %v", name("--metrics", "metrics"), err)
 	}
-	s.MetricOptions = raw.opt
+	s.MetricOptions, s.TestSuite = raw.opt, raw.testSuite
 	s.Needs = s.Selection.Needs(raw.opt)
 	return s, nil
 }

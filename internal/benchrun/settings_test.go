@@ -28,7 +28,7 @@ func resolved(tb testing.TB, cfg Config) Settings {
 func manifestOf(tb testing.TB, cfg Config) rundir.ManifestSettings {
 	tb.Helper()
 	p := &Plan{Config: cfg, Dataset: &dataset.Dataset{}, Settings: resolved(tb, cfg)}
-	return manifestSettings(cfg, p)
+	return manifestSettings(p)
 }
 
 // TestResolve: every mode is parsed into its type once; a bad value is an error naming
@@ -94,7 +94,8 @@ func TestResolveManifest(t *testing.T) {
 }
 
 // TestVerifyRefusesUnknownSemantics: verify re-runs counterexamples under the run's
-// semantics; one it does not know is refused, naming it, not read as BIRD's.
+// semantics; one it does not know is refused, naming it, not read as BIRD's; so is a
+// mode of the run's manifest.
 func TestVerifyRefusesUnknownSemantics(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -107,7 +108,10 @@ func TestVerifyRefusesUnknownSemantics(t *testing.T) {
 		}
 	}
 	write("s/records.jsonl", `{"index": 0, "question_id": "q0", "db_id": "d", "gold_sql": "SELECT 1", "pred_sql": "SELECT 1", "verdict": "correct"}`+"\n")
-	for sem, want := range map[string]string{"bird": "", "": "", "exact": `semantics: must be bird or spider, not "exact"`} {
+	for sem, want := range map[string]string{"bird": "", "": "", "exact": `semantics: must be bird or spider, not "exact"`,
+		// A mode the manifest records, this build does not know.
+		`bird"}, "manifest": {"settings": {"etm_mode": "bogus"}}, "x": {"y": "`:        `manifest setting etm_mode: `,
+		`bird"}, "manifest": {"settings": {"spider_mode": "corrected"}}, "x": {"y": "`: ""} {
 		write("summary.json", `{"settings": {"semantics": "`+sem+`"}, "systems": [{"system": "s", "dir": "s"}]}`)
 		_, _, err := VerifyCounterexamples(context.Background(), dir)
 		switch {

@@ -87,7 +87,7 @@ func Summarize(ctx context.Context, cfg Config, st Settings, ds *dataset.Dataset
 			}
 		}
 		if sel.Has("ts_ex") {
-			sum.TestSuite = metrics.SummarizeTestSuite(testSuiteSetting(cfg), srs)
+			sum.TestSuite = metrics.SummarizeTestSuite(st.TestSuite, srs)
 		}
 		return nil
 	})

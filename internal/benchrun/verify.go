@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/counterex"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
@@ -35,6 +36,13 @@ func VerifyCounterexamples(ctx context.Context, dir string) ([]Checked, []string
 	sem, err := ParseRecordedSemantics(r.Summary.Settings.Semantics)
 	if err != nil {
 		return nil, r.Warnings, fmt.Errorf("%s: summary.json: %w", dir, err)
+	}
+	// So is a run whose manifest records a mode this build does not know: its
+	// counterexamples were found by judging this build cannot reproduce.
+	if m := r.Summary.Manifest; m != nil {
+		if _, err := ResolveManifest(m, metrics.Options{PassK: m.Settings.PassK}); err != nil {
+			return nil, r.Warnings, fmt.Errorf("%s: summary.json: %w", dir, err)
+		}
 	}
 	var out []Checked
 	for _, s := range r.Systems {

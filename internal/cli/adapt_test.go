@@ -119,7 +119,7 @@ func TestEvalModuleFlagsRejected(t *testing.T) {
 		{"eval", "--dataset", "jsonl:x", "--pred", "y", "--pricing", bad},
 	} {
 		var o, e strings.Builder
-		if code := Run(t.Context(), args, strings.NewReader(""), &o, &e); code != exitUsage {
+		if code := Run(t.Context(), cmdline(args...), strings.NewReader(""), &o, &e); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d; stderr %s", args, code, exitUsage, e.String())
 		}
 	}

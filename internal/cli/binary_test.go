@@ -20,7 +20,7 @@ func runAsMain() {
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := RunAs(ctx, os.Args[0], os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -117,7 +117,7 @@ func TestCollectThenEval(t *testing.T) {
 				"pricing: {input: 1, output: 2}\npipeline: "+tt.pipeline+"\n"), 0o644)
 			out := filepath.Join(dir, "run")
 			var stdout, stderr strings.Builder
-			code := Run(ctx, []string{"collect", "--config", cfg, "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--out", out}, nil, &stdout, &stderr)
+			code := Run(ctx, cmdline("collect", "--config", cfg, "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--out", out), nil, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("collect exit %d: %s %s", code, stdout.String(), stderr.String())
 			}
@@ -127,7 +127,7 @@ func TestCollectThenEval(t *testing.T) {
 			evalOut := filepath.Join(dir, "eval")
 			stdout.Reset()
 			stderr.Reset()
-			code = Run(ctx, []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", "sys=" + filepath.Join(out, "modules.jsonl"), "--out", evalOut}, nil, &stdout, &stderr)
+			code = Run(ctx, cmdline("eval", "--dataset", "jsonl:"+files.Questions, "--db-root", files.DBRoot, "--pred", "sys="+filepath.Join(out, "modules.jsonl"), "--out", evalOut), nil, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("eval exit %d: %s", code, stderr.String())
 			}

@@ -49,7 +49,7 @@ func readRecords(tb testing.TB, path string) []record.Record {
 func runCLI(tb testing.TB, args ...string) (stdout, stderr string) {
 	tb.Helper()
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != 0 {
+	if code := Run(context.Background(), cmdline(args...), strings.NewReader(""), &out, &errb); code != 0 {
 		tb.Fatalf("nl2sqlbench %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, errb.String())
 	}
 	return out.String(), errb.String()

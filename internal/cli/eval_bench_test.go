@@ -33,7 +33,7 @@ func BenchmarkEvalSpider(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					out := filepath.Join(b.TempDir(), "run")
 					var errb strings.Builder
-					if code := Run(context.Background(), append(args, "--out", out), strings.NewReader(""), io.Discard, &errb); code != 0 {
+					if code := Run(context.Background(), cmdline(append(args, "--out", out)...), strings.NewReader(""), io.Discard, &errb); code != 0 {
 						b.Fatalf("exit %d: %s", code, errb.String())
 					}
 				}

@@ -24,7 +24,7 @@ func demoFiles(tb testing.TB) *demo.Files {
 
 func run(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(context.Background(), args, strings.NewReader(""), &o, &e)
+	code = Run(context.Background(), cmdline(args...), strings.NewReader(""), &o, &e)
 	return code, o.String(), e.String()
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 )
 
 // TestEvalFlagTable: eval's flags are exactly its table's entries, each declared once,
@@ -36,6 +38,35 @@ func TestEvalFlagTable(t *testing.T) {
 	// Binding the table twice would panic on a redefined flag: each bind declares its own.
 	if evalFlags[0].bind == nil {
 		t.Error("the first entry declares nothing")
+	}
+
+	// Every flag that shapes verdicts names its entry of benchrun's table of recorded
+	// settings, and every flag an entry names says so; the others are listed here.
+	recorded := map[string]string{}
+	for _, r := range benchrun.RecordedSettings() {
+		for _, name := range r.Flags {
+			recorded[name] = r.Key
+		}
+	}
+	var unrecorded []string
+	for _, fl := range evalFlags {
+		if fl.key == "" {
+			unrecorded = append(unrecorded, fl.name)
+		}
+		if fl.key != recorded[fl.name] {
+			t.Errorf("--%s names manifest setting %q, benchrun's table %q", fl.name, fl.key, recorded[fl.name])
+		}
+		delete(recorded, fl.name)
+	}
+	if len(recorded) > 0 {
+		t.Errorf("benchrun's table names flags eval does not have: %v", recorded)
+	}
+	slices.Sort(unrecorded)
+	// Input files are fingerprinted (not settings); the rest shape how long a run takes,
+	// where it goes and what it prints, or reach a server whose engine is recorded.
+	if want := []string{"alternatives", "audit", "details", "diff-json", "dsn-env", "force", "hash-dbs", "json", "llm-judge-max-cost", "out", "pred", "resume",
+		"sqlpp-bucket", "sqlpp-endpoint", "sqlpp-password-env", "sqlpp-user", "tables", "ves-budget", "ves-item-budget", "workers"}; !slices.Equal(unrecorded, want) {
+		t.Errorf("flags no manifest setting records: %v", unrecorded)
 	}
 
 	keys := func(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }

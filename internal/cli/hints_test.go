@@ -32,7 +32,7 @@ func TestProgramName(t *testing.T) {
 func runAs(t *testing.T, argv0 string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = RunAs(context.Background(), argv0, args, strings.NewReader(""), &out, &errb)
+	code = Run(context.Background(), append([]string{argv0}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -144,7 +144,7 @@ func TestEvalLLMJudgeCapResume(t *testing.T) {
 	args := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", pred, "--out", out,
 		"--workers", "1", "--llm-judge", cfg, "--llm-judge-on", "all", "--llm-judge-max-cost", "1.5", "--json", "--timeout", testTimeout.String()}
 	var stdout, stderr strings.Builder
-	code := Run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+	code := Run(context.Background(), cmdline(args...), strings.NewReader(""), &stdout, &stderr)
 	if code == 0 || !strings.Contains(stderr.String(), "cost cap reached") || !strings.Contains(stderr.String(), "--resume --out "+out+" --llm-judge "+cfg) {
 		t.Fatalf("capped run: exit %d\n%s", code, stderr.String())
 	}
@@ -156,14 +156,14 @@ func TestEvalLLMJudgeCapResume(t *testing.T) {
 
 	// args.json is not trusted with the judge's config.
 	stderr.Reset()
-	if code := Run(context.Background(), []string{"eval", "--resume", "--out", out}, strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "llm-judge") {
+	if code := Run(context.Background(), cmdline("eval", "--resume", "--out", out), strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "llm-judge") {
 		t.Fatalf("resume without --llm-judge: exit %d\n%s", code, stderr.String())
 	}
 	// Another prompt is another judge.
 	tmpl := filepath.Join(t.TempDir(), "p.tmpl")
 	os.WriteFile(tmpl, []byte("Judge {{.PredSQL}} against {{.GoldSQL}}.\n"), 0o644)
 	stderr.Reset()
-	if code := Run(context.Background(), []string{"eval", "--resume", "--out", out, "--llm-judge", cfg, "--llm-judge-prompt", tmpl}, strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "setting llm_judge changed") {
+	if code := Run(context.Background(), cmdline("eval", "--resume", "--out", out, "--llm-judge", cfg, "--llm-judge-prompt", tmpl), strings.NewReader(""), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "setting llm_judge changed") {
 		t.Fatalf("resume with another prompt: exit %d\n%s", code, stderr.String())
 	}
 	if len(srv.Requests()) != first {
@@ -233,7 +233,7 @@ func TestEvalLLMJudgeUsage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
 			var stdout, stderr strings.Builder
-			code := Run(context.Background(), append(append(append([]string{}, base...), "--out", out), tt.args...), strings.NewReader(""), &stdout, &stderr)
+			code := Run(context.Background(), cmdline(append(append(append([]string{}, base...), "--out", out), tt.args...)...), strings.NewReader(""), &stdout, &stderr)
 			if code == 0 || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want an error containing %q", code, stderr.String(), tt.want)
 			}

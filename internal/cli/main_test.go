@@ -116,3 +116,6 @@ func parallelUnlessSet() {
 		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
 	}
 }
+
+// cmdline is args as Run takes them: after the program's name (nl2sqlbench in hints).
+func cmdline(args ...string) []string { return append([]string{""}, args...) }

@@ -78,7 +78,7 @@ func demoMatrix(t *testing.T, hook func()) (plan string, ds *dataset.Dataset, sr
 func runMatrixCLI(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb strings.Builder
-	code := Run(ctx, append([]string{"matrix"}, args...), strings.NewReader(""), &out, &errb)
+	code := Run(ctx, cmdline(append([]string{"matrix"}, args...)...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -71,13 +71,13 @@ func TestReportCommand(t *testing.T) {
 	for _, bad := range [][]string{{"--db-root", filepath.Join(root, "nowhere")}, {"--db-root", dbRoots[0], "--no-exec"}} {
 		var out, errb bytes.Buffer
 		args := append([]string{"report", runDir, "--html", plain}, bad...)
-		if code := Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--db-root") {
+		if code := Run(context.Background(), cmdline(args...), strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--db-root") {
 			t.Errorf("report %v: exit %d, stderr %q; want a usage error naming --db-root", bad, code, errb.String())
 		}
 	}
 
 	var out, errb bytes.Buffer
-	if code := Run(context.Background(), []string{"report", root}, strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
+	if code := Run(context.Background(), cmdline("report", root), strings.NewReader(""), &out, &errb); code != exitError || !strings.Contains(errb.String(), "not a run directory") {
 		t.Errorf("report on a non-run directory: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -93,7 +93,7 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 		var out, errb testutil.SyncBuffer
 		done := make(chan int, 1)
 		go func() {
-			done <- Run(ctx, []string{"serve", t.TempDir(), "--addr", tt.addr}, strings.NewReader(""), &out, &errb)
+			done <- Run(ctx, cmdline("serve", t.TempDir(), "--addr", tt.addr), strings.NewReader(""), &out, &errb)
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "http://") && time.Now().Before(deadline) {

@@ -43,7 +43,7 @@ func TestResumeFromRunDirectory(t *testing.T) {
 		}
 	}()
 	var stdout, stderr bytes.Buffer
-	code := Run(ctx, args(out), strings.NewReader(""), &stdout, &stderr)
+	code := Run(ctx, cmdline(args(out)...), strings.NewReader(""), &stdout, &stderr)
 	if code != exitInterrupted {
 		t.Fatalf("interrupted run: exit %d, want %d (it may have finished before the cancel); stderr:\n%s", code, exitInterrupted, stderr.String())
 	}

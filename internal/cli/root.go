@@ -30,16 +30,15 @@ const (
 	exitInterrupted = 130
 )
 
-// Run executes the nl2sqlbench command line with args (without the program name).
-// Printed hints name the program nl2sqlbench; RunAs names it as the user ran it.
+// Run executes the nl2sqlbench command line args: args[0] is the program as the user ran
+// it (main's os.Args), so the commands printed as hints start with what runs the same
+// program again (./nl2sqlbench, the bare name when it was found on PATH, go run
+// ./cmd/nl2sqlbench under go run; "": nl2sqlbench); the rest are its arguments.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return RunAs(ctx, "", args, stdin, stdout, stderr)
-}
-
-// RunAs is Run for a program the user ran as argv0 (main's os.Args[0]): the commands
-// it prints as hints start with what runs the same program again (./nl2sqlbench, the bare
-// name when it was found on PATH, go run ./cmd/nl2sqlbench under go run).
-func RunAs(ctx context.Context, argv0 string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	argv0 := ""
+	if len(args) > 0 {
+		argv0, args = args[0], args[1:]
+	}
 	gctune.Start() // fewer collections while the heap is small (internal/gctune)
 	// Everything printed may hold text from data: control characters are escaped on
 	// the way out (a progress bar reaches the terminal through Unwrap).

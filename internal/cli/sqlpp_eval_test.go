@@ -28,7 +28,7 @@ func TestEvalSQLPPThroughFake(t *testing.T) {
 		args := append([]string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--pred", "sys=" + pred, "--out", out, "--json", "--timeout", "1s",
 			"--max-rows", "10000"}, extra...) // the demo's cross join hits the row cap at once on both paths, never the timeout
 		var stdout, stderr strings.Builder
-		if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
+		if code := Run(ctx, cmdline(args...), nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("eval %v: exit %d: %s", extra, code, stderr.String())
 		}
 	}

@@ -375,7 +375,7 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 		}
 	}()
 	var o, e strings.Builder
-	if code := Run(ctx, args(out), strings.NewReader(""), &o, &e); code == 0 {
+	if code := Run(ctx, cmdline(args(out)...), strings.NewReader(""), &o, &e); code == 0 {
 		t.Fatalf("the cancelled run exited 0:\n%s", o.String())
 	}
 	if n := strings.Count(readFileT(t, recs), "\n"); n >= len(tasks) {
@@ -388,7 +388,7 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	}
 
 	var o2, e2 strings.Builder
-	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o2, &e2); code != 0 {
+	if code := Run(bg, cmdline("eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"), strings.NewReader(""), &o2, &e2); code != 0 {
 		t.Fatalf("--resume: exit %d\n%s", code, e2.String())
 	}
 	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
@@ -441,7 +441,7 @@ func taskResumeAfterKill(t *testing.T, pg *taskdb.Postgres, args func(string) []
 	}
 	t.Logf("killed after %d records, leaving %d task databases: %v", n, len(left), left)
 	var o, e strings.Builder
-	if code := Run(bg, []string{"eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"}, strings.NewReader(""), &o, &e); code != 0 {
+	if code := Run(bg, cmdline("eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"), strings.NewReader(""), &o, &e); code != 0 {
 		t.Fatalf("--resume after kill -9: exit %d\n%s", code, e.String())
 	}
 	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {

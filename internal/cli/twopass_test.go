@@ -40,7 +40,13 @@ func demoDocs(tb testing.TB) (*demo.Files, *dataset.Dataset, string) {
 		if _, err := os.Stat(db); err != nil {
 			continue
 		}
-		if _, err := export.WriteDocs(ctx, db, filepath.Join(docs, e.Name())); err != nil {
+		d, err := export.OpenDir(filepath.Join(docs, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		_, err = export.WriteDocsTo(ctx, db, d)
+		d.Close()
+		if err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -139,7 +145,7 @@ func TestCollectTwoPass(t *testing.T) {
 			args := append([]string{"collect", "--config", cfg, "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot, "--out", out}, tt.engine...)
 			before := cb.Requests()
 			var stdout, stderr strings.Builder
-			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
+			if code := Run(ctx, cmdline(args...), nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("collect exit %d: %s %s", code, stdout.String(), stderr.String())
 			}
 			if !strings.Contains(stdout.String(), "two-pass run (compare "+tt.compare+")") {
@@ -285,7 +291,7 @@ func TestCollectTwoPass(t *testing.T) {
 			was, n := snap(), len(srv.Requests())
 			stdout.Reset()
 			stderr.Reset()
-			if code := Run(ctx, args, nil, &stdout, &stderr); code != 0 {
+			if code := Run(ctx, cmdline(args...), nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("rerun exit %d: %s %s", code, stdout.String(), stderr.String())
 			}
 			if len(srv.Requests()) != n {
@@ -323,7 +329,7 @@ func TestCollectSQLPPUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr strings.Builder
-			code := Run(ctx, append(append([]string(nil), base...), tt.args...), nil, &stdout, &stderr)
+			code := Run(ctx, cmdline(append(append([]string(nil), base...), tt.args...)...), nil, &stdout, &stderr)
 			if code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q; want usage error %q", code, stderr.String(), tt.want)
 			}

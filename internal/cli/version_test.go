@@ -16,7 +16,7 @@ func TestVersionCommandAndFlag(t *testing.T) {
 	var lines []string
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		var out, errb bytes.Buffer
-		if code := Run(t.Context(), args, nil, &out, &errb); code != exitOK {
+		if code := Run(t.Context(), cmdline(args...), nil, &out, &errb); code != exitOK {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
 		lines = append(lines, out.String())

@@ -40,9 +40,7 @@ func exportedDocs(tb testing.TB) string {
 	}
 	db.Close()
 	root := filepath.Join(tmp, "docs")
-	if _, err := export.WriteDocs(context.Background(), dbPath, filepath.Join(root, "shop")); err != nil {
-		tb.Fatal(err)
-	}
+	writeDocs(tb, dbPath, filepath.Join(root, "shop"))
 	hand := `{"_key":"c1","id":1,"name":"Ana","address":{"city":"Porto","geo":{"lat":41.1}},"tags":["a"]}
 {"_key":"c2","id":"2","name":"Rui","address":{"city":"Braga"},"vip":true}
 {"_key":"c3","id":3,"name":null}
@@ -221,5 +219,18 @@ func TestMergePasses(t *testing.T) {
 	back, err := ReadRecords(path)
 	if err != nil || len(back) != len(got) || back[2].Pass != 2 {
 		t.Errorf("read back %d records (%v)", len(back), err)
+	}
+}
+
+// writeDocs exports the SQLite database src as documents into dir, as export-docs does.
+func writeDocs(tb testing.TB, src, dir string) {
+	tb.Helper()
+	d, err := export.OpenDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := export.WriteDocsTo(context.Background(), src, d); err != nil {
+		tb.Fatal(err)
 	}
 }

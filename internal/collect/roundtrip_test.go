@@ -50,7 +50,7 @@ func TestModuleRecordsRoundTrip(t *testing.T) {
 		t.Errorf("collect reads back (-wrote +read):\n%s", d)
 	}
 
-	set, err := predict.Read(path)
+	set, err := predict.ReadFor(path, 2) // questions "1" and "2"
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestCollectedModulesReadByPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := predict.Read(sum.Records)
+	set, err := predict.ReadFor(sum.Records, len(ds.Questions))
 	if err != nil {
 		t.Fatal(err)
 	}

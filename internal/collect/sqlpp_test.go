@@ -12,7 +12,6 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine/sqlppfake"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/predict"
 )
 
@@ -28,9 +27,7 @@ func TestRunSQLPPExecutesOnEngine(t *testing.T) {
 	}
 	docs := filepath.Join(t.TempDir(), "docs")
 	for _, db := range []string{"library", "shop"} {
-		if _, err := export.WriteDocs(ctx, filepath.Join(files.DBRoot, db, db+".sqlite"), filepath.Join(docs, db)); err != nil {
-			t.Fatal(err)
-		}
+		writeDocs(t, filepath.Join(files.DBRoot, db, db+".sqlite"), filepath.Join(docs, db))
 	}
 	cb := sqlppfake.New(files.DBRoot)
 	defer cb.Close()

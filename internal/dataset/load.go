@@ -9,6 +9,19 @@ import (
 	"strings"
 )
 
+// AbsSpec is a KIND:PATH spec with its path made absolute (a spec without a kind is
+// kept), so that it names the same file from another directory.
+func AbsSpec(spec string) string {
+	kind, path, ok := strings.Cut(spec, ":")
+	if !ok {
+		return spec
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return kind + ":" + path
+}
+
 // Load reads the dataset named by spec, "KIND:PATH" (KIND is a Loadable kind of Kinds).
 // Each kind's loader says what PATH may be and where databases and tables.json are
 // looked for by default; opt overrides both.

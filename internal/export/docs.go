@@ -23,28 +23,18 @@ const KeyField = "_key"
 // KeySeparator joins the values of a composite primary key in a document key.
 const KeySeparator = "::"
 
-// DocStats says what WriteDocs wrote.
+// DocStats says what WriteDocsTo wrote.
 type DocStats struct {
 	Collections, Documents int
 }
 
-// WriteDocs writes every table of the SQLite database at src as a JSON Lines file
-// dir/<table>.jsonl (the table's name encoded by FileName, so no table name can put a
+// WriteDocsTo writes every table of the SQLite database at src as a JSON Lines file
+// <table>.jsonl in dir (the table's name encoded by FileName, so no table name can put a
 // file outside dir): one document per row, fields in column order, values mapped as
 // integers -> JSON integers, reals -> JSON numbers (non-finite ones as strings), text ->
 // strings, NULL -> null, blobs -> base64 strings. Each document's KeyField is its key:
 // the primary key's values (joined by KeySeparator) or, without one, the rowid, so
 // re-exporting the same database gives the same keys.
-func WriteDocs(ctx context.Context, src, dir string) (DocStats, error) {
-	d, err := OpenDir(dir)
-	if err != nil {
-		return DocStats{}, err
-	}
-	defer d.Close()
-	return WriteDocsTo(ctx, src, d)
-}
-
-// WriteDocsTo is WriteDocs into an open Dir.
 func WriteDocsTo(ctx context.Context, src string, dir *Dir) (DocStats, error) {
 	var st DocStats
 	e := engine.NewSQLite()

@@ -95,3 +95,13 @@ func TestWriteCSV(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+// WriteDocs is WriteDocsTo into a Dir opened at dir.
+func WriteDocs(ctx context.Context, src, dir string) (DocStats, error) {
+	d, err := OpenDir(dir)
+	if err != nil {
+		return DocStats{}, err
+	}
+	defer d.Close()
+	return WriteDocsTo(ctx, src, d)
+}

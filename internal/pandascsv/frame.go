@@ -62,10 +62,6 @@ const (
 	BoolType
 )
 
-func (d DType) String() string {
-	return [...]string{"object", "int64", "uint64", "float64", "bool"}[d]
-}
-
 // Column is one column: its header name and its cells, one per row.
 type Column struct {
 	Name   string

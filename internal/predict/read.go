@@ -11,16 +11,8 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
-// Read reads a prediction file, detecting its format (see Detect), however many items
-// it holds; a reader that knows the question count uses ReadFor, which bounds them.
-func Read(path string) (*Set, error) {
-	return ReadFormat(path, "")
-}
-
-// ReadFormat reads a prediction file in the given format: "bird", "spider", "list" or
-// "records"; "" or "auto" detects it.
-func ReadFormat(path, format string) (*Set, error) { return readFormat(path, format, itemCap{}) }
-
+// readFormat reads a prediction file in the given format ("bird", "spider", "list" or
+// "records"; "" or "auto" detects it: Detect), bounded by ic. ReadFor is its reader.
 func readFormat(path, format string, ic itemCap) (*Set, error) {
 	data, err := inputfile.Read(path)
 	if err != nil {

@@ -1,6 +1,9 @@
 package rundir
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Manifest says exactly what produced a run: the build, every setting that shapes a
 // verdict and the fingerprints of every input file. The cli writes it as
@@ -8,8 +11,9 @@ import "time"
 // can always be traced to its inputs, and --resume refuses to continue a run with
 // inputs that differ from those it started with.
 //
-// To extend: a new setting is a field of ManifestSettings (resume compares every field
-// by its JSON name); never rename one, older run directories hold it.
+// To extend: a new setting is an entry of benchrun's table of recorded settings, kept in
+// ManifestSettings.Extra under its key (resume compares every field by its JSON name,
+// and every key of Extra); never rename a field or a key, older run directories hold it.
 type Manifest struct {
 	// SchemaVersion is the version of the run directory's layout (SchemaVersion); 0 in
 	// runs written before versions.
@@ -109,6 +113,10 @@ type ManifestSettings struct {
 	// template's sha256 and which records it judges ("" when off). A resume with another
 	// judge is refused.
 	LLMJudge string `json:"llm_judge,omitempty"`
+	// Extra are the settings declared only in the run's table of recorded settings
+	// (benchrun's recordedSettings, flagSetting), by key, each as JSON; a key is absent
+	// while its setting has its zero value. Resume compares each like a field.
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 }
 
 // FileDigest fingerprints one input file.
