@@ -7,9 +7,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dbschema"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
 // ErrWrongDatabase is Prepare's error when a database under the db root is not the one
@@ -97,4 +99,69 @@ func missingSchema(want, got *dbschema.Schema) []string {
 		out = append(out, cols...)
 	}
 	return out
+}
+
+// serverColumns lists the tables and columns of the database a server engine reaches for
+// a db_id (its current schema: PostgreSQL's search path, MySQL's database).
+var serverColumns = map[string]string{
+	EnginePostgres: "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()",
+	EngineMySQL:    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = DATABASE()",
+}
+
+// checkServerDatabases is checkDatabases on PostgreSQL and MySQL: every table and column
+// the tables file declares for a db_id must be in the server's database of that name
+// (compared without case; types are not compared, as a server's types are its own and
+// load-db translates them). A db_id the file does not list is not checked.
+func checkServerDatabases(ctx context.Context, eng engine.Engine, engineName string, ds *dataset.Dataset) error {
+	query, ok := serverColumns[engineName]
+	if !ok || ds.Tables == "" {
+		return nil
+	}
+	declared, err := dbschema.ReadTablesJSON(ds.Tables)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("check databases against %s: %w", ds.Tables, err)
+	}
+	seen := map[string]bool{}
+	for _, q := range ds.Questions {
+		want := declared[q.DBID]
+		if seen[q.DBID] || want == nil {
+			continue
+		}
+		seen[q.DBID] = true
+		res, err := eng.Query(ctx, q.DBID, query, engine.Limits{Timeout: 30 * time.Second, MaxRows: 1 << 20})
+		if err != nil {
+			return fmt.Errorf("--engine %s: check database %s against %s: %w", engineName, q.DBID, ds.Tables, err)
+		}
+		got := &dbschema.Schema{DBID: q.DBID}
+		for i := 0; i < res.NumRows() && res.NumCols() >= 2; i++ {
+			tn, cn := textOf(res.Value(i, 0)), textOf(res.Value(i, 1))
+			t := got.Table(tn)
+			if t == nil {
+				t = &dbschema.Table{Name: tn}
+				got.Tables = append(got.Tables, t)
+			}
+			t.Columns = append(t.Columns, &dbschema.Column{Name: cn})
+		}
+		if missing := missingSchema(want, got); len(missing) > 0 {
+			more := ""
+			if len(missing) > 3 {
+				more = fmt.Sprintf(" and %d more", len(missing)-3)
+				missing = missing[:3]
+			}
+			return fmt.Errorf("%w: the %s database for %s is not the one %s describes (%s%s); load this dataset's database with load-db, or point --dsn-env at the server holding it",
+				ErrWrongDatabase, engineName, q.DBID, ds.Tables, strings.Join(missing, "; "), more)
+		}
+	}
+	return nil
+}
+
+// textOf is a catalog value as text (drivers give names as string or bytes).
+func textOf(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return fmt.Sprint(v)
 }

@@ -165,7 +165,7 @@ func (o *Engines) Ping(ctx context.Context, eng engine.Engine, ds *dataset.Datas
 	if _, err := eng.Query(ctx, db, "SELECT 1", engine.Limits{Timeout: 30 * time.Second}); err != nil {
 		return fmt.Errorf("--engine %s: cannot run a query on database %q: %w", o.Engine, db, err)
 	}
-	return nil
+	return checkServerDatabases(ctx, eng, o.Engine, ds) // the databases are the ones the dataset describes
 }
 
 // --engine duckdb runs predictions (and, with --gold-engine same, gold SQL) on DuckDB

@@ -22,7 +22,8 @@ import (
 // updated_at = NOW() and its eval_query reads it back: the gold's run and the
 // prediction's differ by the clock, always on PostgreSQL (microseconds), and on SQLite
 // and MySQL (seconds) when the two runs straddle a second, so there either verdict is
-// accepted. Before EvalBench's rules were followed (setup_sql run on the fresh copy,
+// accepted. Under EvalBench's ordered comparison (official mode) task 100 on MySQL is
+// accepted either way too (ties). Before EvalBench's rules were followed (setup_sql run on the fresh copy,
 // eval_query for DDL) 5 golds failed on SQLite and MySQL and 3 on PostgreSQL.
 func TestEvalBenchGoldEveryEngine(t *testing.T) {
 	t.Parallel()
@@ -35,10 +36,15 @@ func TestEvalBenchGoldEveryEngine(t *testing.T) {
 	cases := []struct {
 		engine, env string
 		want        map[string]string // task id: verdict when not correct
+		unstable    []string          // tasks either verdict is accepted for (see below)
 	}{
-		{"sqlite", "", map[string]string{}},
-		{"postgres", "NL2SQLBENCH_PG_DSN", map[string]string{clock: "incorrect"}},
-		{"mysql", "NL2SQLBENCH_MYSQL_DSN", map[string]string{}},
+		{"sqlite", "", map[string]string{}, nil},
+		{"postgres", "NL2SQLBENCH_PG_DSN", map[string]string{clock: "incorrect"}, nil},
+		// Task 100's MySQL gold orders hours by their count with ties and no LIMIT: MySQL
+		// returns tied rows in an order of its own, which EvalBench's ordered comparison
+		// (ordered_records) sees, so the gold fails against itself now and then, as it
+		// would in EvalBench.
+		{"mysql", "NL2SQLBENCH_MYSQL_DSN", map[string]string{}, []string{"100"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.engine, func(t *testing.T) {
@@ -124,6 +130,9 @@ func TestEvalBenchGoldEveryEngine(t *testing.T) {
 			t.Logf("%s: %s", tc.engine, strings.Join(line, ", "))
 			if tc.want[clock] == "" {
 				delete(got, clock) // the clock decides (see above)
+			}
+			for _, id := range tc.unstable {
+				delete(got, id)
 			}
 			for id, v := range got {
 				if tc.want[id] != v {

@@ -16,13 +16,15 @@ import (
 )
 
 // handwritten is one prediction of testdata/livesql_handwritten.jsonl
-// (scripts/livesql_handwritten.py): a task's gold edited by a named rule, meant wrong or
-// an equivalent rewrite.
+// (scripts/livesql_handwritten.py: a task's gold edited by a named rule) or of
+// testdata/livesql_byhand.jsonl (each written by hand for its task, the mistake said in
+// words): meant wrong, or an equivalent rewrite.
 type handwritten struct {
-	ID   string   `json:"instance_id"`
-	Rule string   `json:"rule"`
-	Kind string   `json:"kind"`
-	Pred []string `json:"pred_sqls"`
+	ID      string   `json:"instance_id"`
+	Rule    string   `json:"rule"`
+	Kind    string   `json:"kind"`
+	Mistake string   `json:"mistake"`
+	Pred    []string `json:"pred_sqls"`
 }
 
 // TestLiveSQLHandwritten judges the wrong predictions and equivalent rewrites of
@@ -32,6 +34,33 @@ type handwritten struct {
 // scripts/livesql_official_verdicts.py --preds). By default the first of each rule
 // run; NL2SQLBENCH_LIVESQL_FULL=1 runs them all.
 func TestLiveSQLHandwritten(t *testing.T) {
+	full := os.Getenv("NL2SQLBENCH_LIVESQL_FULL") == "1"
+	perRule := map[string]int{}
+	checkOfficialVerdicts(t, "testdata/livesql_handwritten.jsonl", "testdata/livesql_handwritten_official.tsv", func(h handwritten) bool {
+		perRule[h.Rule]++
+		return full || perRule[h.Rule] == 1
+	})
+}
+
+// TestLiveSQLByHand is TestLiveSQLHandwritten over predictions written one by one
+// (testdata/livesql_byhand.jsonl: a wrong join, a missing filter, an off-by-one, the
+// wrong column or row updated, a DELETE without its WHERE, a lost fraction, ..., and
+// correct rewrites), against the official evaluator's verdicts
+// (testdata/livesql_byhand_official.tsv). By default every sixth (12, about 15 s; the
+// package's time is budgeted); all with NL2SQLBENCH_LIVESQL_FULL=1.
+func TestLiveSQLByHand(t *testing.T) {
+	full := os.Getenv("NL2SQLBENCH_LIVESQL_FULL") == "1"
+	n := 0
+	checkOfficialVerdicts(t, "testdata/livesql_byhand.jsonl", "testdata/livesql_byhand_official.tsv", func(handwritten) bool {
+		n++
+		return full || n%6 == 1
+	})
+}
+
+// checkOfficialVerdicts judges the predictions of jsonl that pick keeps (bat-interact's
+// first turns, official mode, --task-code python) and asserts each verdict equals the
+// official evaluator's in tsv (instance_id, pass|fail, failure kind).
+func checkOfficialVerdicts(t *testing.T, jsonl, tsv string, pick func(handwritten) bool) {
 	if testing.Short() {
 		t.Skip("skipping in -short: a database copy per task")
 	}
@@ -43,27 +72,24 @@ func TestLiveSQLHandwritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	official := map[string]string{}
-	for _, l := range strings.Split(strings.TrimSpace(readTestFile(t, "testdata/livesql_handwritten_official.tsv")), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(readTestFile(t, tsv)), "\n") {
 		f := strings.Split(l, "\t")
 		if len(f) != 3 {
-			t.Fatalf("livesql_handwritten_official.tsv: bad line %q", l)
+			t.Fatalf("%s: bad line %q", tsv, l)
 		}
 		official[f[0]] = f[1]
 	}
-	full := os.Getenv("NL2SQLBENCH_LIVESQL_FULL") == "1"
 	var preds []handwritten
-	perRule := map[string]int{}
-	sc := bufio.NewScanner(strings.NewReader(readTestFile(t, "testdata/livesql_handwritten.jsonl")))
+	sc := bufio.NewScanner(strings.NewReader(readTestFile(t, jsonl)))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var h handwritten
 		if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
 			t.Fatal(err)
 		}
-		if perRule[h.Rule]++; !full && perRule[h.Rule] > 1 {
-			continue
+		if pick(h) {
+			preds = append(preds, h)
 		}
-		preds = append(preds, h)
 	}
 	var tasks, lines []map[string]any
 	for _, h := range preds {
@@ -97,12 +123,13 @@ func TestLiveSQLHandwritten(t *testing.T) {
 		if r.Verdict == record.Correct {
 			v = "pass"
 		}
+		what := h.Rule + h.Mistake
 		a := agree[h.Kind]
 		a[1]++
 		if w, ok := official[h.ID]; !ok {
-			t.Errorf("%s (%s): no official verdict", h.ID, h.Rule)
+			t.Errorf("%s (%s): no official verdict", h.ID, what)
 		} else if v != w {
-			t.Errorf("%s (%s %s): %s %s %q; official %s", h.ID, h.Kind, h.Rule, v, r.TaskFailure, r.ErrorMessage, w)
+			t.Errorf("%s (%s %s): %s %s %q; official %s", h.ID, h.Kind, what, v, r.TaskFailure, r.ErrorMessage, w)
 		} else {
 			a[0]++
 		}

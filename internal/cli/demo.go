@@ -81,7 +81,7 @@ does: the new run takes its place only once complete).`,
 				return err
 			}
 			warnUnexpected(runPrinter{stderr: e.stderr}, res)
-			return writeRunHTML(ctx, e, out, files.DBRoot, asJSON)
+			return writeRunHTML(ctx, e, out, files.DBRoot, files.Questions, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", filepath.Join("runs", "demo"), "run directory")

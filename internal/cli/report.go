@@ -135,16 +135,16 @@ func checkExecRoot(root string, noExec bool) error {
 }
 
 // writeRunHTML writes DIR/report.html for a run just judged, its drill-downs executed on
-// dbRoot (the databases the user just judged on), and prints its path (on stderr when
-// stdout is reserved for JSON).
-func writeRunHTML(ctx context.Context, e *env, dir, dbRoot string, quiet bool) error {
+// dbRoot and its evidence read from questions (the files it was just judged with), and
+// prints its path (on stderr when stdout is reserved for JSON).
+func writeRunHTML(ctx context.Context, e *env, dir, dbRoot, questions string, quiet bool) error {
 	run, err := rundir.Load(ctx, dir)
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(dir, "report.html")
 	if err := writeFileWith(path, func(f *bufio.Writer) error {
-		return report.WriteHTML(ctx, f, run, report.HTMLOptions{Exec: report.ExecOptions{DBRoot: dbRoot}})
+		return report.WriteHTML(ctx, f, run, report.HTMLOptions{Exec: report.ExecOptions{DBRoot: dbRoot}, Dataset: questions})
 	}); err != nil {
 		return err
 	}

@@ -83,6 +83,27 @@ func TestEvalOnServers(t *testing.T) {
 				}
 				t.Logf("%s via eval --engine %s: %d/%d ex_bird equal the reference, %d known deviations", stem, tc.engine, agree, len(recs), known)
 			}
+			// A database of that name that is another database (the demo's first) is
+			// refused before anything is judged, naming what it lacks.
+			f := demoFiles(t)
+			ents, _ := os.ReadDir(f.DBRoot)
+			other := filepath.Join(f.DBRoot, ents[0].Name(), ents[0].Name()+".sqlite")
+			if code, out, stderr := run("load-db", "--engine", tc.engine, "--db-id", "superhero_bad_cli", other); code != exitOK {
+				t.Fatalf("load-db of another database: exit %d\n%s%s", code, out, stderr)
+			}
+			t.Setenv("NL2SQLBENCH_TEST_CLI_BAD_DSN", strings.ReplaceAll(tmpl, "{db}", "{db}_bad_cli"))
+			bad := append([]string{}, args...)
+			for i := range bad {
+				if bad[i] == "NL2SQLBENCH_TEST_CLI_DSN" {
+					bad[i] = "NL2SQLBENCH_TEST_CLI_BAD_DSN"
+				}
+				if bad[i] == out {
+					bad[i] = filepath.Join(t.TempDir(), "bad")
+				}
+			}
+			if code, _, stderr := run(bad...); code == exitOK || !strings.Contains(stderr, "database for superhero is not the one") || !strings.Contains(stderr, "no table") {
+				t.Errorf("eval on another database of the same name: exit %d\n%s", code, stderr)
+			}
 			sum := readSummary(t, out)
 			if s := sum.Settings; s.Engine != tc.engine || s.GoldEngine != tc.engine || len(s.DBIDs) != 1 || sum.Dataset.Questions != 52 || len(sum.Flex) != 2 {
 				t.Errorf("summary settings %+v, %d questions, %d flex summaries; want engine %s, db_ids [superhero], 52 questions, 2", s, sum.Dataset.Questions, len(sum.Flex), tc.engine)

@@ -9,12 +9,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/collect/fakellm"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine/sqlppfake"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/export"
 )
 
 // demoDocs materializes the embedded demo and exports its databases as documents
@@ -40,7 +40,13 @@ func demoDocs(tb testing.TB) (*demo.Files, *dataset.Dataset, string) {
 		if _, err := os.Stat(db); err != nil {
 			continue
 		}
-		if _, err := benchrun.ExportDocs(ctx, benchrun.ExportDocsConfig{DB: db, Out: docs}); err != nil { // docs/<db_id>, as export-docs writes
+		d, err := export.OpenDir(filepath.Join(docs, e.Name()))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		_, err = export.WriteDocsTo(ctx, db, d)
+		d.Close()
+		if err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -35,8 +35,9 @@ type realism struct {
 type inclSpec struct {
 	child, ccol, parent, pcol int
 	set                       map[string]bool
-	desc                      string // "P.k"
-	dirty                     string // the dirty rows of a kept foreign key ("" when the data satisfies it)
+	desc                      string          // "P.k"
+	dirty                     string          // the dirty rows of a kept foreign key ("" when the data satisfies it)
+	except                    map[string]bool // values that may dangle (inclusion.except)
 }
 
 func newRealism(prof *profile, sp *spec, queries []string) *realism {
@@ -92,7 +93,13 @@ func newRealism(prof *profile, sp *spec, queries []string) *realism {
 		if cc < 0 {
 			continue
 		}
-		is := inclSpec{child: ct, ccol: cc, parent: -1, pcol: -1, desc: in.parent + "." + in.pcol, dirty: in.dirty}
+		if tp := rl.tps[ct]; tp != nil && tp.reference && !in.declared {
+			// A reference table's relations are its declared foreign keys; an observed one
+			// is a coincidence of numbering (car_makers.Id 1..23 among car_names.MakeId,
+			// model_list.Maker among cars_data.Id), not a fact its fixed rows must keep.
+			continue
+		}
+		is := inclSpec{child: ct, ccol: cc, parent: -1, pcol: -1, desc: in.parent + "." + in.pcol, dirty: in.dirty, except: in.except}
 		if pt, ok := idx[strings.ToLower(in.parent)]; ok {
 			is.parent, is.pcol = pt, colIdx(pt, in.pcol)
 			if is.pcol < 0 || enforced(sp.tables[ct], cc, pt) {
@@ -273,7 +280,9 @@ func (rl *realism) assumes(in instance) []string {
 			}
 		}
 		for _, r := range in[is.child] {
-			if v := r[is.ccol]; v != nil && !have[valKey(v)] && is.dirty != "" {
+			if v := r[is.ccol]; v != nil && is.except[valKey(v)] {
+				continue
+			} else if v != nil && !have[valKey(v)] && is.dirty != "" {
 				set[fmt.Sprintf("%s.%s value %s not in %s (%s)", rl.sp.tables[is.child].t.Name, rl.sp.tables[is.child].cols[is.ccol].name, sqlLiteral(v), is.desc, is.dirty)] = true
 			} else if v != nil && !have[valKey(v)] {
 				set[fmt.Sprintf("%s.%s value %s not in %s (every value is in the data)", rl.sp.tables[is.child].t.Name, rl.sp.tables[is.child].cols[is.ccol].name, sqlLiteral(v), is.desc)] = true
@@ -323,7 +332,7 @@ func (rl *realism) restrict(p pools) {
 		keep := func(vs []any) []any {
 			var out []any
 			for _, v := range vs {
-				if is.set[valKey(v)] {
+				if is.set[valKey(v)] || is.except[valKey(v)] {
 					out = append(out, v)
 				}
 			}
@@ -380,7 +389,9 @@ func (rl *realism) repair(r *rand.Rand, in instance, pick bool) {
 		for _, row := range in[is.child] {
 			v := row[is.ccol]
 			switch {
-			case v == nil || have[valKey(v)]:
+			case v == nil || have[valKey(v)] || is.except[valKey(v)]:
+			case rl.tps[is.child] != nil && rl.tps[is.child].reference:
+				continue // a reference table's row is a fact: dropped, never re-pointed
 			case pick && len(parents) > 0:
 				row = append([]any(nil), row...)
 				row[is.ccol] = parents[r.Intn(len(parents))][is.pcol]

@@ -18,7 +18,8 @@
 //     collations, primary keys, UNIQUE, NOT NULL, and the foreign keys its data
 //     satisfies (only those are declared and enforced in the variants);
 //   - profile.go profiles the original data once (bounded scans): per column whether
-//     NULL occurs, distinctness, the value domain; observed inclusions; lookup tables.
+//     NULL occurs, distinctness, the value domain; observed inclusions; lookup tables
+//     and reference tables (reference.go: small catalogues whose rows are facts).
 //     assume.go lays it out per pair: realistic mode (the default) draws only values the
 //     profile allows, and every found variant lists the facts it departs from (none: a
 //     realistic counterexample, the only kind that sets ts_ex to 0; else a robustness

@@ -83,6 +83,7 @@ func (g *generator) random(r *rand.Rand) instance {
 		}
 	}
 	if g.real != nil {
+		g.real.closeLookups(in)
 		g.real.repair(r, in, true)
 	}
 	return in
@@ -102,6 +103,7 @@ func (g *generator) fromData(r *rand.Rand) instance {
 		}
 	}
 	if g.real != nil {
+		g.real.closeLookups(in)
 		g.real.repair(r, in, false)
 	}
 	return in

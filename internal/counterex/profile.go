@@ -43,9 +43,10 @@ type tableProfile struct {
 	cols     []colProfile
 	// lookup: a small table of codes and names that other tables point at; real holds
 	// its rows and realKey their identities.
-	lookup  bool
-	real    [][]any
-	realKey map[string]bool
+	lookup    bool
+	reference bool // a lookup table by the reference rule (reference.go)
+	real      [][]any
+	realKey   map[string]bool
 }
 
 type colProfile struct {
@@ -70,6 +71,9 @@ type inclusion struct {
 	child, ccol, parent, pcol string
 	declared                  bool
 	dirty                     string // a declared foreign key a few dirty rows break (dbInfo.dirtyFK)
+	// except holds the child values the data itself leaves dangling (reference.go): a
+	// reference table's real rows keep their references, its dirty ones stay as dirty.
+	except map[string]bool
 }
 
 // valKey is v's identity for domain membership: numbers equal as SQLite compares them.
@@ -295,8 +299,14 @@ func subsetOf(a, b map[string]bool) bool {
 	return true
 }
 
-// findLookups marks the lookup tables: small, fully read, at most three columns, a
-// distinct code column other tables point at and a distinct text column beside it.
+// findLookups marks the lookup tables, whose rows are fixed facts: a variant holds only
+// real rows of them. Two kinds qualify, both small and fully read:
+//
+//   - a code and a name: at most three columns, a distinct code column other tables
+//     point at and a distinct text column beside it;
+//   - a reference table (reference.go): a catalogue of named things and how they relate
+//     (Spider car_1's car_makers, model_list, countries), every column an id, a name or
+//     a pointer into another table, no measurement.
 func (p *profile) findLookups(d *dbInfo) {
 	pointed := map[string]bool{}
 	for _, in := range p.incl {
@@ -315,14 +325,18 @@ func (p *profile) findLookups(d *dbInfo) {
 				name = true
 			}
 		}
-		if !code || !name {
-			continue
+		if code && name {
+			tp.markLookup()
 		}
-		tp.lookup = true
-		tp.realKey = map[string]bool{}
-		for _, r := range tp.real {
-			tp.realKey[rowKey(r)] = true
-		}
+	}
+	p.findReferences(d)
+}
+
+func (tp *tableProfile) markLookup() {
+	tp.lookup = true
+	tp.realKey = map[string]bool{}
+	for _, r := range tp.real {
+		tp.realKey[rowKey(r)] = true
 	}
 }
 

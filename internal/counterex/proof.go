@@ -69,7 +69,9 @@ func proveSchema(sp *spec, rl *realism) *prove.Schema {
 		}
 	}
 	for _, is := range rl.incl {
-		if is.parent >= 0 && !ownKey(sp.tables[is.child], is.ccol) {
+		// An inclusion with exceptions (a reference table's) is not assumed: the proof
+		// covers more databases, so it is sound, merely less often proven.
+		if is.parent >= 0 && !ownKey(sp.tables[is.child], is.ccol) && len(is.except) == 0 {
 			sc.Incl = append(sc.Incl, prove.Inclusion{Child: is.child, Cols: []int{is.ccol}, Parent: is.parent, PCols: []int{is.pcol}})
 		}
 	}
@@ -301,6 +303,7 @@ func (rl *realism) repairJointly(r *rand.Rand, in instance) {
 	type col struct{ t, c int }
 	var order []col
 	allowed := map[col][]any{} // values every inclusion on the column holds, in a fixed order
+	excepted := map[col]map[string]bool{}
 	for _, is := range rl.incl {
 		if is.parent < 0 {
 			continue
@@ -318,8 +321,16 @@ func (rl *realism) repairJointly(r *rand.Rand, in instance) {
 		if !ok {
 			order = append(order, k)
 			allowed[k] = vals
+			excepted[k] = is.except
 			continue
 		}
+		both := map[string]bool{}
+		for v := range excepted[k] {
+			if is.except[v] {
+				both[v] = true
+			}
+		}
+		excepted[k] = both
 		keep := prev[:0:0]
 		for _, v := range prev {
 			if seen[valKey(v)] {
@@ -334,11 +345,16 @@ func (rl *realism) repairJointly(r *rand.Rand, in instance) {
 		for _, v := range vals {
 			ok[valKey(v)] = true
 		}
+		for v := range excepted[k] { // a value the data itself leaves dangling in every inclusion
+			ok[v] = true
+		}
 		var kept [][]any
 		for _, row := range in[k.t] {
 			v := row[k.c]
 			switch {
 			case v == nil || ok[valKey(v)]:
+			case rl.tps[k.t] != nil && rl.tps[k.t].reference:
+				continue // a reference table's row is a fact: dropped, never re-pointed
 			case len(vals) > 0:
 				row = append([]any(nil), row...)
 				row[k.c] = vals[r.Intn(len(vals))]

@@ -46,7 +46,7 @@ func (d *Dataset) DBPath(dbID string) (path string, ok bool) {
 var ErrOutsideRoot = errors.New("outside the database root")
 
 // ErrNoDatabase is a database id with no file under the database root.
-var ErrNoDatabase = errors.New("database not found")
+var ErrNoDatabase = errors.New("database not available")
 
 // DBPathInside returns dbID's database file with every symbolic link resolved, and
 // only if it lies inside DBRoot (itself resolved): the lookup for database ids that
@@ -85,7 +85,7 @@ func (d *Dataset) DBPathInside(dbID string) (string, error) {
 		}
 		return real, nil
 	}
-	return "", fmt.Errorf("%w: %s under %s", ErrNoDatabase, dbID, d.DBRoot)
+	return "", fmt.Errorf("%w: %s not found under %s", ErrNoDatabase, dbID, d.DBRoot)
 }
 
 // within says whether the absolute, resolved path p is root or lies below it.

@@ -16,6 +16,7 @@ type encoder struct {
 	base  []*relation          // per schema table: k symbolic rows
 	texts map[string]string    // text literal -> its symbol (Int term)
 	ctes  map[string]*relation // WITH tables in scope (lowercased names)
+	likes map[string]string    // canonical LIKE pattern -> its predicate (like.go)
 }
 
 // result is a query's output: its rows and whether their order is defined (ORDER BY).

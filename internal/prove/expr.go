@@ -240,7 +240,9 @@ func (en *encoder) truth(x ast.Expr, e *env) (truth, error) {
 		}
 		ex := en.e.def("Bool", or(xs...))
 		return truth{ex, not(ex)}, nil
-	case *ast.LikeExpr, *ast.CollateExpr, *ast.CastExpr:
+	case *ast.LikeExpr:
+		return en.like(t, e)
+	case *ast.CollateExpr, *ast.CastExpr:
 		return truth{}, unsupported("%T", x)
 	}
 	// A number as a condition: true when not zero.

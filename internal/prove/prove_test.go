@@ -50,7 +50,7 @@ func TestProvePairs(t *testing.T) {
 		{"union-or", "SELECT name FROM singer WHERE age > 30 UNION SELECT name FROM singer WHERE country = 'US'", "SELECT DISTINCT name FROM singer WHERE age > 30 OR country = 'US'", Bag, false, Proven},
 		{"except", "SELECT id FROM singer EXCEPT SELECT sid FROM concert", "SELECT id FROM singer WHERE id NOT IN (SELECT sid FROM concert WHERE sid IS NOT NULL)", Bag, false, Proven},
 		{"left-join-count-2rows", "SELECT T1.name, count(T2.cid) FROM singer AS T1 LEFT JOIN concert AS T2 ON T1.id = T2.sid GROUP BY T1.id", "SELECT name, (SELECT count(*) FROM concert WHERE sid = singer.id) FROM singer", Bag, false, Proven},
-		{"like", "SELECT name FROM singer WHERE name LIKE 'a%'", "SELECT name FROM singer", Bag, false, Unknown},
+		{"like", "SELECT name FROM singer WHERE name LIKE 'a%'", "SELECT name FROM singer", Bag, false, Refuted},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -100,6 +100,12 @@ func TestProveNeverProvesTraps(t *testing.T) {
 		{"count-over-4", "SELECT country FROM singer GROUP BY country HAVING count(*) > 3", "SELECT country FROM singer GROUP BY country HAVING count(*) > 4", Set},
 		{"limit-7-over-bound", "SELECT id FROM singer", "SELECT id FROM singer LIMIT 7", Set},
 		{"order-desc-ties", "SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", Bag},
+		{"like-case-vs-eq", "SELECT name FROM singer WHERE country LIKE 'us'", "SELECT name FROM singer WHERE country = 'us'", Set},
+		{"like-percent-underscore", "SELECT name FROM singer WHERE country LIKE 'u%'", "SELECT name FROM singer WHERE country LIKE 'u_'", Set},
+		{"like-null", "SELECT name FROM singer WHERE country NOT LIKE 'u%'", "SELECT name FROM singer WHERE country IS NULL OR country NOT LIKE 'u%'", Set},
+		{"like-underscore-literal", "SELECT name FROM singer WHERE country LIKE 'u_a'", "SELECT name FROM singer WHERE country = 'u_a'", Set},
+		{"like-escape", "SELECT name FROM singer WHERE country LIKE 'u!%' ESCAPE '!'", "SELECT name FROM singer WHERE country = 'u%'", Set},
+		{"like-contains-vs-prefix", "SELECT name FROM singer WHERE country LIKE '%us%'", "SELECT name FROM singer WHERE country LIKE 'us%'", Set},
 	}
 	for _, c := range traps {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,6 +119,70 @@ func TestProveNeverProvesTraps(t *testing.T) {
 				t.Logf("unknown: %s", r.Reason)
 			}
 		})
+	}
+}
+
+// TestProveLike: LIKE with a constant pattern is in the subset, as SQLite matches it
+// (ASCII case folded, '%' any run, '_' one character, NULL on either side NULL);
+// anything else of the family is outside it.
+func TestProveLike(t *testing.T) {
+	skipNoSolver(t)
+	closed := testSchema()
+	closed.Tables[0].Columns[3].Domain = []any{"USA", "UK", "France"}
+	for _, c := range []struct {
+		name, gold, pred string
+		sc               *Schema
+		want             Status
+	}{
+		{"case of the pattern", "SELECT id FROM singer WHERE name LIKE 'ab%'", "SELECT id FROM singer WHERE name LIKE 'AB%'", nil, Proven},
+		{"repeated percent", "SELECT id FROM singer WHERE name LIKE 'a%%b'", "SELECT id FROM singer WHERE name LIKE 'a%b'", nil, Proven},
+		{"not like", "SELECT id FROM singer WHERE NOT name LIKE 'a%'", "SELECT id FROM singer WHERE name NOT LIKE 'a%'", nil, Proven},
+		{"like or null", "SELECT id FROM singer WHERE name LIKE 'a%' OR name NOT LIKE 'a%'", "SELECT id FROM singer WHERE name IS NOT NULL", nil, Proven},
+		{"no wildcard vs eq, closed", "SELECT id FROM singer WHERE country LIKE 'usa'", "SELECT id FROM singer WHERE country = 'USA'", closed, Proven},
+		{"prefix, closed", "SELECT id FROM singer WHERE country LIKE 'u%'", "SELECT id FROM singer WHERE country IN ('USA', 'UK')", closed, Proven},
+		{"underscore, closed", "SELECT id FROM singer WHERE country LIKE 'U_'", "SELECT id FROM singer WHERE country = 'UK'", closed, Proven},
+		{"percent alone", "SELECT id FROM singer WHERE name LIKE '%%'", "SELECT id FROM singer WHERE name IS NOT NULL", nil, Proven},
+		{"like null", "SELECT id FROM singer WHERE name LIKE NULL", "SELECT id FROM singer WHERE 1 = 0", nil, Proven},
+		{"no wildcard vs eq, open", "SELECT id FROM singer WHERE name LIKE 'bob'", "SELECT id FROM singer WHERE name = 'bob'", nil, Refuted},
+		{"percent vs underscore", "SELECT id FROM singer WHERE name LIKE 'a%'", "SELECT id FROM singer WHERE name LIKE 'a_'", nil, Refuted},
+		{"underscore vs two, closed", "SELECT id FROM singer WHERE country LIKE 'U_'", "SELECT id FROM singer WHERE country LIKE 'U__'", closed, Refuted},
+		{"not like vs not null", "SELECT id FROM singer WHERE name NOT LIKE 'a%'", "SELECT id FROM singer WHERE NOT (name LIKE 'a%' AND name IS NOT NULL)", nil, Refuted},
+		{"escape", "SELECT id FROM singer WHERE name LIKE 'a!%' ESCAPE '!'", "SELECT id FROM singer WHERE name LIKE 'a!%' ESCAPE '!' AND 1 = 1", nil, Unknown},
+		{"glob", "SELECT id FROM singer WHERE name GLOB 'a*'", "SELECT id FROM singer WHERE name GLOB 'a*' AND 1 = 1", nil, Unknown},
+		{"double-quoted pattern", "SELECT id FROM singer WHERE name LIKE '%ab%'", `SELECT id FROM singer WHERE name LIKE "%AB%"`, nil, Proven},
+		{"double-quoted column", `SELECT id FROM singer WHERE name LIKE "country"`, "SELECT id FROM singer WHERE name LIKE 'country'", nil, Unknown},
+		{"column pattern", "SELECT id FROM singer WHERE name LIKE country", "SELECT id FROM singer WHERE country LIKE name", nil, Unknown},
+		{"number", "SELECT id FROM singer WHERE age LIKE '3%'", "SELECT id FROM singer WHERE age >= 30", nil, Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			sc := c.sc
+			if sc == nil {
+				sc = testSchema()
+			}
+			r := Prove(context.Background(), sc, c.gold, c.pred, Options{Budget: 20 * time.Second})
+			if r.Status != c.want {
+				t.Errorf("got %s (%s), want %s; db %v", r.Status, r.Reason, c.want, r.DB)
+			}
+		})
+	}
+}
+
+// TestLikeMatch: the pattern matcher is SQLite's LIKE (checked against SQLite itself in
+// internal/counterex's LIKE corpus).
+func TestLikeMatch(t *testing.T) {
+	for _, c := range []struct {
+		pat, s string
+		want   bool
+	}{
+		{"a%", "abc", true}, {"a%", "ABC", true}, {"A%", "abc", true}, {"a%", "a", true}, {"a%", "ba", false},
+		{"a_", "ab", true}, {"a_", "a", false}, {"a_", "abc", false}, {"%", "", true}, {"_", "", false},
+		{"%b%", "abc", true}, {"%b", "abc", false}, {"é", "É", false}, {"_", "é", true}, {"a%c", "ac", true},
+		{"a%%c", "abbc", true}, {"%a%a%", "aa", true}, {"%a%a%", "a", false}, {"usa", "USA", true},
+	} {
+		if got := likeMatch(c.pat, c.s); got != c.want {
+			t.Errorf("%q LIKE %q = %v, want %v", c.s, c.pat, got, c.want)
+		}
 	}
 }
 

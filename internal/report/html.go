@@ -92,7 +92,6 @@ func BuildPage(ctx context.Context, run *rundir.Run, title, datasetFile string) 
 	}
 	p := &Page{Title: title, Dataset: run.Summary.Dataset, Semantics: SemanticsName(&run.Summary),
 		Warnings: append(append([]string{}, run.Summary.Warnings...), run.Warnings...), Banner: run.Integrity.Banner(),
-		Scores: Scores(&run.Summary), Comparison: ComparisonTable(&run.Summary), ByDifficulty: ByDifficulty(&run.Summary), ModuleTables: ModuleTables(&run.Summary), Stats: StatsTables(&run.Summary), Tasks: TasksTables(&run.Summary), Charts: Charts(run),
 		Systems: systemNames(run), SystemFilter: -1, Difficulties: runDifficulties(run), HasETM: run.Summary.Metrics.Has("etm")}
 	if n := run.Integrity.Note(); n != "" {
 		p.Warnings = append(p.Warnings, n)
@@ -105,11 +104,12 @@ func BuildPage(ctx context.Context, run *rundir.Run, title, datasetFile string) 
 		p.Warnings = append(p.Warnings, warn)
 	}
 	p.Questions = questions(run, evidence)
-	p.Slices, p.SliceFilter = SliceTables(&run.Summary), sliceFilter(&run.Summary, p.Questions)
-	attachAudit(run, p.Questions)
-	p.Audit = AuditTables(run)
-	p.Agreement = Agreement(run)
-	p.Stats = append(p.Stats, ReviewedTable(run)...)
+	// The sections, from the one list (sections.go).
+	for _, sec := range Sections {
+		if sec.In&OutHTML != 0 {
+			sec.HTML(p, run)
+		}
+	}
 	dbs := map[string]bool{}
 	for _, q := range p.Questions {
 		dbs[q.DBID] = true

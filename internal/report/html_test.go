@@ -334,7 +334,7 @@ func TestDrillDownResults(t *testing.T) {
 			}
 		})
 	}
-	if _, p := x.pair(ctx, "warehouse", "SELECT 1", "SELECT 1"); !strings.Contains(p.Note, "database not found: warehouse under "+trustedRoot(run)) {
+	if _, p := x.pair(ctx, "warehouse", "SELECT 1", "SELECT 1"); !strings.Contains(p.Note, "database not available: warehouse not found under "+trustedRoot(run)) {
 		t.Errorf("missing database: note %q", p.Note)
 	}
 
@@ -353,7 +353,7 @@ func TestHTMLWithoutDatabases(t *testing.T) {
 	writeRun(t, dir, filepath.Join(t.TempDir(), "gone"), sys{"s", []map[string]any{rec(0, "simple", "correct", "SELECT 1", "SELECT 1")}})
 	empty := t.TempDir()
 	out := renderHTML(t, loadFixture(t, dir), HTMLOptions{Exec: ExecOptions{DBRoot: empty}})
-	if !strings.Contains(out, "not executed: database not found: shop under "+empty) {
+	if !strings.Contains(out, "not executed: database not available: shop not found under "+empty) {
 		t.Error("a root without the run's database does not say so")
 	}
 	if strings.Contains(out, `class="result"`) {

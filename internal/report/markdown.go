@@ -9,8 +9,9 @@ import (
 )
 
 // WriteMarkdown writes the run's headline tables as GitHub-flavoured Markdown, for a pull
-// request or a paper draft: scores per system, correct rate per difficulty, and error
-// categories. Metric columns (ETM, ESM, Soft-F1, ...) appear when the records carry them.
+// request or a paper draft: its title, then the sections of the one list (sections.go)
+// placed in Markdown: scores per system, correct rate per difficulty, error categories,
+// .... Metric columns (ETM, ESM, Soft-F1, ...) appear when the records carry them.
 func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	var b strings.Builder
 	s := &run.Summary
@@ -20,50 +21,10 @@ func WriteMarkdown(w io.Writer, run *rundir.Run) error {
 	} else if note := run.Integrity.Note(); note != "" {
 		fmt.Fprintf(&b, "> Note: %s.\n\n", mdEsc(note))
 	}
-	scores := Scores(s)
-	excluded := scores.SkipTerm + " and gold_error excluded"
-	if scores.Excluded != "" {
-		excluded = mdEsc(scores.Excluded)
-	}
-	fmt.Fprintf(&b, "%d questions, %s semantics. Rates in %% over judged questions (%s).\n\n",
-		s.Dataset.Questions, mdEsc(SemanticsName(s)), excluded)
-
-	mdGrid(&b, scoreRows(scores, true))
-	if ct := ComparisonTable(s); ct != nil {
-		mdTextTables(&b, []TextTable{*ct})
-	}
-
-	if d := ByDifficulty(s); len(d.Rows) > 0 {
-		fmt.Fprintf(&b, "\n### By %s (%%)\n\n", d.Grouping)
-		mdGrid(&b, difficultyRows(d, d.Rows, []string{"system", "metric"}, "count", true))
-	}
-
-	for _, t := range ModuleTables(s) {
-		fmt.Fprintf(&b, "\n### %s\n\n", t.Title)
-		rows := [][]string{append([]string{"system"}, labels(t.Columns)...)}
-		for _, r := range t.Rows {
-			row := []string{r.System}
-			for _, c := range r.Cells {
-				row = append(row, c.Text)
-			}
-			rows = append(rows, row)
+	for _, sec := range Sections {
+		if sec.In&OutMarkdown != 0 {
+			sec.Markdown(&b, run)
 		}
-		mdGrid(&b, rows)
-	}
-
-	mdTextTables(&b, TasksTables(s))
-	mdTextTables(&b, StatsTables(s))
-	mdTextTables(&b, SliceTables(s))
-	mdTextTables(&b, ReviewedTable(run))
-	mdTextTables(&b, AuditTables(run))
-	mdTextTables(&b, AgreementTables(run.Agreement))
-
-	if rows := categoryRows(s); rows != nil {
-		fmt.Fprintf(&b, "\n### Errors by category (count)\n\n")
-		mdGrid(&b, rows)
-	}
-	if lines := testSuiteLines(s); len(lines) > 0 {
-		fmt.Fprintf(&b, "\n### Counterexample databases\n\n```\n%s\n```\n", strings.Join(lines[2:], "\n"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

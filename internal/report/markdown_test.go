@@ -36,7 +36,7 @@ func TestWriteMarkdownNothingJudged(t *testing.T) {
 	if err := WriteMarkdown(&md, run); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteTable(&term, &run.Summary); err != nil {
+	if err := WriteDetails(&term, &run.Summary); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md.String(), "terminal": term.String()} {

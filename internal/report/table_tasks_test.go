@@ -24,7 +24,7 @@ func TestTasksTablesEveryOutput(t *testing.T) {
 			{Phase: 1, Category: "Management", Tasks: 11, Judged: 10, Correct: 7, NotJudged: 1, Rate: &rate},
 			{Phase: 2, Category: "Query", Tasks: 3, Judged: 2, Correct: 1}}}}}}
 	var term, md bytes.Buffer
-	if err := WriteTable(&term, &run.Summary); err != nil {
+	if err := WriteDetails(&term, &run.Summary); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteMarkdown(&md, run); err != nil {

@@ -20,7 +20,7 @@ func golden(tb testing.TB, name string, got []byte) {
 	testutil.Golden(tb, name, got, *update)
 }
 
-func TestWriteTable(t *testing.T) {
+func TestWriteDetails(t *testing.T) {
 	mk := func(diff string, v record.Verdict, cat record.ErrorCategory, bird, sp int) record.Record {
 		return record.Record{Difficulty: diff, Verdict: v, ErrorCategory: cat, ExBird: bird, ExSpider: sp}
 	}
@@ -36,7 +36,7 @@ func TestWriteTable(t *testing.T) {
 		Systems: []metrics.Summary{metrics.Summarize(metrics.SystemRecords{Name: "alpha", Records: a}), metrics.Summarize(metrics.SystemRecords{Name: "beta-long-name", Records: b})},
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), []metrics.SystemRecords{{Name: "alpha", Records: a}, {Name: "beta-long-name", Records: b}})}
 	var buf bytes.Buffer
-	if err := WriteTable(&buf, s); err != nil {
+	if err := WriteDetails(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "table/two-systems.txt", buf.Bytes())
@@ -52,7 +52,7 @@ func TestWriteTableNothingJudged(t *testing.T) {
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), srs),
 		Modules: metrics.BuildModules(srs, nil, nil, "", metrics.DefaultPassK)}
 	var buf bytes.Buffer
-	if err := WriteTable(&buf, s); err != nil {
+	if err := WriteDetails(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

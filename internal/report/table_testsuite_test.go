@@ -44,7 +44,7 @@ func TestTestSuiteRendering(t *testing.T) {
 	run.Summary.TestSuite = metrics.SummarizeTestSuite("seed=1 budget=200", []metrics.SystemRecords{{Name: "alpha", Records: recs}})
 
 	var tb bytes.Buffer
-	if err := WriteTable(&tb, &run.Summary); err != nil {
+	if err := WriteDetails(&tb, &run.Summary); err != nil {
 		t.Fatal(err)
 	}
 	ts := run.Summary.TestSuite.Systems[0]
@@ -95,7 +95,7 @@ func TestProofRendering(t *testing.T) {
 		t.Errorf("proven %d unknown %d refuted %d; want 1 1 0", ts.Proven, ts.ProofUnknown, ts.Refuted)
 	}
 	var tb bytes.Buffer
-	if err := WriteTable(&tb, &run.Summary); err != nil {
+	if err := WriteDetails(&tb, &run.Summary); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"bounded proofs (z3, at most 3 rows per table)", metrics.ProofPromise, "note: no SMT solver (z3) was found"} {

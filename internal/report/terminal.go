@@ -9,39 +9,24 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
-// The two terminal outputs are lists of sections, each printing from summary.json. Every
-// terminal table is rows of ready cells that text/tabwriter lines up, two spaces apart:
-// a section builds its rows, the functions here print them.
+// The terminal outputs print the sections of the one list (sections.go) placed in them,
+// each from summary.json. Every terminal table is rows of ready cells that text/tabwriter
+// lines up, two spaces apart: a section builds its rows, the functions here print them.
 
 // WriteShort prints a run's answer on one screen: the headline table, one system's
 // intervals or every system against the best (the vs_best section), EX per difficulty
-// (up to two systems), one line on errors, and a legend of every term printed. WriteTable
-// prints everything summary.json has (eval --details). Like every output it only prints
-// summary.json's values.
-func WriteShort(w io.Writer, s *rundir.Summary) error {
-	return writeSections(w, s, writeShortScores, writeTasksTable, writeShortIntervals, writeShortComparison, writeEXByDifficulty,
-		writeErrorLines, writeHeadlineLegend)
-}
+// (up to two systems), one line on errors, and a legend of every term printed. Like every
+// output it only prints summary.json's values.
+func WriteShort(w io.Writer, s *rundir.Summary) error { return writeOutput(w, s, OutShort, Sections) }
 
-// WriteTable prints the run's scores for a terminal: the headline table (every headline
-// metric of the registry), the same metrics per difficulty, the error categories, then
-// the sections the run has (modules, ETM disagreements, counterexample databases,
-// Spider's partial match, flex verdicts, Spider 2.0's modes), in that order.
-func WriteTable(w io.Writer, s *rundir.Summary) error {
-	return writeSections(w, s, writeScores, writeHeadlineLegend, writeDifficultyTable, writeErrorCategories,
-		WriteModulesTable, writeETM, writeTestSuite, WritePartialTable, writeFlexTable, writeSpider2Table, writeTasksTable)
-}
-
-// writeSections prints the sections of a terminal output in order through one errWriter:
-// after a write fails the rest print nowhere, and the first error is returned.
-func writeSections(w io.Writer, s *rundir.Summary, sections ...func(io.Writer, *rundir.Summary) error) error {
-	ew := &errWriter{w: w}
-	for _, section := range sections {
-		if err := section(ew, s); err != nil {
-			return err
-		}
-	}
-	return ew.err
+// WriteDetails prints every table summary.json has, for eval --details and merge: the
+// headline table (every headline metric of the registry), the same metrics per
+// difficulty, the error categories, the sections the run has (modules, ETM disagreements,
+// counterexample databases, Spider's partial match, flex verdicts, Spider 2.0's modes,
+// tasks), then each system against the best, the confidence intervals and paired
+// comparisons (docs/statistics.md), and the slices.
+func WriteDetails(w io.Writer, s *rundir.Summary) error {
+	return writeOutput(w, s, OutDetails, Sections)
 }
 
 // writeGrid prints rows right-aligned, so that counts and rates line up; every cell ends

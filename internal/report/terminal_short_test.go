@@ -51,7 +51,7 @@ func TestTaskRunSaysNotJudged(t *testing.T) {
 		Metrics: metrics.Aggregate(metrics.Declared(metrics.Options{}), srs),
 		Skips:   &rundir.Skips{Term: rundir.SkipTermNotJudged, Reasons: []rundir.SkipReason{{Reason: record.NotJudgedTaskCode, Count: 1}}}}}
 	var short, details, md, html bytes.Buffer
-	for _, err := range []error{WriteShort(&short, &run.Summary), WriteTable(&details, &run.Summary), WriteMarkdown(&md, run),
+	for _, err := range []error{WriteShort(&short, &run.Summary), WriteDetails(&details, &run.Summary), WriteMarkdown(&md, run),
 		WriteHTML(context.Background(), &html, run, HTMLOptions{NoExec: true})} {
 		if err != nil {
 			t.Fatal(err)

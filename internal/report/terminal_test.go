@@ -48,12 +48,19 @@ func TestWriteSectionsErrors(t *testing.T) {
 	ran := 0
 	write := func(w io.Writer, _ *rundir.Summary) error { ran++; _, err := io.WriteString(w, "x\n"); return err }
 	fail := func(io.Writer, *rundir.Summary) error { ran++; return bad }
-	if err := writeSections(failingWriter{full}, &rundir.Summary{}, write, write); !errors.Is(err, full) || ran != 2 {
+	sections := func(ws ...func(io.Writer, *rundir.Summary) error) []Section {
+		var out []Section
+		for _, w := range ws {
+			out = append(out, Section{In: OutDetails, Details: w})
+		}
+		return append(out, Section{In: OutShort, Short: fail}) // not in the output: never run
+	}
+	if err := writeOutput(failingWriter{full}, &rundir.Summary{}, OutDetails, sections(write, write)); !errors.Is(err, full) || ran != 2 {
 		t.Errorf("write error: got %v after %d sections", err, ran)
 	}
 	ran = 0
 	var b bytes.Buffer
-	if err := writeSections(&b, &rundir.Summary{}, write, fail, write); !errors.Is(err, bad) || ran != 2 || b.String() != "x\n" {
+	if err := writeOutput(&b, &rundir.Summary{}, OutDetails, sections(write, fail, write)); !errors.Is(err, bad) || ran != 2 || b.String() != "x\n" {
 		t.Errorf("section error: got %v after %d sections, printed %q", err, ran, b.String())
 	}
 }
