@@ -28,12 +28,6 @@
 // runs only what DuckDB prepares as a SELECT, interrupts with duckdb_interrupt, and
 // streams chunks under the row and byte caps (docs/spider2.md#duckdb).
 //
-// A server row is bounded before its driver reads it (rowbound.go): pgx refuses a
-// PostgreSQL message longer than what is left of the byte cap from its header, and the
-// MySQL engine dials the server itself to follow the packet framing and refuse a row
-// once it passes that (not through TLS). DuckDB's own statement memory is not bounded
-// (docs/performance.md#one-statement-per-engine).
-//
 // # Errors
 //
 // Database errors come back as DBError with the engine's own message and a Class read

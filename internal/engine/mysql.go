@@ -34,7 +34,6 @@ type mysqlDialect struct {
 	// flavour is 0 until known, then flavourMariaDB or flavourMySQL: which variable
 	// bounds a statement's time.
 	flavour atomic.Int32
-	frames  mysqlFrames // the pools' plain connections (mysql_rowbound.go)
 }
 
 const (
@@ -44,18 +43,12 @@ const (
 
 func (*mysqlDialect) name() string { return "mysql" }
 
-// open builds the pool with a dial timeout (connectTimeout) unless the DSN sets one, and
-// with a dialer of its own that bounds a row by the byte cap (mysql_rowbound.go).
-func (m *mysqlDialect) open(dsn string) (*sql.DB, error) {
+// open builds the pool with a dial timeout (connectTimeout) unless the DSN sets one.
+func (*mysqlDialect) open(dsn string) (*sql.DB, error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, err
 	}
-	cfg.DialFunc = m.frames.dialFunc(cfg)
-	// The driver prints what it drops (a killed connection, a row over the byte cap)
-	// on the process's stderr; nothing below main writes there, and the query's error
-	// says it.
-	cfg.Logger = quietLogger{}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = connectTimeout
 	}
@@ -65,11 +58,6 @@ func (m *mysqlDialect) open(dsn string) (*sql.DB, error) {
 	}
 	return sql.OpenDB(c), nil
 }
-
-// quietLogger is a mysql.Logger that prints nothing.
-type quietLogger struct{}
-
-func (quietLogger) Print(...any) {}
 
 func (*mysqlDialect) expandDSN(tmpl, db string) string {
 	return strings.ReplaceAll(tmpl, DBPlaceholder, url.PathEscape(db))
@@ -111,11 +99,10 @@ func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Durati
 // it next writes to the client. The KILL goes over a connection of its own (dial), never
 // the capped pool: under load every pooled connection is busy, and a KILL queued behind
 // them came too late. max_statement_time (setTimeout) is the backstop.
-func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, id int64, dial func() (*sql.DB, error)) func() {
-	if id == 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-			return func() {}
-		}
+func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
+	var id int64
+	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return func() {}
 	}
 	stop := context.AfterFunc(ctx, func() {
 		// Retried for a few seconds: a KILL can fail on a busy server or a pool

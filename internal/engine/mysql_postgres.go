@@ -36,9 +36,8 @@ type serverDialect interface {
 	// watchCancel arranges for the server to stop the transaction's statement when ctx
 	// ends, where the driver does not do it itself; it returns the function that
 	// disarms that.
-	// dial opens a connection of its own, outside the capped pool; connID is the
-	// server's id of the transaction's connection when known, else 0.
-	watchCancel(ctx context.Context, tx *sql.Tx, connID int64, dial func() (*sql.DB, error)) (stop func())
+	// dial opens a connection of its own, outside the capped pool.
+	watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) (stop func())
 	// dbError turns a driver error into ErrTimeout, a *DBError or itself.
 	dbError(err error) error
 	// normalise maps one scanned value of a column of type dbType to the Result types.
@@ -240,7 +239,7 @@ func (s *serverEngine) redact(err error) error {
 
 func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim Limits) (*Result, error) {
 	maxBytes := lim.byteCap()
-	c, setBound, overBound, done, connID, err := boundedConn(ctx, s.d, p, maxBytes)
+	c, setBound, overBound, done, err := boundedConn(ctx, s.d, p, maxBytes)
 	if err == nil {
 		defer done()
 	}
@@ -258,7 +257,7 @@ func (s *serverEngine) run(ctx context.Context, p *sql.DB, db, query string, lim
 	if err := s.d.setTimeout(ctx, tx, lim.Timeout); err != nil {
 		return nil, fmt.Errorf("set %s statement timeout: %w", s.d.name(), s.d.dbError(err))
 	}
-	defer s.d.watchCancel(ctx, tx, connID, s.dialer(db))()
+	defer s.d.watchCancel(ctx, tx, s.dialer(db))()
 	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		if overBound(err) {

@@ -69,7 +69,7 @@ func (pgDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) er
 }
 
 // watchCancel does nothing: the pool's context handler (open) cancels on the server.
-func (pgDialect) watchCancel(context.Context, *sql.Tx, int64, func() (*sql.DB, error)) func() {
+func (pgDialect) watchCancel(context.Context, *sql.Tx, func() (*sql.DB, error)) func() {
 	return func() {}
 }
 

@@ -51,9 +51,10 @@ func (pgDialect) rowSlack(types []string) int64 {
 	return n
 }
 
-// rowBound bounds the rows the connection c reads; nothing is sent to the server: the
-// maximum is a field of the connection's protocol reader.
-func (d pgDialect) rowBound(_ context.Context, c *sql.Conn) (rowBound, error) {
+// rowBound returns what sets the largest DataRow the connection c will read (n <= 0:
+// pgx's default again). Nothing is sent to the server: it is a field of the connection's
+// protocol reader.
+func (pgDialect) rowBound(c *sql.Conn) (func(n int64), error) {
 	var f *pgproto3.Frontend
 	err := c.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
@@ -64,9 +65,9 @@ func (d pgDialect) rowBound(_ context.Context, c *sql.Conn) (rowBound, error) {
 		return nil
 	})
 	if err != nil {
-		return rowBound{}, err
+		return nil, err
 	}
-	set := func(n int64) {
+	return func(n int64) {
 		switch {
 		case n <= 0:
 			f.SetMaxBodyLen(pgDefaultMaxBody)
@@ -75,10 +76,45 @@ func (d pgDialect) rowBound(_ context.Context, c *sql.Conn) (rowBound, error) {
 		default:
 			f.SetMaxBodyLen(int(n))
 		}
+	}, nil
+}
+
+// overRowBound reports whether err is a row refused by rowBound's maximum.
+func (pgDialect) overRowBound(err error) bool {
+	var e *pgproto3.ExceededMaxBodyLenErr
+	return errors.As(err, &e)
+}
+
+// rowBounder is a dialect that can refuse a row too large for the byte cap before it
+// reads it (PostgreSQL; see above).
+type rowBounder interface {
+	rowBound(c *sql.Conn) (func(n int64), error)
+	// rowSlack is how many bytes a row of columns of these types (nil: not known yet)
+	// may take on the wire beyond what it counts against the byte cap.
+	rowSlack(types []string) int64
+	overRowBound(err error) bool
+}
+
+// boundedConn takes a connection from p and, when the dialect can and there is a byte
+// cap, bounds its first row by the cap (plus the dialect's rowSlack); set bounds the next row,
+// over tells a refused row, done restores the connection and returns it to the pool.
+func boundedConn(ctx context.Context, d serverDialect, p *sql.DB, maxBytes int64) (c *sql.Conn, set func(types []string, left int64), over func(error) bool, done func(), err error) {
+	c, err = p.Conn(ctx)
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
-	over := func(err error) bool {
-		var e *pgproto3.ExceededMaxBodyLenErr
-		return errors.As(err, &e)
+	set, over = func([]string, int64) {}, func(error) bool { return false }
+	done = func() { c.Close() }
+	rb, ok := d.(rowBounder)
+	if !ok || maxBytes <= 0 {
+		return c, set, over, done, nil
 	}
-	return rowBound{set: set, slack: d.rowSlack, over: over}, nil
+	bound, err := rb.rowBound(c)
+	if err != nil {
+		c.Close()
+		return nil, nil, nil, nil, err
+	}
+	set = func(types []string, left int64) { bound(max(left, 0) + rb.rowSlack(types)) }
+	set(nil, maxBytes)
+	return c, set, rb.overRowBound, func() { bound(0); c.Close() }, nil
 }
