@@ -49,6 +49,9 @@ func (*mysqlDialect) open(dsn string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The driver prints what it drops (a killed connection) on the process's stderr;
+	// nothing below main writes there, and the query's error says it.
+	cfg.Logger = quietLogger{}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = connectTimeout
 	}
@@ -201,3 +204,8 @@ func mysqlBytes(dbType string, b []byte) (any, error) {
 	}
 	return string(b), nil
 }
+
+// quietLogger is a mysql.Logger that prints nothing.
+type quietLogger struct{}
+
+func (quietLogger) Print(...any) {}
