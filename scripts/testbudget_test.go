@@ -28,7 +28,7 @@ func TestTestBudget(t *testing.T) {
 		{"within", within, "total", "300", false, "300s of its 360s budget (total)"},
 		{"a package over", slowPkg, "total", "300", true, "600.1s  github.com/x/slow"},
 		{"whole run over", within, "total", "361", true, "took 361s, over its 360s budget (total)"},
-		{"short run over", within, "short", "121", true, "over its 120s budget (short)"},
+		{"short run over", within, "short", "101", true, "over its 100s budget (short)"},
 		{"unknown key", within, "nightly", "1", true, "no 'nightly' line"},
 	}
 	for _, tc := range tests {
