@@ -37,22 +37,22 @@ func findChromium() string {
 
 // startServe runs `nl2sqlbench serve DIR --addr 127.0.0.1:0` in the background and returns
 // its base URL; the server stops when the test ends.
-func startServe(t *testing.T, dir string) string {
+func startServe(t *testing.T, dir string, flags ...string) string {
 	t.Helper()
-	u, stop := startServeStop(t, dir)
+	u, stop := startServeStop(t, dir, flags...)
 	t.Cleanup(stop)
 	return u
 }
 
 // startServeStop is startServe returning the function that stops the server (and waits
 // for it), for a test that restarts it.
-func startServeStop(t *testing.T, dir string) (string, func()) {
+func startServeStop(t *testing.T, dir string, flags ...string) (string, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Run(ctx, []string{"serve", dir, "--addr", "127.0.0.1:0"}, strings.NewReader(""), &out, &errb)
+		done <- cli.Run(ctx, append([]string{"nl2sqlbench", "serve", dir, "--addr", "127.0.0.1:0"}, flags...), strings.NewReader(""), &out, &errb)
 	}()
 	var once sync.Once
 	stop := func() {
@@ -259,7 +259,12 @@ func TestBrowserDashboardAndReport(t *testing.T) {
 	reportFile := filepath.Join(root, "report.html")
 	runCLI(t, "report", runDir, "--html", reportFile)
 
-	base := startServe(t, filepath.Join(root, "runs"))
+	// The drill-downs re-run queries only under a root the user names: the demo's own.
+	dbRoots, _ := filepath.Glob(filepath.Join(root, "cache", "*", "databases"))
+	if len(dbRoots) != 1 {
+		t.Fatalf("the demo's databases: %v", dbRoots)
+	}
+	base := startServe(t, filepath.Join(root, "runs"), "--db-root", dbRoots[0])
 	ctx, problems := browser(t, exe)
 
 	// The run list links to both runs.
@@ -486,7 +491,7 @@ func jsonString(s string) string {
 func runCLI(tb testing.TB, args ...string) (stdout, stderr string) {
 	tb.Helper()
 	var out, errb bytes.Buffer
-	if code := cli.Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != 0 {
+	if code := cli.Run(context.Background(), append([]string{"nl2sqlbench"}, args...), strings.NewReader(""), &out, &errb); code != 0 {
 		tb.Fatalf("nl2sqlbench %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, errb.String())
 	}
 	return out.String(), errb.String()
