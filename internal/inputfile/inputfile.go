@@ -52,6 +52,11 @@ func openCapped(path string, limit int64) (*File, error) {
 
 func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
 
+// ReadAt reads the file at offset off, for a reader that makes several passes over it
+// (a prediction file streamed). It is not capped: a caller reads no further than what
+// Read already took, which is.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 

@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,8 +19,9 @@ const birdSeparator = "\t----- bird -----\t"
 // non-negative integers (key i answers question i); whether they are in range is
 // checked when pairing. A null value is an empty prediction, as BIRD's script treats
 // it (it substitutes a blank query).
-func readBIRD(path string, data []byte, ic itemCap) (*Set, error) {
-	dec, lc, err := openJSON(path, data, '{', "BIRD predictions must be one JSON object of strings")
+func readBIRD(src *source, ic itemCap) (*Set, error) {
+	path := src.path
+	dec, lc, err := src.openJSON('{', "BIRD predictions must be one JSON object of strings")
 	if err != nil {
 		return nil, err
 	}
@@ -30,16 +30,16 @@ func readBIRD(path string, data []byte, ic itemCap) (*Set, error) {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, jsonError(path, data, 0, err)
+			return nil, src.jsonError(0, err)
 		}
 		key, _ := tok.(string) // inside an object the decoder only yields string keys
 		line := lc.at(dec.InputOffset())
 		if err := ic.check(path, line, len(set.Items), "keys"); err != nil {
 			return nil, err
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jsonError(path, data, 0, err)
+		value, isString, err := src.stringValue(dec)
+		if err != nil {
+			return nil, err
 		}
 		idx, ok := parseIndex(key)
 		if !ok {
@@ -51,8 +51,7 @@ func readBIRD(path string, data []byte, ic itemCap) (*Set, error) {
 				path, line, key, idx, prev, ErrDuplicate)
 		}
 		seen[idx] = line
-		var value *string
-		if err := json.Unmarshal(raw, &value); err != nil {
+		if !isString {
 			return nil, fmt.Errorf("%s:%d: key %q: value must be a string \"SQL\\t----- bird -----\\tdb_id\": %w",
 				path, line, key, ErrMalformed)
 		}
@@ -66,10 +65,63 @@ func readBIRD(path string, data []byte, ic itemCap) (*Set, error) {
 		}
 		set.Items = append(set.Items, p)
 	}
-	if err := closeJSON(path, data, dec, lc, "object"); err != nil {
+	if err := src.closeJSON(dec, lc, "object"); err != nil {
 		return nil, err
 	}
 	return set, nil
+}
+
+// stringValue reads the next value of dec: a string (value), null (nil), or, with
+// isString false, another kind (kind names it), read token by token and dropped: a
+// value that is an array of a million strings is never held. A fault is the error a
+// decoder reading the value whole gives.
+func (src *source) stringValue(dec *json.Decoder) (value *string, isString bool, err error) {
+	v, _, isString, err := src.stringOrKind(dec, ':')
+	return v, isString, err
+}
+
+// stringOrKind is stringValue that also names the kind of value read (for messages).
+// sep is the byte that must come first (the ':' after a key, the ',' between elements;
+// 0: none), checked as a decoder reading the value whole checks it.
+func (src *source) stringOrKind(dec *json.Decoder, sep byte) (value *string, kind string, isString bool, err error) {
+	if sep != 0 {
+		if err := src.expect(dec.InputOffset(), sep); err != nil {
+			return nil, "", false, err
+		}
+	}
+	at := src.skipSpaceColon(dec.InputOffset())
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, "", false, src.valueError(at, err)
+	}
+	switch t := tok.(type) {
+	case nil:
+		return nil, "null", true, nil
+	case string:
+		return &t, "a string", true, nil
+	case bool:
+		return nil, "a boolean", false, nil
+	case json.Delim:
+		kind = "an array"
+		if t == '{' {
+			kind = "an object"
+		}
+		for depth := 1; depth > 0; {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, "", false, src.valueError(at, err)
+			}
+			if d, ok := tok.(json.Delim); ok {
+				if d == '{' || d == '[' {
+					depth++
+				} else {
+					depth--
+				}
+			}
+		}
+		return nil, kind, false, nil
+	}
+	return nil, "a number", false, nil
 }
 
 // parseIndex accepts only plain decimal digits, so "+1", " 1" and "1.0" are refused.
@@ -84,28 +136,72 @@ func parseIndex(key string) (int, bool) {
 // openJSON starts reading a prediction file that must be one JSON value opening with
 // delim (an object or an array), token by token; want says what the file must be when
 // it is not.
-func openJSON(path string, data []byte, delim json.Delim, want string) (*json.Decoder, *lineCounter, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	lc := newLineCounter(data)
+func (src *source) openJSON(delim json.Delim, want string) (*json.Decoder, *lineCounter, error) {
+	dec := json.NewDecoder(src.reader(0))
+	lc := newLineCounter(src)
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, nil, jsonError(path, data, 0, err)
+		return nil, nil, src.jsonError(0, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != delim {
-		return nil, nil, fmt.Errorf("%s:%d: %s: %w", path, lc.at(dec.InputOffset()), want, ErrMalformed)
+		return nil, nil, fmt.Errorf("%s:%d: %s: %w", src.path, lc.at(dec.InputOffset()), want, ErrMalformed)
 	}
 	return dec, lc, nil
 }
 
 // closeJSON reads the closing bracket or brace of the document openJSON opened (what is
 // "array" or "object") and makes sure nothing follows it.
-func closeJSON(path string, data []byte, dec *json.Decoder, lc *lineCounter, what string) error {
+func (src *source) closeJSON(dec *json.Decoder, lc *lineCounter, what string) error {
 	if _, err := dec.Token(); err != nil {
-		return jsonError(path, data, 0, err)
+		return src.jsonError(0, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s:%d: unexpected data after the JSON %s: %w",
-			path, lc.at(skipSpace(data, dec.InputOffset())), what, ErrMalformed)
+			src.path, lc.at(src.skipSpace(dec.InputOffset())), what, ErrMalformed)
 	}
 	return nil
+}
+
+// expect checks that the first byte after JSON white space from off is sep (':' or ','),
+// with the message json.Decoder.Decode gives when it is not. At the end of the file it
+// says nothing: the reader then reports the truncation.
+func (src *source) expect(off int64, sep byte) error {
+	buf := src.scratch()
+	for off < src.size {
+		n, err := src.ra.ReadAt(buf[:min(int64(len(buf)), src.size-off)], src.base+off)
+		for _, c := range buf[:n] {
+			switch c {
+			case ' ', '\t', '\r', '\n':
+				off++
+				continue
+			case sep:
+				return nil
+			}
+			msg := "expected comma after array element"
+			if sep == ':' {
+				msg = "expected colon after object key"
+			}
+			return fmt.Errorf("%s:%d: %s: %w", src.path, src.lineAt(off), msg, ErrMalformed)
+		}
+		if n == 0 || err != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// skipSpaceColon is where the value after offset off starts: past white space and the
+// ':' after an object's key or the ',' after an array's element.
+func (src *source) skipSpaceColon(off int64) int64 {
+	for {
+		off = src.skipSpace(off)
+		var c [1]byte
+		if off >= src.size {
+			return off
+		}
+		if _, err := src.ra.ReadAt(c[:], src.base+off); err != nil || c[0] != ':' {
+			return off
+		}
+		off++
+	}
 }

@@ -1,10 +1,8 @@
 package predict
 
 import (
-	"bytes"
 	"encoding/json"
-
-	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
+	"fmt"
 )
 
 // Detect names the format of a prediction file's content (path is only for messages):
@@ -20,42 +18,55 @@ import (
 // Content that starts with '{' or '[' but is not valid JSON is an error naming the
 // line, not Spider text: no SQL starts with a brace, and a broken BIRD file read as
 // text would only produce a baffling count mismatch.
-func Detect(path string, data []byte) (string, error) {
-	start := skipSpace(data, 0)
-	if start >= int64(len(data)) {
+func Detect(path string, data []byte) (string, error) { return bytesSource(path, data).detect() }
+
+// detect is Detect on a source. A BIRD file is one object of a million members: its
+// first value is read token by token, never held (a map of it took half a gigabyte).
+func (s *source) detect() (string, error) {
+	start := s.skipSpace(0)
+	if start >= s.size {
 		return FormatSpider, nil
 	}
-	switch data[start] {
+	var c [1]byte
+	if _, err := s.ra.ReadAt(c[:], s.base+start); err != nil {
+		return "", fmt.Errorf("%s: %w", s.path, err)
+	}
+	switch c[0] {
 	case '[':
-		return sniffArray(path, data, start)
+		return s.sniffArray(start)
 	case '{':
 	default:
-		if err := sniffText(path, data); err != nil {
+		if err := s.sniffText(); err != nil {
 			return "", err
 		}
 		return FormatSpider, nil
 	}
-	// The first value is checked, not decoded: a BIRD file is one object of a million
-	// members, and a map of them took half a gigabyte. Its members are then scanned.
-	end := int64(jsonscan.ValueEnd(data, int(start)))
-	first := data[start:end]
-	if !json.Valid(first) {
-		// Only a decoder names the error: it reads (and buffers) the value.
-		dec := json.NewDecoder(bytes.NewReader(data[start:]))
-		if err := dec.Decode(new(skipValue)); err != nil {
-			return "", jsonError(path, data, start, err)
-		}
-		end = start + dec.InputOffset()
-		first = data[start:end]
+	dec := json.NewDecoder(s.reader(start))
+	if _, err := dec.Token(); err != nil {
+		return "", s.valueError(start, err)
 	}
 	record, indexKeys, allStrings, keys := false, true, true, 0
-	jsonscan.Members(first, func(key, value []byte) bool {
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", s.valueError(start, err)
+		}
+		key, _ := tok.(string)
 		keys++
+		// The whole first value is read, as a decoder would: a fault in it is named here.
 		record = record || isRecordField(key)
-		indexKeys = indexKeys && isIndex(key)
-		allStrings = allStrings && isStringOrNull(value)
-		return !record
-	})
+		_, ok := parseIndex(key)
+		indexKeys = indexKeys && ok
+		str, err := skipTokens(dec)
+		if err != nil {
+			return "", s.valueError(start, err)
+		}
+		allStrings = allStrings && str
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return "", s.valueError(start, err)
+	}
+	end := start + dec.InputOffset()
 	switch {
 	case record:
 		return FormatRecords, nil
@@ -65,12 +76,42 @@ func Detect(path string, data []byte) (string, error) {
 		// line, where the records reader could only say that a record has no
 		// question_id.
 		return FormatBIRD, nil
-	case skipSpace(data, end) < int64(len(data)):
+	case s.skipSpace(end) < s.size:
 		return FormatRecords, nil // several values: JSONL
 	case !allStrings:
 		return FormatRecords, nil
 	}
 	return FormatBIRD, nil
+}
+
+// skipTokens reads one JSON value token by token, holding no more than a token, and
+// reports whether it was a string or null.
+func skipTokens(dec *json.Decoder) (stringOrNull bool, err error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return false, err
+	}
+	switch tok.(type) {
+	case string, nil:
+		return true, nil
+	case json.Delim:
+	default:
+		return false, nil
+	}
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return false, err
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return false, nil
 }
 
 // skipValue decodes any JSON value into nothing: the decoder checks it, nothing is copied.
@@ -81,8 +122,8 @@ func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 // isRecordField reports whether key is one that only NL2SQLBench records have: a
 // one-object JSONL records file whose values happen to be strings is told from a BIRD
 // file by them. The switch converts no bytes (a million-member object is a million keys).
-func isRecordField(key []byte) bool {
-	switch string(key) {
+func isRecordField(key string) bool {
+	switch key {
 	case "node_type", "PREDICTED_SQL", "question_id", "db_id", "question":
 		return true
 	}
@@ -101,9 +142,4 @@ func isIndex(key []byte) bool {
 		}
 	}
 	return true
-}
-
-func isStringOrNull(v json.RawMessage) bool {
-	v = bytes.TrimSpace(v)
-	return len(v) > 0 && (v[0] == '"' || bytes.Equal(v, []byte("null")))
 }

@@ -14,25 +14,29 @@ const FormatList = "list"
 // readList reads a JSON array of SQL strings. A null element is an empty prediction (as
 // in BIRD files); anything else that is not a string is an error naming its line and
 // element, since guessing what a number or object meant would mis-score silently.
-func readList(path string, data []byte, ic itemCap) (*Set, error) {
-	dec, lc, err := openJSON(path, data, '[', "a SQL list must be one JSON array of strings")
+func readList(src *source, ic itemCap) (*Set, error) {
+	path := src.path
+	dec, lc, err := src.openJSON('[', "a SQL list must be one JSON array of strings")
 	if err != nil {
 		return nil, err
 	}
 	set := &Set{Path: path, Format: FormatList}
 	for i := 0; dec.More(); i++ {
-		line := lc.at(skipSpace(data, dec.InputOffset()))
+		line := lc.at(src.skipSpace(dec.InputOffset()))
 		if err := ic.check(path, line, i, "elements"); err != nil {
 			return nil, err
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jsonError(path, data, 0, err)
+		sep := byte(',')
+		if i == 0 {
+			sep = 0
 		}
-		var sql *string
-		if err := json.Unmarshal(raw, &sql); err != nil {
+		sql, kind, isString, err := src.stringOrKind(dec, sep)
+		if err != nil {
+			return nil, err
+		}
+		if !isString {
 			return nil, fmt.Errorf("%s:%d: element %d: a SQL list holds only strings (or null), got %s: %w",
-				path, line, i, jsonKind(raw), ErrMalformed)
+				path, line, i, kind, ErrMalformed)
 		}
 		p := Prediction{Key: strconv.Itoa(i), Line: line}
 		if sql != nil {
@@ -40,7 +44,7 @@ func readList(path string, data []byte, ic itemCap) (*Set, error) {
 		}
 		set.Items = append(set.Items, p)
 	}
-	if err := closeJSON(path, data, dec, lc, "array"); err != nil {
+	if err := src.closeJSON(dec, lc, "array"); err != nil {
 		return nil, err
 	}
 	return set, nil

@@ -1,12 +1,11 @@
 package predict
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
@@ -18,34 +17,35 @@ import (
 // when the file holds no module nodes (another prediction format, flat records only, or a
 // file the prediction reader rejects, which it reports): there is no per-module usage.
 func ModuleUsage(path string) (usage map[string]map[string]record.Usage, ok bool, err error) {
-	data, err := inputfile.Read(path)
+	src, closeFile, err := openSource(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("module usage: %w", err)
 	}
-	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
-	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+	defer closeFile()
+	if first, _ := src.firstByte(); first != '{' && first != '[' {
 		return nil, false, nil
 	}
-	objs, err := splitObjects(path, data, itemCap{})
-	if err != nil {
+	// Checked whole first, as the prediction reader does: a file it rejects has no usage.
+	if src.eachObject(itemCap{}, nil) != nil {
 		return nil, false, nil
 	}
 	usage = map[string]map[string]record.Usage{}
-	for _, o := range objs {
+	errNone := errors.New("no module usage")
+	err = src.eachObject(itemCap{}, func(o object) error {
 		var r ModuleOutput
 		if err := json.Unmarshal(o.raw, &r); err != nil {
-			return nil, false, nil
+			return errNone
 		}
 		module, known := r.Module()
 		if !known {
-			return nil, false, nil
+			return errNone
 		}
 		key := string(r.QuestionID)
 		if key == "" {
 			key = strings.TrimSpace(r.Question)
 		}
 		if module == "" || key == "" {
-			continue
+			return nil
 		}
 		m := usage[key]
 		if m == nil {
@@ -56,6 +56,10 @@ func ModuleUsage(path string) (usage map[string]map[string]record.Usage, ok bool
 		addUsage(&u, r.Usage())
 		m[module] = u
 		ok = true
+		return nil
+	})
+	if err != nil {
+		return nil, false, nil
 	}
 	return usage, ok, nil
 }

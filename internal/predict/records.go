@@ -41,43 +41,43 @@ type group struct {
 }
 
 // readRecords reads NL2SQLBench records (see the comment above).
-func readRecords(path string, data []byte, ic itemCap) (*Set, error) {
-	objs, err := splitObjects(path, data, ic)
-	if err != nil {
+func readRecords(src *source, ic itemCap) (*Set, error) {
+	path := src.path
+	if err := src.eachObject(ic, nil); err != nil {
 		return nil, err
 	}
 	var order []*group
 	groups := map[string]*group{}
 	idLine, textLine := 0, 0 // first line keyed by id / by text, to report mixing
-	for _, o := range objs {
+	err := src.eachObject(ic, func(o object) error {
 		var r ModuleOutput
 		if err := json.Unmarshal(o.raw, &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
+			return fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
 		}
 		if key, dup := jsonscan.DuplicateKey(o.raw); dup {
 			// encoding/json keeps the last of two equal keys; which SQL was meant
 			// cannot be told.
-			return nil, fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, o.line, key, ErrMalformed)
+			return fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, o.line, key, ErrMalformed)
 		}
 		id := string(r.QuestionID)
 		var gk string
 		switch {
 		case id != "":
 			if textLine > 0 {
-				return nil, fmt.Errorf("%s:%d: has a question_id but line %d has none; use question_id on every record or on none: %w",
+				return fmt.Errorf("%s:%d: has a question_id but line %d has none; use question_id on every record or on none: %w",
 					path, o.line, textLine, ErrMalformed)
 			}
 			idLine = max(idLine, o.line)
 			gk = id
 		case strings.TrimSpace(r.Question) != "":
 			if idLine > 0 {
-				return nil, fmt.Errorf("%s:%d: has no question_id but line %d has one; use question_id on every record or on none: %w",
+				return fmt.Errorf("%s:%d: has no question_id but line %d has one; use question_id on every record or on none: %w",
 					path, o.line, idLine, ErrMalformed)
 			}
 			textLine = max(textLine, o.line)
 			gk = strings.TrimSpace(r.Question)
 		default:
-			return nil, fmt.Errorf("%s:%d: record has neither question_id nor question: %w", path, o.line, ErrMalformed)
+			return fmt.Errorf("%s:%d: record has neither question_id nor question: %w", path, o.line, ErrMalformed)
 		}
 		g := groups[gk]
 		if g == nil {
@@ -86,8 +86,12 @@ func readRecords(path string, data []byte, ic itemCap) (*Set, error) {
 			order = append(order, g)
 		}
 		if err := g.add(&r, o.line); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, o.line, err)
+			return fmt.Errorf("%s:%d: %w", path, o.line, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Sized once: a file of a million records grew this slice through 890 MB of copies.
 	set := &Set{Path: path, Format: FormatRecords, Items: make([]Prediction, 0, len(order))}

@@ -19,19 +19,32 @@ import (
 // Unlike Spider's script, an empty line is kept as an empty prediction: dropping it
 // would shift every later prediction onto the wrong question. A final newline does not
 // start another prediction. Bytes are kept as read, even if not valid UTF-8.
-func readSpider(path string, data []byte, ic itemCap) (*Set, error) {
+func readSpider(src *source, ic itemCap) (*Set, error) {
+	path := src.path
 	set := &Set{Path: path, Format: FormatSpider}
-	if len(data) == 0 {
+	if src.size == 0 {
 		return set, nil
 	}
-	data = bytes.TrimSuffix(data, []byte{'\n'})
-	// Counted before anything is split: a file of blank lines is a million items.
-	if n := bytes.Count(data, []byte{'\n'}) + 1; ic.limit > 0 && n > ic.limit {
+	// Counted by the scan, before anything is read: a file of blank lines is a million
+	// items. A final newline does not start another line.
+	n := src.newlines + 1
+	if src.lastNL {
+		n--
+	}
+	if ic.limit > 0 && n > int64(ic.limit) {
 		return nil, ic.check(path, ic.limit+1, ic.limit, "lines")
 	}
 	birdLines, firstBird := 0, 0
-	for i, raw := range bytes.Split(data, []byte{'\n'}) {
-		line := strings.TrimSpace(string(raw))
+	lr := src.lines()
+	for i := 0; ; i++ {
+		raw, _, ok, err := lr.next()
+		if err != nil {
+			return nil, fmt.Errorf("read predictions: %s: %w", path, err)
+		}
+		if !ok {
+			break
+		}
+		line := string(bytes.TrimSpace(raw))
 		p := Prediction{Key: strconv.Itoa(i), Line: i + 1, SQL: line}
 		if sql, db, found := strings.Cut(line, birdSeparator); found {
 			// BIRD's "SQL\t----- bird -----\tdb_id" written into a text file: Spider's

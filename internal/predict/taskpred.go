@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,13 +33,25 @@ var ErrTaskPred = errors.New("malformed task prediction")
 // line that is not such an object, a key of the wrong type, or an instance_id given
 // twice is an error naming the file, the line and the key.
 func ReadTaskPreds(path string) (map[string]TaskPred, error) {
-	data, err := inputfile.Read(path)
+	// Streamed line by line: the file is never held whole, only the predictions kept.
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read predictions: %w", err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	defer f.Close()
+	lr := &lineReader{r: bufio.NewReaderSize(f, 64<<10)}
 	out := map[string]TaskPred{}
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	for n := 0; ; n++ {
+		line, _, ok, err := lr.next()
+		if err != nil {
+			return nil, fmt.Errorf("read predictions: %w", err)
+		}
+		if !ok {
+			break
+		}
+		if n == 0 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue

@@ -46,8 +46,12 @@ var (
 // CSV is refused rather than read: which column holds the SQL, whether the id column is
 // a 0-based index or BIRD's question_id, and how a SQL with commas and quotes was
 // escaped can only be guessed, and a wrong guess is a silently wrong score.
-func sniffText(path string, data []byte) error {
-	line, n := firstLine(data)
+func (s *source) sniffText() error {
+	path := s.path
+	line, n, err := firstLine(s.lines())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	if line == "" || sqlStart.MatchString(line) {
 		return nil
 	}
@@ -88,17 +92,16 @@ func isHeader(line, sep string) bool {
 }
 
 // firstLine returns the first non-blank line, trimmed, and its 1-based number.
-func firstLine(data []byte) (string, int) {
-	n := 0
-	for len(data) > 0 {
-		n++
-		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
-		if s := strings.TrimSpace(string(raw)); s != "" {
-			return s, n
+func firstLine(lr *lineReader) (string, int, error) {
+	for n := 1; ; n++ {
+		raw, _, ok, err := lr.next()
+		if err != nil || !ok {
+			return "", 0, err
 		}
-		data = rest
+		if s := bytes.TrimSpace(raw); len(s) > 0 {
+			return string(s), n, nil
+		}
 	}
-	return "", 0
 }
 
 func abbrev(s string) string {
@@ -108,30 +111,56 @@ func abbrev(s string) string {
 	return s
 }
 
+// questionFileKey are the keys sniffArray looks for.
+var questionFileKey = map[string]bool{"PREDICTED_SQL": true, "node_type": true, "query": true, "question": true,
+	"db_id": true, "SQL": true, "evidence": true, "difficulty": true}
+
 // sniffArray looks at a JSON array's first element: a string makes a SQL list; a
 // question of Spider's or BIRD's question files is refused with the flag it belongs to.
-func sniffArray(path string, data []byte, start int64) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data[start:]))
+func (s *source) sniffArray(start int64) (string, error) {
+	path := s.path
+	dec := json.NewDecoder(s.reader(start))
 	if _, err := dec.Token(); err != nil {
-		return "", jsonError(path, data, start, err)
+		return "", s.valueError(start, err)
 	}
 	if !dec.More() {
 		return FormatRecords, nil
 	}
-	var first json.RawMessage
-	if err := dec.Decode(&first); err != nil {
-		return FormatRecords, nil // the records reader names the line
-	}
-	if isStringOrNull(first) {
-		return FormatList, nil
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(first, &obj) != nil {
+	// The first element, token by token: a string makes a list; of an object only the
+	// top-level keys are kept. A fault in it is the records reader's to name.
+	tok, err := dec.Token()
+	if err != nil {
 		return FormatRecords, nil
 	}
-	has := func(keys ...string) bool {
-		for _, k := range keys {
-			if _, ok := obj[k]; !ok {
+	switch tok {
+	case nil:
+		return FormatList, nil
+	case json.Delim('{'):
+	default:
+		if _, ok := tok.(string); ok {
+			return FormatList, nil
+		}
+		return FormatRecords, nil
+	}
+	keys := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return FormatRecords, nil
+		}
+		if k, _ := tok.(string); questionFileKey[k] {
+			keys[k] = true
+		}
+		if _, err := skipTokens(dec); err != nil {
+			return FormatRecords, nil
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return FormatRecords, nil
+	}
+	has := func(want ...string) bool {
+		for _, k := range want {
+			if !keys[k] {
 				return false
 			}
 		}
