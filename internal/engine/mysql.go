@@ -34,6 +34,27 @@ type mysqlDialect struct {
 	// flavour is 0 until known, then flavourMariaDB or flavourMySQL: which variable
 	// bounds a statement's time.
 	flavour atomic.Int32
+	// noKill makes watchCancel send no KILL: the tests' way to show that the server's
+	// own limit (backstop) stops a statement whose KILL is lost.
+	noKill bool
+}
+
+// killGrace is how long after its context's deadline a statement may run before the
+// server's own limit stops it: the KILL comes first, so the context's error is the one
+// reported.
+const killGrace = time.Second
+
+// backstop is the server-side limit for a statement: its timeout, and when ctx has a
+// deadline, no later than killGrace after it. A statement cancelled before its deadline
+// is stopped by the KILL alone; one with neither a timeout nor a deadline has no limit.
+func backstop(ctx context.Context, timeout time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		left := max(time.Until(dl), 0) + killGrace
+		if timeout <= 0 || left < timeout {
+			return left
+		}
+	}
+	return timeout
 }
 
 const (
@@ -67,8 +88,16 @@ func (*mysqlDialect) expandDSN(tmpl, db string) string {
 }
 
 // setTimeout sets the session's statement limit (0 switches it off, so a limit of an
-// earlier query never leaks into the next one on a pooled connection).
+// earlier query never leaks into the next one on a pooled connection). The limit is
+// backstop(ctx, d): it also stops, on the server, a statement whose context ends and
+// whose KILL is lost (a runaway once ran 890 s on MariaDB: it had no timeout, only a
+// cancelled context, so no limit was set). Both variables count from the statement's
+// start; MariaDB's is in seconds (three decimals), MySQL's in milliseconds, and neither
+// is rounded down to 0, which is no limit.
 func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) error {
+	if d = backstop(ctx, d); d > 0 {
+		d = max(d, time.Millisecond)
+	}
 	maria := func() error {
 		_, err := tx.ExecContext(ctx, "SET SESSION max_statement_time = "+strconv.FormatFloat(d.Seconds(), 'f', 3, 64))
 		return err
@@ -102,7 +131,10 @@ func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Durati
 // it next writes to the client. The KILL goes over a connection of its own (dial), never
 // the capped pool: under load every pooled connection is busy, and a KILL queued behind
 // them came too late. max_statement_time (setTimeout) is the backstop.
-func (*mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
+func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
+	if m.noKill {
+		return func() {}
+	}
 	var id int64
 	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
 		return func() {}
