@@ -138,6 +138,7 @@ func parseIndex(key string) (int, bool) {
 // it is not.
 func (src *source) openJSON(delim json.Delim, want string) (*json.Decoder, *lineCounter, error) {
 	dec := json.NewDecoder(src.reader(0))
+	dec.UseNumber() // a number is refused by kind, never decoded (1e999 overflows a float64)
 	lc := newLineCounter(src)
 	tok, err := dec.Token()
 	if err != nil {

@@ -42,6 +42,7 @@ func (s *source) detect() (string, error) {
 		return FormatSpider, nil
 	}
 	dec := json.NewDecoder(s.reader(start))
+	dec.UseNumber()
 	if _, err := dec.Token(); err != nil {
 		return "", s.valueError(start, err)
 	}

@@ -120,6 +120,7 @@ var questionFileKey = map[string]bool{"PREDICTED_SQL": true, "node_type": true, 
 func (s *source) sniffArray(start int64) (string, error) {
 	path := s.path
 	dec := json.NewDecoder(s.reader(start))
+	dec.UseNumber()
 	if _, err := dec.Token(); err != nil {
 		return "", s.valueError(start, err)
 	}
