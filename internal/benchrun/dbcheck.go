@@ -23,8 +23,8 @@ var ErrWrongDatabase = errors.New("database does not match the dataset's schema"
 // dataset's tables file declares for its db_id: every declared table and column must be
 // there (names compared without case, as SQLite does), and a column the file types
 // "integer" or "real" must not be declared TEXT. A database may hold more. A dataset
-// without a tables file, a db_id the file does not list and a missing database (skipped
-// and counted elsewhere) are not checked.
+// without a tables file gets checkGoldTables instead; a db_id the file does not list and
+// a missing database (skipped and counted elsewhere) are not checked.
 //
 // The types matter: Spider's formula_1 has BIRD's tables and columns (both come from the
 // Ergast data) but other data and other declarations (alt, number, position, laps,
@@ -34,11 +34,11 @@ var ErrWrongDatabase = errors.New("database does not match the dataset's schema"
 // compared.
 func checkDatabases(ctx context.Context, ds *dataset.Dataset) error {
 	if ds.Tables == "" {
-		return nil
+		return checkGoldTables(ctx, ds)
 	}
 	declared, err := dbschema.ReadTablesJSON(ds.Tables)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return checkGoldTables(ctx, ds)
 	}
 	if err != nil {
 		return fmt.Errorf("check databases against %s: %w", ds.Tables, err)
