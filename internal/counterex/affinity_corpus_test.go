@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/judge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/prove"
@@ -77,7 +78,8 @@ func TestProofAffinityCorpus(t *testing.T) {
 		t.Skip("z3 not installed (CI installs it: .ci/run)")
 	}
 	db := affinityDB(t)
-	s := New(Options{Seed: 7, Semantics: judge.Spider, Proof: ProofOptions{On: true}})
+	// A generous budget: the pairs are small, and a timeout under load would hide a proof.
+	s := New(Options{Seed: 7, Semantics: judge.Spider, Proof: ProofOptions{On: true, Budget: 30 * time.Second}})
 	defer s.Close()
 	outs := make([]*ProofOutcome, len(affinityCorpus))
 	var wg sync.WaitGroup
