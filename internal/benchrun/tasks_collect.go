@@ -75,6 +75,23 @@ func OpenTaskCollect(ctx context.Context, cfg *collect.Config, spec, engineName 
 	if err := cfg.CheckTasks(); err != nil {
 		return nil, err
 	}
+	tc, err := loadTaskCollect(ctx, spec, engineName, dbIDs)
+	if err != nil {
+		return nil, err
+	}
+	tc.Base.Config = cfg
+	return tc, nil
+}
+
+// withConfig is tc for another pipeline config (a matrix cell's): the tasks shared.
+func (tc *TaskCollect) withConfig(cfg *collect.Config) *TaskCollect {
+	c := *tc
+	c.Base.Config = cfg
+	return &c
+}
+
+// loadTaskCollect is OpenTaskCollect without a config: the tasks and their prompts.
+func loadTaskCollect(ctx context.Context, spec, engineName string, dbIDs []string) (*TaskCollect, error) {
 	kind, dir, _ := strings.Cut(spec, ":")
 	kind = strings.ToLower(kind)
 	if engineName == "" {
@@ -137,7 +154,7 @@ func OpenTaskCollect(ctx context.Context, cfg *collect.Config, spec, engineName 
 	if len(ds.Questions) == 0 {
 		return nil, configf("--dataset %s: no task (on the --db-id databases)", spec)
 	}
-	tc.Base = collect.Options{Config: cfg, Dataset: ds, Tasks: tasks}
+	tc.Base = collect.Options{Dataset: ds, Tasks: tasks}
 	return tc, nil
 }
 
@@ -199,7 +216,7 @@ func CollectTasks(ctx context.Context, out string, tc *TaskCollect, eval Config,
 
 func collectTasks(ctx context.Context, out string, tc *TaskCollect, eval Config, final string, ps passRunner) (*TaskCollectReport, error) {
 	cfg := tc.Base.Config
-	sum1, err := runPass(ctx, ps, tc.Base, 1, filepath.Join(out, Turn1Dir), nil, nil)
+	sum1, err := runPass(ctx, ps, tc.Base, 1, filepath.Join(out, Turn1Dir), tc.Base.Select, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +232,7 @@ func collectTasks(ctx context.Context, out string, tc *TaskCollect, eval Config,
 	var asked []dataset.Question
 	ids := map[string]bool{}
 	for _, q := range tc.Base.Dataset.Questions {
-		if _, ok := first[collect.QuestionKey(q.DBID, q.ID)]; ok && (tc.Base.Limit <= 0 || len(asked) < tc.Base.Limit) {
+		if _, ok := first[collect.QuestionKey(q.DBID, q.ID)]; ok && (tc.Base.Select == nil || tc.Base.Select(q)) && (tc.Base.Limit <= 0 || len(asked) < tc.Base.Limit) {
 			asked = append(asked, q)
 			ids[q.ID] = true
 		}

@@ -199,37 +199,7 @@ func TestCollectTasksLiveSQL(t *testing.T) {
 // with its gold, whose prompt asks for statements that change the database. No
 // follow-up, no reward; a second run sends no request.
 func TestCollectTasksEvalBenchSQLite(t *testing.T) {
-	src := testutil.Shared(t, "data/evalbench/bat")
-	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "setup"), os.DirFS(filepath.Join(src, "setup"))); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(src, "prompts.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all []map[string]any
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
-	var keep []map[string]any
-	answers := map[string]string{}
-	for _, task := range all {
-		id := fmt.Sprint(task["id"])
-		if id != "3" && id != "5" && id != "184" {
-			continue
-		}
-		keep = append(keep, task)
-		gold := task["golden_sql"].(map[string]any)["sqlite"].([]any)[0].(string)
-		if id == "5" {
-			gold = "SELECT 1"
-		}
-		answers[task["nl_prompt"].(string)] = gold
-	}
-	j, _ := json.Marshal(keep)
-	if err := os.WriteFile(filepath.Join(dir, "prompts.json"), j, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, answers := batSubset(t, "5")
 	server := fakellm.New(func(r fakellm.Request) fakellm.Reply {
 		p := r.Prompt()
 		for q, a := range answers {
@@ -282,4 +252,43 @@ func TestCollectTasksEvalBenchSQLite(t *testing.T) {
 	if n := len(server.Requests()); n != 3 || rep2.FirstCorrect != 2 {
 		t.Errorf("second run: %d requests in all, report %+v", n, rep2)
 	}
+}
+
+// batSubset writes an evalbench:DIR of bat's tasks 3, 5 and 184 (a dql, a dql, a dml)
+// and returns it with each task's answer by its prompt: the SQLite gold, but "SELECT 1"
+// for the ids in wrong.
+func batSubset(t *testing.T, wrong ...string) (string, map[string]string) {
+	t.Helper()
+	src := testutil.Shared(t, "data/evalbench/bat")
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "setup"), os.DirFS(filepath.Join(src, "setup"))); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(src, "prompts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []map[string]any
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	var keep []map[string]any
+	answers := map[string]string{}
+	for _, task := range all {
+		id := fmt.Sprint(task["id"])
+		if id != "3" && id != "5" && id != "184" {
+			continue
+		}
+		keep = append(keep, task)
+		gold := task["golden_sql"].(map[string]any)["sqlite"].([]any)[0].(string)
+		if slices.Contains(wrong, id) {
+			gold = "SELECT 1"
+		}
+		answers[task["nl_prompt"].(string)] = gold
+	}
+	j, _ := json.Marshal(keep)
+	if err := os.WriteFile(filepath.Join(dir, "prompts.json"), j, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, answers
 }
