@@ -103,7 +103,7 @@ func runTaskCollect(ctx context.Context, e *env, o collectOpts) error {
 		return err
 	}
 	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, LiveSQLMode: o.liveSQLMode, TaskCode: o.taskCode}, Engines: o.engines}
-	rep, err := benchrun.CollectTasks(ctx, o.out, tc, eval.runConfig(), "final", twoPassIO{runPrinter: runPrinter{stderr: e.stderr}, e: e, json: o.json})
+	rep, err := benchrun.CollectTasks(ctx, o.out, tc, eval.runConfig(), "final", twoPassIO{runPrinter: runPrinter{stderr: e.stderr}, e: e, json: o.json, labels: []string{"first turns", "follow-ups"}})
 	if err != nil {
 		return err
 	}
@@ -200,8 +200,9 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 // and the judged passes' phases and warnings (runPrinter).
 type twoPassIO struct {
 	runPrinter
-	e    *env
-	json bool
+	e      *env
+	json   bool
+	labels []string // each pass's name in the summary ("": pass N)
 }
 
 var _ benchrun.PassObserver = twoPassIO{}
@@ -212,7 +213,11 @@ func (p twoPassIO) CollectPass(n int, priced bool) (func(collect.Progress), func
 	return bar.update, func(sum *collect.Summary) {
 		bar.finish()
 		if sum != nil && !p.json {
-			fmt.Fprintf(p.e.stdout, "pass %d:\n", n)
+			if n <= len(p.labels) {
+				fmt.Fprintf(p.e.stdout, "%s:\n", p.labels[n-1])
+			} else {
+				fmt.Fprintf(p.e.stdout, "pass %d:\n", n)
+			}
 			printCollectSummary(p.e.stdout, sum)
 		}
 	}

@@ -28,7 +28,7 @@ func TestCollectTasksCommand(t *testing.T) {
 	}
 	out := filepath.Join(work, "run")
 	stdout, _ := runCLI(t, "collect", "--config", cfg, "--dataset", "evalbench:"+dir, "--engine", "sqlite", "--limit", "2", "--out", out)
-	if !strings.Contains(stdout, "2 tasks: first turn 0 correct of 2 judged") || strings.Contains(stdout, "reward") {
+	if !strings.Contains(stdout, "first turns:\nquestions 2: 2 collected now") || !strings.Contains(stdout, "2 tasks: first turn 0 correct of 2 judged") || strings.Contains(stdout, "reward") {
 		t.Errorf("collect output:\n%s", stdout)
 	}
 	preds, err := predict.ReadTaskPreds(filepath.Join(out, "preds.jsonl"))
