@@ -128,3 +128,69 @@ func jsonID(v any) string {
 	b, _ := json.Marshal(v)
 	return strings.Trim(string(b), "\"")
 }
+
+// TestMatrixTasksLiveSQL: a livesql: dataset on PostgreSQL in a plan (engine postgres,
+// dsn_env): the model cell asks two bat-interact tasks' first turns (db_blog_0 right,
+// db_blog_3 wrong) and only db_blog_0's follow-up; the summary shows the first turns, the
+// follow-up and BIRD-Interact's mean reward.
+func TestMatrixTasksLiveSQL(t *testing.T) {
+	taskPG(t)
+	t0, t3 := realTask(t, "db_blog_0"), realTask(t, "db_blog_3")
+	dir := liveSQLDir(t, []map[string]any{t0, t3})
+	join := func(v any) string {
+		var out []string
+		for _, s := range v.([]any) {
+			out = append(out, s.(string))
+		}
+		return strings.Join(out, ";\n")
+	}
+	server := fakellm.New(func(r fakellm.Request) fakellm.Reply {
+		p, a := r.Prompt(), "SELECT 1"
+		switch {
+		case strings.Contains(p, "The user now asks:"):
+			a = join(t0["follow_up"].(map[string]any)["sol_sql"])
+		case strings.Contains(p, t0["query"].(string)):
+			a = join(t0["sol_sql"])
+		}
+		return fakellm.Reply{Choices: []string{"```sql\n" + a + "\n```"}, Prompt: 50, Completion: 5}
+	}, 20)
+	defer server.Close()
+	work := t.TempDir()
+	plan := "datasets:\n  bi: {dataset: \"livesql:" + dir + "\", engine: postgres, dsn_env: NL2SQLBENCH_PG_DSN}\n" +
+		"models:\n  fake: {base_url: " + server.BaseURL + ", model: fake, api_key_env: TEST_MATRIX_TASK_KEY}\n" +
+		"pipelines:\n  one: {}\n"
+	p, err := ParseMatrixPlan([]byte(plan), work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := OpenMatrix(context.Background(), p, MatrixOptions{Out: filepath.Join(work, "matrix"), Workers: 1, EvalWorkers: 2, Alpha: 0.05, Getenv: matrixKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := m.Run(context.Background(), quietMatrix{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(server.Requests()); n != 3 {
+		t.Errorf("%d requests, want 3 (two first turns, one follow-up)", n)
+	}
+	if len(st.Summary.Cells) != 1 || st.Summary.Cells[0].Tasks == nil {
+		t.Fatalf("summary cells %+v", st.Summary.Cells)
+	}
+	c := st.Summary.Cells[0].Tasks
+	if c.FirstCorrect != 1 || c.FirstJudged != 2 || !c.FollowUps || c.FollowUpJudged != 1 || c.Reward == nil {
+		t.Errorf("task scores %+v", *c)
+	}
+	var b strings.Builder
+	report.WriteMatrix(&b, st, "")
+	if !strings.Contains(b.String(), "tasks: first turn 1/2 (50.00), follow-up ") || !strings.Contains(b.String(), "mean reward") {
+		t.Errorf("the matrix's output:\n%s", b.String())
+	}
+}
+
+func matrixKey(k string) string {
+	if k == "TEST_MATRIX_TASK_KEY" {
+		return "sk-test"
+	}
+	return os.Getenv(k)
+}
