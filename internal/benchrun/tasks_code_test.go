@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -266,7 +267,11 @@ func TestTaskCodeNoPython(t *testing.T) {
 			}
 		}
 	}
-	if len(obs.warnings) != 1 {
+	// A killed run's copies on the shared server (another package's kill/resume test, run
+	// beside this one by go test ./...) are dropped with a warning of their own.
+	if own := slices.DeleteFunc(slices.Clone(obs.warnings), func(w string) bool {
+		return strings.Contains(w, "a killed run left")
+	}); len(own) != 1 {
 		t.Errorf("warnings after the run %q; want the one", obs.warnings)
 	}
 }
