@@ -81,11 +81,17 @@ func TestEvalBenchGoldEveryEngine(t *testing.T) {
 			cfg.AllowMissing = true // wrong predicts only the tasks of wrongSQL
 			ctx := context.Background()
 			obs := &notes{}
+			unlock := func() {}
+			if tc.engine == "postgres" {
+				unlock = makingPGCopies()
+			}
 			p, err := Prepare(ctx, cfg, obs)
 			if err != nil {
+				unlock()
 				t.Fatal(err)
 			}
 			res, err := Eval(ctx, p, nil, newMemSink(len(cfg.Preds)), obs)
+			unlock()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,6 +34,7 @@ type handwritten struct {
 // scripts/livesql_official_verdicts.py --preds). By default the first of each rule
 // run; NL2SQLBENCH_LIVESQL_FULL=1 runs them all.
 func TestLiveSQLHandwritten(t *testing.T) {
+	t.Parallel() // mostly waits on the server's CREATE and DROP DATABASE: beside the CPU-bound tests
 	full := os.Getenv("NL2SQLBENCH_LIVESQL_FULL") == "1"
 	perRule := map[string]int{}
 	checkOfficialVerdicts(t, "testdata/livesql_handwritten.jsonl", "testdata/livesql_handwritten_official.tsv", func(h handwritten) bool {
@@ -49,6 +50,7 @@ func TestLiveSQLHandwritten(t *testing.T) {
 // (testdata/livesql_byhand_official.tsv). By default every sixth (12, about 15 s; the
 // package's time is budgeted); all with NL2SQLBENCH_LIVESQL_FULL=1.
 func TestLiveSQLByHand(t *testing.T) {
+	t.Parallel() // as TestLiveSQLHandwritten
 	full := os.Getenv("NL2SQLBENCH_LIVESQL_FULL") == "1"
 	n := 0
 	checkOfficialVerdicts(t, "testdata/livesql_byhand.jsonl", "testdata/livesql_byhand_official.tsv", func(handwritten) bool {
@@ -104,11 +106,14 @@ func checkOfficialVerdicts(t *testing.T, jsonl, tsv string, pick func(handwritte
 	cfg := Config{DatasetSpec: "livesql:" + dir, Preds: []string{"hand=" + predFile}, Engine: "postgres", Server: srv,
 		Timeout: 60 * time.Second, MaxRows: 10_000, Workers: 4, TaskCode: TaskCodePython, TestRunner: taskcode.Runner{P: py}}
 	ctx := context.Background()
+	unlock := makingPGCopies()
 	p, err := Prepare(ctx, cfg, &notes{})
 	if err != nil {
+		unlock()
 		t.Fatal(err)
 	}
 	res, err := Eval(ctx, p, nil, newMemSink(1), &notes{})
+	unlock()
 	if err != nil {
 		t.Fatal(err)
 	}

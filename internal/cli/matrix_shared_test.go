@@ -50,10 +50,57 @@ func spiderSubset(t *testing.T, dbID string) (devJSON, pred string) {
 	return devJSON, pred
 }
 
+// birdSubset writes the first n of BIRD dev's questions on one database (with TA-SQL's
+// predictions for them, keyed by their new indexes) as a BIRD dataset of their own, with
+// dev_tables.json beside it as beside dev.json: the matrix test's BIRD subset.
+func birdSubset(t *testing.T, dbID string, n int) (devJSON, pred string) {
+	t.Helper()
+	root := testutil.Shared(t, "data/bird")
+	var all []map[string]any
+	if err := json.Unmarshal([]byte(readFileT(t, filepath.Join(root, "dev.json"))), &all); err != nil {
+		t.Fatal(err)
+	}
+	var tasql map[string]string
+	if err := json.Unmarshal([]byte(readFileT(t, filepath.Join(root, "predictions", "dev", "TA-SQL_predict_dev.json"))), &tasql); err != nil {
+		t.Fatal(err)
+	}
+	var sub []map[string]any
+	preds := map[string]string{}
+	for i, q := range all {
+		if q["db_id"] == dbID && len(sub) < n {
+			p, ok := tasql[fmt.Sprint(i)]
+			if !ok {
+				t.Fatalf("TA-SQL has no prediction for BIRD dev question %d", i)
+			}
+			preds[fmt.Sprint(len(sub))] = p
+			sub = append(sub, q)
+		}
+	}
+	if len(sub) != n {
+		t.Fatalf("BIRD dev has %d questions on %s, want at least %d", len(sub), dbID, n)
+	}
+	dir := t.TempDir()
+	devJSON, pred = filepath.Join(dir, "dev.json"), filepath.Join(dir, "TA-SQL.json")
+	for path, v := range map[string]any{devJSON: sub, pred: preds} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "dev_tables.json"), filepath.Join(dir, "dev_tables.json")); err != nil {
+		t.Fatal(err)
+	}
+	return devJSON, pred
+}
+
 // TestMatrixKillResume runs the done-when plan: 3 pipelines x 2 models x 2 datasets
-// (Spider dev's concert_singer questions, BIRD dev's superhero questions) against the
-// scripted LLM, plus a prediction file on disk per dataset. The run is cancelled
-// mid-way and resumed: the resumed run sends exactly the requests of the questions the
+// (Spider dev's 45 concert_singer questions, the first 43 of BIRD dev's 129 superhero
+// questions: all 129 made it the package's slowest test, 19 CPU-s, for no other
+// assertion) against the scripted LLM, plus a prediction file on disk per dataset. The
+// run is cancelled mid-way and resumed: the resumed run sends exactly the requests of the questions the
 // first run had not recorded (none for a finished question), and every cell's judged
 // records equal those of the same cell run alone with collect + eval. The dry run's
 // estimate brackets each cell's real calls.
@@ -69,9 +116,8 @@ func TestMatrixKillResume(t *testing.T) {
 	pipelines := realLimitPipelines
 	spiderDev, dailSub := spiderSubset(t, "concert_singer")
 	spiderRoot := testutil.Shared(t, "data/spider")
-	birdDev := testutil.Shared(t, "data/bird/dev.json")
+	birdDev, tasql := birdSubset(t, "superhero", 43)
 	birdDBs := testutil.Shared(t, "data/bird/dev_databases")
-	tasql := testutil.Shared(t, "data/bird/predictions/dev/TA-SQL_predict_dev.json")
 	bg := context.Background()
 	sp, err := dataset.Load(bg, "spider:"+spiderDev, dataset.Options{DBRoot: filepath.Join(spiderRoot, "database"), Tables: filepath.Join(spiderRoot, "tables.json")})
 	if err != nil {
@@ -133,12 +179,12 @@ func TestMatrixKillResume(t *testing.T) {
 		}
 	}
 
-	// Run 1, cancelled after 700 requests; run 2 resumes.
+	// Run 1, cancelled after 350 requests (of 927: 4 of the 14 cells done); run 2 resumes.
 	ctx, cf := context.WithCancel(bg)
 	mu.Lock()
 	cancel = cf
 	mu.Unlock()
-	cancelAt.Store(700)
+	cancelAt.Store(350)
 	code, _, stderr = runMatrixCLI(t, ctx, append([]string{plan, "--out", out, "--workers", "3"}, limits...)...)
 	if code == 0 {
 		t.Fatalf("the cancelled run exited 0\n%s", stderr)

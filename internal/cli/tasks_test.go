@@ -132,16 +132,35 @@ func officialVerdicts(t *testing.T) map[string]string {
 	return out
 }
 
-// taskServerMu makes the tests that copy task databases on the PostgreSQL server take
-// turns: each checks that this process left no copy (pg.Mine), which another's copies in
-// flight would break. They run beside the package's other parallel tests, and are skipped
-// under -short (skipLongInShort): 10-35 s each of a loaded machine's wall time, mostly
-// the server creating and dropping databases.
-var taskServerMu sync.Mutex
+// taskServerMu lets the tests that copy task databases on the PostgreSQL server run side
+// by side (10-35 s each of a loaded machine's wall time, mostly the server creating and
+// dropping databases, under 2 CPU-s of this process: taking turns, they were a chain of
+// 60-80 s in this package) while each check that this process left no copy (pg.Mine)
+// looks when no other test's run has copies in flight: a run holds it shared
+// (shareTaskServer), a check exclusively (noTaskCopies). They are skipped under -short
+// (skipLongInShort).
+var taskServerMu sync.RWMutex
 
-func lockTaskServer(tb testing.TB) {
+// shareTaskServer holds taskServerMu shared until the returned function (or the test's
+// end) releases it; a test must release it before noTaskCopies.
+func shareTaskServer(tb testing.TB) (release func()) {
+	taskServerMu.RLock()
+	var once sync.Once
+	release = func() { once.Do(taskServerMu.RUnlock) }
+	tb.Cleanup(release)
+	return release
+}
+
+// noTaskCopies fails the test if this process has task databases on the server, once
+// no other test's run has copies in flight.
+func noTaskCopies(tb testing.TB, pg *taskdb.Postgres, when string) {
+	tb.Helper()
 	taskServerMu.Lock()
-	tb.Cleanup(taskServerMu.Unlock)
+	left, err := pg.Mine(context.Background())
+	taskServerMu.Unlock()
+	if err != nil || len(left) > 0 {
+		tb.Errorf("task databases left %s: %v %v", when, left, err)
+	}
 }
 
 // TestTaskLiveSQLEndToEnd runs eval on five bat-interact tasks on PostgreSQL, the gold
@@ -154,7 +173,7 @@ func lockTaskServer(tb testing.TB) {
 func TestTaskLiveSQLEndToEnd(t *testing.T) {
 	t.Parallel()
 	skipLongInShort(t)
-	lockTaskServer(t)
+	release := shareTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	dsn := os.Getenv("NL2SQLBENCH_PG_DSN")
 	if dsn == "" {
@@ -245,9 +264,8 @@ func TestTaskLiveSQLEndToEnd(t *testing.T) {
 	if diff := cmp.Diff(before, sums()); diff != "" {
 		t.Errorf("template changed (-before +after):\n%s", diff)
 	}
-	if left, err := pg.Mine(ctx); err != nil || len(left) > 0 {
-		t.Errorf("task databases left after the run: %v %v", left, err)
-	}
+	release()
+	noTaskCopies(t, pg, "after the run")
 	runCLI(t, "verify", out)
 	// The Markdown and HTML reports say why the Management task was not judged, as the
 	// terminal does (summary.json's skips section).
@@ -330,7 +348,7 @@ func TestTaskPredErrors(t *testing.T) {
 func TestTaskResumeAfterCancel(t *testing.T) {
 	t.Parallel()
 	skipLongInShort(t)
-	lockTaskServer(t)
+	release := shareTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
 		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
@@ -383,10 +401,10 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	} else {
 		t.Logf("cancelled after %d records: %s", n, e.String())
 	}
-	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
-		t.Errorf("task databases left by the cancelled run: %v %v", left, err)
-	}
+	release()
+	noTaskCopies(t, pg, "by the cancelled run")
 
+	release = shareTaskServer(t)
 	var o2, e2 strings.Builder
 	if code := Run(bg, cmdline("eval", "--resume", "--out", out, "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_PG_DSN"), strings.NewReader(""), &o2, &e2); code != 0 {
 		t.Fatalf("--resume: exit %d\n%s", code, e2.String())
@@ -394,9 +412,12 @@ func TestTaskResumeAfterCancel(t *testing.T) {
 	if got := readFileT(t, recs); stripTimes([]byte(got)) != stripTimes([]byte(want)) {
 		t.Errorf("resumed records differ from a clean run's:\n%s\nwant\n%s", got, want)
 	}
-	if left, err := pg.Mine(bg); err != nil || len(left) > 0 {
-		t.Errorf("task databases left after --resume: %v %v", left, err)
-	}
+	release()
+	noTaskCopies(t, pg, "after --resume")
+	// Alone: another test's run would sweep the killed child's copies (their owner is
+	// gone) before --resume could show it drops them.
+	taskServerMu.Lock()
+	defer taskServerMu.Unlock()
 	taskResumeAfterKill(t, pg, args, want, len(tasks))
 }
 
@@ -460,7 +481,7 @@ func taskResumeAfterKill(t *testing.T, pg *taskdb.Postgres, args func(string) []
 func TestTaskAudit(t *testing.T) {
 	t.Parallel()
 	skipLongInShort(t)
-	lockTaskServer(t)
+	shareTaskServer(t)
 	src := testutil.Shared(t, "data/evalbench/bat-interact")
 	if os.Getenv("NL2SQLBENCH_PG_DSN") == "" {
 		t.Skip("skipping: NL2SQLBENCH_PG_DSN not set (eval \"$(bash .ci/servers.sh)\" starts a server)")
