@@ -24,9 +24,9 @@
 // the committed file differs from what the generator writes today.
 //
 // To extend: add a case to value (and to omitCond / nonZero if the kind can be
-// omitted), keep the run-time helpers it names in internal/record/jsonenc.go (or its fixture test file, above), add the
-// shape to internal/record's GenFixture, and let the equality tests show it agrees
-// with encoding/json.
+// omitted), keep the run-time helpers it names in internal/record/jsonenc.go (or its
+// fixture test file, above), add the shape to internal/record's GenFixture, and let the
+// equality tests show it agrees with encoding/json.
 package gencodec
 
 import (
