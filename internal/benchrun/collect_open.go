@@ -64,3 +64,26 @@ func OpenCollect(ctx context.Context, cc CollectConfig) (collect.Options, func()
 	base.Engine, base.Locate = eng, locate
 	return base, func() { eng.Close() }, nil
 }
+
+// OpenCollectTasks is OpenCollect for a task dataset (livesql:DIR, evalbench:DIR;
+// IsTaskDataset): the pipeline config, the tasks as questions with their prompts, the
+// --limit. Its queries run only when judged, so no engine is opened here.
+func OpenCollectTasks(ctx context.Context, cc CollectConfig) (*TaskCollect, error) {
+	cfg, err := collect.LoadConfig(cc.ConfigPath)
+	if err != nil {
+		return nil, err
+	}
+	if cc.ShardArg != "" {
+		return nil, configf("--shard: not yet for task datasets (docs/tasks.md)")
+	}
+	engineName := ""
+	if cc.Engines != nil {
+		engineName = cc.Engines.Engine
+	}
+	tc, err := OpenTaskCollect(ctx, cfg, cc.DatasetSpec, engineName, nil)
+	if err != nil {
+		return nil, err
+	}
+	tc.Base.Limit, tc.Base.Log = cc.Limit, cc.Log
+	return tc, nil
+}

@@ -106,6 +106,9 @@ type Config struct {
 	// noTestsWhy is why a turn that needs its test cases is not judged when TestRunner
 	// is nil (record.NotJudgedTaskCode, or record.NotJudgedNoPython).
 	noTestsWhy string
+	// taskIDs judges only these tasks (instance ids) of a task dataset; nil: all. Set by
+	// CollectTasks for the tasks a --limit collected.
+	taskIDs map[string]bool
 
 	// Metrics are the --metrics values: registry ids, extras and groups (selection.go);
 	// nil: every metric.

@@ -221,6 +221,8 @@ func (m *Matrix) Estimate(ctx context.Context) ([]CellEstimate, error) {
 		ce := CellEstimate{Name: c.Name, State: state, Collected: c.Collected()}
 		if c.Collected() && c.Config.SQLPP() {
 			ce.NotEstimated = "SQL++ pipelines are not estimated"
+		} else if c.Collected() && m.tasks[c.Dataset] != nil {
+			ce.NotEstimated = "task datasets are not estimated"
 		} else if c.Collected() {
 			dir := CellDir(m.out, c)
 			if state == "changed" {

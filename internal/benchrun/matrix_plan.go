@@ -65,6 +65,14 @@ type PlanDataset struct {
 	// SQLPP is where a SQL++ pipeline's queries run on this dataset (Couchbase); without
 	// it the dataset takes no SQL++ pipeline. Gold SQL runs on SQLite, as eval's does.
 	SQLPP *PlanSQLPP `yaml:"sqlpp"`
+	// A task dataset's (livesql:, evalbench:; docs/tasks.md): where its database copies
+	// are made (engine sqlite, postgres or mysql, the DSN in dsn_env, eval's default
+	// variable when empty) and how its turns are judged (eval's --livesql-mode and
+	// --task-code). A collected cell asks its tasks as `collect` does (CollectTasks).
+	Engine      string `yaml:"engine"`
+	DSNEnv      string `yaml:"dsn_env"`
+	LiveSQLMode string `yaml:"livesql_mode"`
+	TaskCode    string `yaml:"task_code"`
 }
 
 // PlanSQLPP is a dataset's Couchbase query service, as eval's --sqlpp-* flags.
@@ -177,6 +185,9 @@ func ParseMatrixPlan(data []byte, dir string) (*MatrixPlan, error) {
 		}
 		d.Dataset = kind + ":" + abs(dir, path)
 		d.DBRoot, d.Tables = abs(dir, d.DBRoot), abs(dir, d.Tables)
+		if err := d.checkTasks(name); err != nil {
+			return nil, err
+		}
 		if d.SQLPP != nil && (d.SQLPP.Endpoint == "" || d.SQLPP.Bucket == "") {
 			return nil, fmt.Errorf("datasets.%s.sqlpp: endpoint and bucket are required (the query service's URL, and the bucket whose scopes hold the databases): %w", name, ErrBadPlan)
 		}
@@ -320,7 +331,7 @@ func (p *MatrixPlan) enumerate(exclude []string) error {
 		}
 		skip[x] = true
 	}
-	var noEngine []string
+	var noEngine, notTasks []string
 	for _, c := range all {
 		if skip[c.Name] {
 			continue
@@ -328,11 +339,20 @@ func (p *MatrixPlan) enumerate(exclude []string) error {
 		if c.Collected() && c.Config.SQLPP() && p.Datasets[c.Dataset].SQLPP == nil {
 			noEngine = append(noEngine, c.Name)
 		}
+		if c.Collected() && p.Datasets[c.Dataset].tasks() {
+			if err := c.Config.CheckTasks(); err != nil {
+				notTasks = append(notTasks, c.Name+" ("+strings.TrimSuffix(err.Error(), ": "+collect.ErrBadConfig.Error())+")")
+			}
+		}
 		p.Cells = append(p.Cells, c)
 	}
 	if len(noEngine) > 0 {
 		return fmt.Errorf("cells %s run a SQL++ pipeline on a dataset without sqlpp (its query service: datasets.<name>.sqlpp {endpoint, bucket}); give the dataset one or exclude them: %w",
 			strings.Join(noEngine, ", "), ErrBadPlan)
+	}
+	if len(notTasks) > 0 {
+		return fmt.Errorf("cells %s ask a task dataset with a pipeline that is not one prompt per turn; exclude them or use such a pipeline (docs/tasks.md): %w",
+			strings.Join(notTasks, ", "), ErrBadPlan)
 	}
 	if len(p.Cells) == 0 {
 		return fmt.Errorf("the plan has no cells (datasets x models x pipelines, plus systems, minus exclude): %w", ErrBadPlan)
@@ -376,6 +396,9 @@ func (p *MatrixPlan) InputHash(c PlanCell, questionsSHA, predSHA string) string 
 		}
 	} else {
 		in["predictions_sha256"] = predSHA
+	}
+	if d.tasks() { // only then: other datasets' hashes are what they were
+		in["tasks"] = map[string]string{"engine": d.taskEngines().Engine, "livesql_mode": d.LiveSQLMode, "task_code": d.TaskCode}
 	}
 	b, _ := json.Marshal(in) // maps marshal with sorted keys: one canonical form
 	h := sha256.Sum256(b)

@@ -34,7 +34,8 @@ type Matrix struct {
 	out      string
 	rerun    string // the command that continues the matrix
 	datasets map[string]*dataset.Dataset
-	hashes   map[string]string // cell name -> input sha256
+	tasks    map[string]*TaskCollect // task datasets' tasks and prompts, by dataset name
+	hashes   map[string]string       // cell name -> input sha256
 	gates    map[string]*endpointGate
 	getenv   func(string) string
 	evalJobs int // questions judged in parallel per cell
@@ -48,12 +49,21 @@ type Matrix struct {
 
 // loadInputs reads every dataset of the plan and hashes every cell's inputs.
 func (m *Matrix) loadInputs(ctx context.Context) error {
-	m.datasets, m.hashes = map[string]*dataset.Dataset{}, map[string]string{}
+	m.datasets, m.hashes, m.tasks = map[string]*dataset.Dataset{}, map[string]string{}, map[string]*TaskCollect{}
 	qsha := map[string]string{}
 	for name, d := range m.plan.Datasets {
-		ds, err := dataset.Load(ctx, d.Dataset, dataset.Options{DBRoot: d.DBRoot, Tables: d.Tables})
-		if err != nil {
-			return fmt.Errorf("datasets.%s: %w", name, err)
+		var ds *dataset.Dataset
+		if d.tasks() {
+			tc, err := loadTaskCollect(ctx, d.Dataset, d.taskEngines().Engine, nil)
+			if err != nil {
+				return fmt.Errorf("datasets.%s: %w", name, err)
+			}
+			m.tasks[name], ds = tc, tc.Base.Dataset
+		} else {
+			var err error
+			if ds, err = dataset.Load(ctx, d.Dataset, dataset.Options{DBRoot: d.DBRoot, Tables: d.Tables}); err != nil {
+				return fmt.Errorf("datasets.%s: %w", name, err)
+			}
 		}
 		for _, id := range d.DBIDs {
 			if !slices.ContainsFunc(ds.Questions, func(q dataset.Question) bool { return q.DBID == id }) {
@@ -61,6 +71,7 @@ func (m *Matrix) loadInputs(ctx context.Context) error {
 			}
 		}
 		m.datasets[name] = ds
+		var err error
 		if qsha[name], err = fileSHA256(ds.Path); err != nil {
 			return fmt.Errorf("datasets.%s: %w", name, err)
 		}
@@ -139,10 +150,11 @@ func (m *Matrix) cellDone(ctx context.Context, c PlanCell, move bool) (bool, err
 		return false, nil
 	}
 	if c.Collected() {
-		sha, err := fileSHA256(filepath.Join(dir, collect.ModulesFile))
+		judged := m.collectedFile(c, dir)
+		sha, err := fileSHA256(judged)
 		if err != nil || sha != rec.ModulesSHA256 {
 			return false, fmt.Errorf("cell %s: %s is not the file the cell was judged from (recorded sha256 %.12s): move %s aside to collect the cell again: %w",
-				c.Name, filepath.Join(dir, collect.ModulesFile), rec.ModulesSHA256, dir, errCellChanged)
+				c.Name, judged, rec.ModulesSHA256, dir, errCellChanged)
 		}
 	}
 	run, err := rundir.Load(ctx, filepath.Join(dir, rundir.CellEvalDir))
@@ -209,6 +221,9 @@ func (m *Matrix) runCell(ctx context.Context, c PlanCell) (rundir.MatrixCell, er
 	if c.Collected() && c.Config.TwoPass() {
 		return m.runTwoPassCell(ctx, c, dir, logf, st)
 	}
+	if c.Collected() && m.tasks[c.Dataset] != nil {
+		return m.runTaskCell(ctx, c, dir, logf, st)
+	}
 	pred := c.PredFile
 	if c.Collected() {
 		opt, calls, closeEngine, err := m.collectOptions(c, logf)
@@ -258,6 +273,12 @@ func (m *Matrix) cellEval(c PlanCell, pred string) Config {
 		AllowMissing: c.Collected() && len(d.DBIDs) > 0}
 	if e := m.plan.engines(c); e != nil { // a SQL++ pipeline's: as eval --engine sqlpp judges
 		cfg.Engine, cfg.GoldEngine, cfg.Server, cfg.Flex = e.Engine, e.GoldName(), e, true
+	}
+	if e := d.taskEngines(); e != nil { // tasks: as eval --engine E --livesql-mode M --task-code C judges
+		cfg.Engine, cfg.LiveSQLMode, cfg.TaskCode, cfg.AllowMissing = e.Engine, d.LiveSQLMode, d.TaskCode, false
+		if e.Server() {
+			cfg.Server = e
+		}
 	}
 	return cfg
 }

@@ -116,6 +116,7 @@ func cellResult(m *metrics.Metric, c MatrixCellRun) (rundir.CellResult, []record
 			r.Correct++
 		}
 	}
+	r.Tasks = cellTasks(c.Run, name)
 	r.UsageKnown = c.Cell.Collected() && (r.Tokens > 0 || r.LatencyMS > 0)
 	if c.Cell.Collected() && c.Cell.Config.Pricing != nil {
 		r.Priced, r.Cost = true, c.Cell.Config.Cost(prompt, completion)
@@ -255,4 +256,35 @@ func signedFormat(u metrics.Unit, d float64) string {
 		return "+" + s
 	}
 	return s
+}
+
+// cellTasks is a task cell's scores from its summary.json tasks section (nil for other
+// datasets): each phase's total row; the reward only where there are follow-ups.
+func cellTasks(run *rundir.Run, system string) *rundir.CellTasks {
+	for _, ts := range run.Summary.Tasks {
+		if ts.System != system {
+			continue
+		}
+		out := &rundir.CellTasks{}
+		for _, row := range ts.Rows {
+			if row.Category != "" || row.Difficulty != "" {
+				continue
+			}
+			text := ""
+			if row.Rate != nil {
+				text = row.Rate.Text
+			}
+			switch row.Phase {
+			case 1:
+				out.FirstJudged, out.FirstCorrect, out.FirstText = row.Judged, row.Correct, text
+			case 2:
+				out.FollowUps, out.FollowUpJudged, out.FollowUpCorrect, out.FollowUpText = true, row.Judged, row.Correct, text
+			}
+		}
+		if out.FollowUps {
+			out.Reward = ts.Reward
+		}
+		return out
+	}
+	return nil
 }

@@ -95,7 +95,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 		}
 		ds.Path = l.File
 		for _, t := range l.Tasks {
-			if len(cfg.DBIDs) > 0 && !slices.Contains(cfg.DBIDs, t.DB) {
+			if len(cfg.DBIDs) > 0 && !slices.Contains(cfg.DBIDs, t.DB) || cfg.taskIDs != nil && !cfg.taskIDs[t.ID] {
 				continue
 			}
 			tp.LiveSQL = append(tp.LiveSQL, t)
@@ -113,7 +113,7 @@ func prepareTasks(ctx context.Context, cfg Config, st Settings, obs Observer) (*
 		}
 		ds.Path = e.File
 		for _, t := range e.Tasks {
-			if len(cfg.DBIDs) > 0 && !slices.Contains(cfg.DBIDs, t.DB) {
+			if len(cfg.DBIDs) > 0 && !slices.Contains(cfg.DBIDs, t.DB) || cfg.taskIDs != nil && !cfg.taskIDs[t.ID] {
 				continue
 			}
 			tp.EvalBench = append(tp.EvalBench, t)

@@ -44,7 +44,7 @@ func byComparison(cat taskset.Category, testCases []string) bool {
 func judgeLiveSQL(ctx context.Context, p *Plan, tmpl templater, t taskset.Task, pred *predict.TaskPred, r *record.Record) error {
 	cfg := p.Config
 	r.TaskCategory = string(t.Category)
-	phase1, judged, err := liveSQLTurn(ctx, cfg, tmpl, t, t.Preprocess, nil, turnOf(t, pred), turnFields{&r.Verdict, &r.ErrorCategory, &r.ErrorMessage, &r.TaskFailure, &r.TaskNotJudged, &r.TaskRan, &r.TaskOfficialVerdict, &r.TaskCorrections})
+	phase1, judged, err := liveSQLTurn(ctx, cfg, tmpl, t, t.Preprocess, nil, turnOf(t, pred), turnFields{&r.Verdict, &r.ErrorCategory, &r.ErrorMessage, &r.TaskFailure, &r.TaskNotJudged, &r.TaskRan, &r.TaskOfficialVerdict, &r.TaskCorrections, &r.TaskChangedBy})
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func judgeLiveSQL(ctx context.Context, p *Plan, tmpl templater, t taskset.Task, 
 			// Turn 1's prediction, replayed on the snapshot: its statements as given.
 			setup := append(append([]string{}, t.Preprocess...), pred.SQL...)
 			turn := liveTurn{Category: f.Category, Gold: f.SolSQL, Tests: f.TestCases, Order: f.Conditions.Order, Decimal: f.Conditions.Decimal, Pred: pred.FollowUp, Has: true}
-			pass, ok, err := liveSQLTurn(ctx, cfg, tmpl, t, nil, setup, turn, turnFields{&fu.Verdict, &fu.ErrorCategory, &fu.ErrorMessage, &fu.Failure, &fu.NotJudged, &fu.Ran, &fu.OfficialVerdict, &fu.Corrections})
+			pass, ok, err := liveSQLTurn(ctx, cfg, tmpl, t, nil, setup, turn, turnFields{&fu.Verdict, &fu.ErrorCategory, &fu.ErrorMessage, &fu.Failure, &fu.NotJudged, &fu.Ran, &fu.OfficialVerdict, &fu.Corrections, &fu.ChangedBy})
 			if err != nil {
 				return err
 			}
@@ -119,6 +119,7 @@ type turnFields struct {
 	ran       *[]record.TaskStep
 	official  *record.Verdict // corrected mode: the official verdict where it differs
 	corr      *[]string       // corrected mode: the corrections that applied
+	changedBy *[]string       // corrected mode: those that made the verdict differ
 }
 
 // liveSQLTurn judges one turn on a fresh copy: snapshot (the earlier turn's statements,
@@ -166,6 +167,9 @@ func liveSQLTurn(ctx context.Context, cfg Config, tmpl templater, t taskset.Task
 	*out.msg = v.Detail
 	for _, c := range v.Corrections {
 		*out.corr = append(*out.corr, string(c))
+	}
+	for _, c := range v.ChangedBy {
+		*out.changedBy = append(*out.changedBy, string(c))
 	}
 	if v.CleanUpError != "" {
 		*out.ran = append(*out.ran, record.TaskStep{Step: "clean_up", Error: "clean_up_sqls failed (no verdict changes): " + v.CleanUpError})

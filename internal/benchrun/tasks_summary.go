@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/livesql"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
@@ -46,14 +47,29 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 			}
 		}
 		var sum float64
+		// BIRD-Interact's reward is a two-phase task's (livesql:); EvalBench's single
+		// turns have none, and no task is counted without one.
+		phases := slices.ContainsFunc(s.Records, func(r record.Record) bool { return r.FollowUp != nil || r.TaskReward != nil })
 		corr := map[string]*rundir.TaskCorrection{}
 		var corrOrder []string
-		correction := func(v, official record.Verdict, applied []string) {
+		// A changed verdict is credited to the corrections that made the difference
+		// (changedBy: each that alone did, or all that applied when only together they
+		// did; livesql.Verdict.ChangedBy); Jointly counts the changes a correction shares
+		// with others. A record written before changedBy existed credits every correction
+		// that applied but clean_up_sqls, which never changes a verdict.
+		correction := func(v, official record.Verdict, applied, changedBy []string) {
 			if official != "" {
 				if v == record.Correct {
 					ts.ChangedToCorrect++
 				} else {
 					ts.ChangedToIncorrect++
+				}
+				if changedBy == nil {
+					for _, a := range applied {
+						if a != string(livesql.CorrCleanUp) {
+							changedBy = append(changedBy, a)
+						}
+					}
 				}
 			}
 			for _, a := range applied {
@@ -64,23 +80,26 @@ func taskSummaries(systems []SystemRecords) []rundir.TaskSummary {
 					corrOrder = append(corrOrder, a)
 				}
 				c.Applied++
-				if official != "" {
+				if official != "" && slices.Contains(changedBy, a) {
 					c.Changed++
+					if len(changedBy) > 1 {
+						c.Jointly++
+					}
 				}
 			}
 		}
 		for i := range s.Records {
 			r := &s.Records[i]
 			count(1, r.TaskCategory, orUnknown(r.Difficulty), r.Verdict, r.TaskNotJudged) // "" would be counted in the total twice
-			correction(r.Verdict, r.TaskOfficialVerdict, r.TaskCorrections)
+			correction(r.Verdict, r.TaskOfficialVerdict, r.TaskCorrections, r.TaskChangedBy)
 			if f := r.FollowUp; f != nil {
 				count(2, f.Category, orUnknown(f.Difficulty), f.Verdict, f.NotJudged)
-				correction(f.Verdict, f.OfficialVerdict, f.Corrections)
+				correction(f.Verdict, f.OfficialVerdict, f.Corrections, f.ChangedBy)
 			}
 			if r.TaskReward != nil {
 				sum += *r.TaskReward
 				ts.RewardN++
-			} else {
+			} else if phases {
 				ts.RewardNotJudged++
 			}
 		}

@@ -23,6 +23,7 @@ type collectOpts struct {
 	shard                                    string // --shard INDEX/COUNT or auto (shard.go)
 	json                                     bool
 	engines                                  engineOpts // where the pipeline's queries (and two-pass evals) run
+	liveSQLMode, taskCode                    string     // task datasets: how the turns are judged
 }
 
 func newCollectCmd(e *env) *cobra.Command {
@@ -71,6 +72,9 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 			if err := o.engines.Check(); err != nil {
 				return err
 			}
+			if benchrun.IsTaskDataset(o.datasetSpec) {
+				return runTaskCollect(cmd.Context(), e, o)
+			}
 			if o.engines.Engine != engineSQLite && o.engines.Engine != engineSQLPP {
 				return usagef("--engine %s: collect runs its queries on sqlite or sqlpp", o.engines.Engine)
 			}
@@ -85,7 +89,40 @@ llm.api_key_env names (default OPENAI_API_KEY).`,
 	f.StringVar(&o.shard, "shard", "", shardUsage)
 	f.BoolVar(&o.json, "json", false, "print the final summary as JSON on stdout")
 	bindEngineFlags(f, &o.engines)
+	f.StringVar(&o.liveSQLMode, "livesql-mode", "official", "task datasets (livesql:DIR, evalbench:DIR): how the turns are judged, as eval's --livesql-mode")
+	f.StringVar(&o.taskCode, "task-code", "", "task datasets: python runs the tasks' Python test cases in the sandbox, as eval's --task-code")
 	return cmd
+}
+
+// runTaskCollect asks a task dataset's turns (benchrun.CollectTasks: the first turns,
+// judged, then the follow-ups of those that passed) and prints what became of them.
+func runTaskCollect(ctx context.Context, e *env, o collectOpts) error {
+	tc, err := benchrun.OpenCollectTasks(ctx, benchrun.CollectConfig{ConfigPath: o.config, DatasetSpec: o.datasetSpec,
+		Limit: o.limit, ShardArg: o.shard, Engines: &o.engines, Log: e.stderr})
+	if err != nil {
+		return err
+	}
+	eval := evalConfig{Config: benchrun.Config{DatasetSpec: o.datasetSpec, LiveSQLMode: o.liveSQLMode, TaskCode: o.taskCode}, Engines: o.engines}
+	rep, err := benchrun.CollectTasks(ctx, o.out, tc, eval.runConfig(), "final", twoPassIO{runPrinter: runPrinter{stderr: e.stderr}, e: e, json: o.json, labels: []string{"first turns", "follow-ups"}})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "\n%d tasks: first turn %d correct of %d judged", rep.Tasks, rep.FirstCorrect, rep.FirstJudged)
+	if rep.Kind == dataset.KindLiveSQL {
+		fmt.Fprintf(w, "; follow-ups asked %d (after a first turn passed), %d correct", rep.FollowUpsAsked, rep.FollowUpsCorrect)
+		if rep.MeanReward != nil {
+			fmt.Fprintf(w, "; mean reward %.3f", *rep.MeanReward)
+		}
+	}
+	fmt.Fprintf(w, "\ntokens: first turns %d (%d calls), follow-ups %d (%d calls)\n", rep.Turn1.TotalTokens, rep.Turn1.LLMCalls, rep.FollowUp.TotalTokens, rep.FollowUp.LLMCalls)
+	fmt.Fprintf(w, "predictions: %s; judged: %s; report: %s\n", rep.Predictions, rep.Eval, filepath.Join(o.out, benchrun.TaskReportFile))
+	return nil
 }
 
 func runCollect(cmd *cobra.Command, e *env, o collectOpts) error {
@@ -163,8 +200,9 @@ func runTwoPass(ctx context.Context, e *env, o collectOpts, base collect.Options
 // and the judged passes' phases and warnings (runPrinter).
 type twoPassIO struct {
 	runPrinter
-	e    *env
-	json bool
+	e      *env
+	json   bool
+	labels []string // each pass's name in the summary ("": pass N)
 }
 
 var _ benchrun.PassObserver = twoPassIO{}
@@ -175,7 +213,11 @@ func (p twoPassIO) CollectPass(n int, priced bool) (func(collect.Progress), func
 	return bar.update, func(sum *collect.Summary) {
 		bar.finish()
 		if sum != nil && !p.json {
-			fmt.Fprintf(p.e.stdout, "pass %d:\n", n)
+			if n <= len(p.labels) {
+				fmt.Fprintf(p.e.stdout, "%s:\n", p.labels[n-1])
+			} else {
+				fmt.Fprintf(p.e.stdout, "pass %d:\n", n)
+			}
 			printCollectSummary(p.e.stdout, sum)
 		}
 	}

@@ -74,6 +74,11 @@ type Options struct {
 	// Previous is each question's first-pass attempt, keyed by QuestionKey, for the
 	// second-pass prompt (pass 2 only; optional).
 	Previous map[string]Attempt
+	// Tasks makes this a run of tasks on a database copy (livesql:, evalbench:): each
+	// question (Dataset's, as the run layer made them) is asked as its TaskTurn, keyed by
+	// QuestionKey, in one prompt, and recorded as one candidate_generation record
+	// (tasks.go). Config must pass CheckTasks.
+	Tasks map[string]TaskTurn
 }
 
 // Attempt is what the second-pass prompt may say about a question's first attempt: its
@@ -137,6 +142,7 @@ type runner struct {
 	previous map[string]Attempt
 	prompts  prompts
 	dbs      dbCache
+	tasks    map[string]TaskTurn // a run of tasks (Options.Tasks)
 }
 
 // nodeTypes are the node types the pipeline writes per question, in order.
@@ -182,6 +188,13 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		}
 		ds, shard = &sub, opt.Shard.String()+" "+dataset.IndexDigest(sub.Questions)
 	}
+	nodeTypes := cfg.nodeTypes()
+	if opt.Tasks != nil {
+		if err := cfg.CheckTasks(); err != nil {
+			return nil, err
+		}
+		nodeTypes = taskNodeTypes
+	}
 	if err := checkManifest(opt.OutDir, cfg, ds, opt.Pass, shard); err != nil {
 		return nil, err
 	}
@@ -204,7 +217,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	defer cache.Close()
 	recPath := filepath.Join(opt.OutDir, ModulesFile)
-	w, done, err := openRecords(recPath, cfg.nodeTypes())
+	w, done, err := openRecords(recPath, nodeTypes)
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +234,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		previous: opt.Previous,
 		prompts:  ps,
 		dbs:      dbCache{dbs: map[string]*dbEntry{}},
+		tasks:    opt.Tasks,
 	}
 	if opt.Engine != nil {
 		r.eng = opt.Engine
@@ -356,6 +370,13 @@ func (opt *Options) questions(ds *dataset.Dataset) iter.Seq2[string, dataset.Que
 
 // question answers one question: its database, then the pipeline.
 func (r *runner) question(ctx context.Context, ds *dataset.Dataset, q dataset.Question) ([]predict.ModuleRecord, error) {
+	if r.tasks != nil {
+		t, ok := r.tasks[questionKey(q.DBID, q.ID)]
+		if !ok {
+			return nil, fmt.Errorf("task %s (%s): no prompt for it", q.ID, q.DBID)
+		}
+		return r.answerTask(ctx, q, t)
+	}
 	var db *dbInfo
 	var err error
 	if r.docs != "" {

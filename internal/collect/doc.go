@@ -24,6 +24,10 @@
 // Options.Pass, Options.Select and Options.Previous make the second one, MergePasses
 // joins them (passes.go); judging between them is the run layer's job (benchrun.TwoPass).
 //
+// Tasks on a database copy (livesql:, evalbench:; Options.Tasks, tasks.go) are asked one
+// prompt per turn (prompts/task.tmpl) and recorded as one candidate_generation record each;
+// the run layer (benchrun.CollectTasks) judges the first turns before it asks follow-ups.
+//
 // To add a pipeline strategy: name it in config.go (a constant, accepted by normalise),
 // implement it in modules.go (selectSchema or revise) or pipeline.go, give it a default
 // prompt under prompts/ if it calls the LLM, and add it to the end-to-end test.

@@ -97,6 +97,19 @@ func loadPrompts(c *Config) (prompts, error) {
 		}
 		p[name] = t
 	}
+	// The task prompt has no override (Config.CheckTasks refuses one).
+	b, err := defaultPrompts.ReadFile("prompts/" + promptTask + ".tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("prompt template: %w", err)
+	}
+	t, err := template.New(promptTask).Option("missingkey=error").Parse(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("prompt template %s: %v: %w", promptTask, err, ErrBadConfig)
+	}
+	if err := t.Execute(new(strings.Builder), TaskTurn{Previous: &Exchange{}, Knowledge: []KnowledgeEntry{{}}}); err != nil {
+		return nil, fmt.Errorf("prompt template %s: %v: %w", promptTask, err, ErrBadConfig)
+	}
+	p[promptTask] = t
 	return p, nil
 }
 

@@ -72,7 +72,7 @@ func RunQueryCorrected(ctx context.Context, db Execer, preprocess, pred, gold, c
 		v := Verdict{Failure: kind, Detail: fail.Error(), Ran: rec.ran}
 		return v, runCleanUp(ctx, rec, cleanUp, lim, &v)
 	}
-	offOK, _, err := exBase(ctx, rec, clean(pred), clean(gold), cond.Order, lim)
+	offOK, _, offPair, err := exBaseRows(ctx, rec, clean(pred), clean(gold), cond.Order, lim)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -86,7 +86,7 @@ func RunQueryCorrected(ctx context.Context, db Execer, preprocess, pred, gold, c
 		places = cond.Decimal
 		corr = append(corr, CorrDecimal)
 	}
-	ok, detail, empty, err := exBaseCorrected(ctx, rec, cpred, cgold, cond.Order, places, lim)
+	ok, detail, empty, corrPair, err := exBaseCorrected(ctx, rec, cpred, cgold, cond.Order, places, lim)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -94,6 +94,9 @@ func RunQueryCorrected(ctx context.Context, db Execer, preprocess, pred, gold, c
 		corr = append(corr, CorrEmptyResult)
 	}
 	v := Verdict{Pass: ok, Ran: rec.ran, OfficialPass: &offOK, Corrections: corr}
+	if ok != offOK {
+		v.ChangedBy = changedBy(corr, offPair, corrPair, cond, offOK, ok)
+	}
 	if !ok {
 		v.Failure, v.Detail = Assertion, detail
 	}
@@ -132,45 +135,95 @@ func cleanCorrected(sqls []string) []string {
 
 // exBaseCorrected is exBase with the corrections: results rounded to places, two empty
 // results equal (empty reports that both were).
-func exBaseCorrected(ctx context.Context, db *recorder, pred, gold []string, order bool, places int, lim taskdb.ExecLimits) (ok bool, detail string, empty bool, err error) {
+func exBaseCorrected(ctx context.Context, db *recorder, pred, gold []string, order bool, places int, lim taskdb.ExecLimits) (ok bool, detail string, empty bool, pair *resultPair, err error) {
 	if len(pred) == 0 || len(gold) == 0 {
-		return false, "no SQL", false, nil
+		return false, "no SQL", false, nil, nil
 	}
 	pres, pfail, err := executeQueries(ctx, db.as("corrected test"), pred, lim)
 	if err != nil {
-		return false, "", false, err
+		return false, "", false, nil, err
 	}
 	gres, gfail, err := executeQueries(ctx, db.as("corrected gold"), gold, lim)
 	if err != nil {
-		return false, "", false, err
+		return false, "", false, nil, err
 	}
 	switch {
 	case pfail != nil:
-		return false, "prediction failed: " + pfail.Error(), false, nil
+		return false, "prediction failed: " + pfail.Error(), false, nil, nil
 	case gfail != nil:
-		return false, "gold failed: " + gfail.Error(), false, nil
+		return false, "gold failed: " + gfail.Error(), false, nil, nil
 	case pres == nil || !pres.HasRows:
-		return false, "prediction returned no result set", false, nil
+		return false, "prediction returned no result set", false, nil, nil
 	case !gres.HasRows:
-		return false, "gold returned no result set", false, nil
+		return false, "gold returned no result set", false, nil, nil
 	}
 	p, err := FromPostgres(pres)
 	if err != nil {
-		return false, "prediction: " + err.Error(), false, nil
+		return false, "prediction: " + err.Error(), false, nil, nil
 	}
 	g, err := FromPostgres(gres)
 	if err != nil {
-		return false, "gold: " + err.Error(), false, nil
+		return false, "gold: " + err.Error(), false, nil, nil
 	}
-	if len(p) == 0 && len(g) == 0 {
-		return true, "", true, nil
-	}
-	ok, why, err := compare(p, g, order, places)
+	pair = &resultPair{p, g}
+	ok, why, empty, err := correctedCompare(pair, order, places, true)
 	if err != nil {
-		return false, err.Error(), false, nil
+		return false, err.Error(), false, pair, nil
 	}
-	if !ok && (len(p) == 0 || len(g) == 0) {
-		why = fmt.Sprintf("prediction %d rows, gold %d", len(p), len(g))
+	return ok, why, empty, pair, nil
+}
+
+// correctedCompare compares a pair of results rounding to places, two empty results
+// equal when emptyEqual (corrected) and failing otherwise (official: any empty result
+// fails); empty reports that both were empty.
+func correctedCompare(pair *resultPair, order bool, places int, emptyEqual bool) (ok bool, why string, empty bool, err error) {
+	p, g := pair.pred, pair.gold
+	if len(p) == 0 && len(g) == 0 {
+		if emptyEqual {
+			return true, "", true, nil
+		}
+		return false, "empty result (prediction 0 rows, gold 0)", true, nil
 	}
-	return ok, why, false, nil
+	if len(p) == 0 || len(g) == 0 {
+		return false, fmt.Sprintf("prediction %d rows, gold %d", len(p), len(g)), false, nil
+	}
+	ok, why, err = compare(p, g, order, places)
+	return ok, why, false, err
+}
+
+// changedBy says which corrections made a turn's verdict differ from the official one:
+// each correction that applied is tried alone on the official comparison (distinct_kept:
+// the results of the SQL with its DISTINCT kept; decimal: rounding to conditions.decimal;
+// empty_result: two empty results equal), without running anything again; those that
+// alone give the corrected verdict made the difference. When none does alone, the change
+// needed them together and every one that applied is named. clean_up_sqls runs after the
+// comparison and is never named.
+func changedBy(applied []Correction, official, corrected *resultPair, cond Conditions, officialOK, correctedOK bool) []Correction {
+	var cands, out []Correction
+	for _, c := range applied {
+		if c != CorrCleanUp {
+			cands = append(cands, c)
+		}
+	}
+	for _, c := range cands {
+		pair, places := official, 2
+		switch c {
+		case CorrDistinct:
+			pair = corrected
+		case CorrDecimal:
+			places = cond.Decimal
+		}
+		alone := false
+		if pair != nil {
+			ok, _, _, err := correctedCompare(pair, cond.Order, places, c == CorrEmptyResult)
+			alone = ok && err == nil
+		}
+		if alone == correctedOK && alone != officialOK {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
 }

@@ -73,11 +73,12 @@ func TestRunQueryCorrected(t *testing.T) {
 		pass     bool
 		official bool
 		corr     []Correction
+		changed  []Correction // what made the verdict differ (decimal applied to db_blog_19 but did not)
 	}{
-		{"db_blog_0", nil, true, true, nil},
-		{"db_blog_15", nil, true, false, []Correction{CorrEmptyResult}},
-		{"db_blog_19", nil, true, false, []Correction{CorrDistinct, CorrDecimal}}, // its conditions.decimal is 4
-		{"db_blog_0", []string{"SELECT 1 WHERE false"}, false, false, nil},
+		{"db_blog_0", nil, true, true, nil, nil},
+		{"db_blog_15", nil, true, false, []Correction{CorrEmptyResult}, []Correction{CorrEmptyResult}},
+		{"db_blog_19", nil, true, false, []Correction{CorrDistinct, CorrDecimal}, []Correction{CorrDistinct}}, // its conditions.decimal is 4
+		{"db_blog_0", []string{"SELECT 1 WHERE false"}, false, false, nil, nil},
 	}
 	for _, c := range cases {
 		task := tasks[c.id]
@@ -101,8 +102,52 @@ func TestRunQueryCorrected(t *testing.T) {
 		if v.Pass != c.pass || v.OfficialPass == nil || *v.OfficialPass != c.official || !slices.Equal(corr, c.corr) {
 			t.Errorf("%s (pred %q): pass %v official %v corrections %v (%s); want %v %v %v", c.id, c.pred, v.Pass, v.OfficialPass != nil && *v.OfficialPass, v.Corrections, v.Detail, c.pass, c.official, c.corr)
 		}
+		if !slices.Equal(v.ChangedBy, c.changed) {
+			t.Errorf("%s: changed by %v, want %v", c.id, v.ChangedBy, c.changed)
+		}
 		if len(task.CleanUp) > 0 && !slices.Contains(v.Corrections, CorrCleanUp) {
 			t.Errorf("%s: clean_up_sqls did not run", c.id)
 		}
+	}
+}
+
+// TestChangedBy: a verdict corrected mode changed is credited to the corrections that
+// made the difference, each tried alone on the official comparison; when none does
+// alone, to all that applied (together); clean_up_sqls never.
+func TestChangedBy(t *testing.T) {
+	num := func(vals ...string) [][]Value {
+		var rows [][]any
+		for _, v := range vals {
+			rows = append(rows, row(v))
+		}
+		return pg(t, []string{"numeric"}, rows...)
+	}
+	empty := &resultPair{num(), num()}
+	tests := []struct {
+		name                string
+		applied             []Correction
+		official, corrected *resultPair
+		cond                Conditions
+		officialOK, corrOK  bool
+		want                []Correction
+	}{
+		{"empty alone, clean-up not credited", []Correction{CorrEmptyResult, CorrCleanUp}, empty, empty, Conditions{Decimal: -1}, false, true,
+			[]Correction{CorrEmptyResult}},
+		// decimal 4 separates 0.12345 from 0.12 (equal at 2 places); DISTINCT kept gives the same rows.
+		{"decimal, not distinct", []Correction{CorrDistinct, CorrDecimal}, &resultPair{num("0.12345"), num("0.12")}, &resultPair{num("0.12345"), num("0.12")},
+			Conditions{Decimal: 4}, true, false, []Correction{CorrDecimal}},
+		// DISTINCT kept makes the prediction's rows right; decimal alone changes nothing.
+		{"distinct, not decimal", []Correction{CorrDistinct, CorrDecimal}, &resultPair{num("1", "2"), num("3")}, &resultPair{num("3"), num("3")},
+			Conditions{Decimal: 3}, false, true, []Correction{CorrDistinct}},
+		// Both empty only with DISTINCT kept, and equal only when empty results are: together.
+		{"together", []Correction{CorrDistinct, CorrEmptyResult}, &resultPair{num("1"), num("2")}, empty,
+			Conditions{Decimal: -1}, false, true, []Correction{CorrDistinct, CorrEmptyResult}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := changedBy(tt.applied, tt.official, tt.corrected, tt.cond, tt.officialOK, tt.corrOK); !slices.Equal(got, tt.want) {
+				t.Errorf("changedBy = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -36,6 +36,11 @@ type Verdict struct {
 	// failed clean-up's error.
 	OfficialPass *bool
 	Corrections  []Correction
+	// ChangedBy (corrected mode, when the verdict differs from the official one) are the
+	// corrections that made the difference: each that alone turns the official verdict
+	// into the corrected one, or, when none does alone, every one that applied to the
+	// comparison (together). clean_up_sqls never changes a verdict.
+	ChangedBy    []Correction
 	CleanUpError string
 }
 
@@ -124,46 +129,66 @@ func clean(sqls []string) []string {
 // last results. A last statement without rows (an UPDATE) is a TypeError in
 // preprocess_results, which fails the test case as 0 would.
 func exBase(ctx context.Context, db Execer, pred, gold []string, order bool, lim taskdb.ExecLimits) (bool, string, error) {
+	ok, why, _, err := exBaseRows(ctx, db, pred, gold, order, lim)
+	return ok, why, err
+}
+
+// resultPair is the two results a default test case compares; nil when one side failed
+// or returned no result set before the comparison (the turn fails whatever is corrected).
+type resultPair struct{ pred, gold [][]Value }
+
+// exBaseRows is exBase, with the results it compared (nil: none, it failed before).
+func exBaseRows(ctx context.Context, db Execer, pred, gold []string, order bool, lim taskdb.ExecLimits) (bool, string, *resultPair, error) {
+	ok, why, pair, err := exBaseRun(ctx, db, pred, gold, lim)
+	if err != nil || pair == nil {
+		return ok, why, nil, err
+	}
+	ok, why, err = Compare(pair.pred, pair.gold, order)
+	if err != nil {
+		return false, err.Error(), pair, nil
+	}
+	return ok, why, pair, nil
+}
+
+// exBaseRun runs the cleaned prediction and gold as ex_base does and reads their rows;
+// pair is nil when the turn fails before any comparison (why says how).
+func exBaseRun(ctx context.Context, db Execer, pred, gold []string, lim taskdb.ExecLimits) (bool, string, *resultPair, error) {
 	if len(pred) == 0 || len(gold) == 0 {
-		return false, "no SQL", nil
+		return false, "no SQL", nil, nil
 	}
 	if r, ok := db.(*recorder); ok {
 		db = r.as("test")
 	}
 	pres, pfail, err := executeQueries(ctx, db, pred, lim)
 	if err != nil {
-		return false, "", err
+		return false, "", nil, err
 	}
 	if r, ok := db.(*recorder); ok {
 		db = r.as("gold")
 	}
 	gres, gfail, err := executeQueries(ctx, db, gold, lim)
 	if err != nil {
-		return false, "", err
+		return false, "", nil, err
 	}
 	switch {
 	case pfail != nil:
-		return false, "cleaned prediction failed: " + pfail.Error(), nil
+		return false, "cleaned prediction failed: " + pfail.Error(), nil, nil
 	case gfail != nil:
-		return false, "cleaned gold failed: " + gfail.Error(), nil
+		return false, "cleaned gold failed: " + gfail.Error(), nil, nil
 	case pres == nil || !pres.HasRows:
-		return false, "prediction returned no result set (TypeError in preprocess_results)", nil
+		return false, "prediction returned no result set (TypeError in preprocess_results)", nil, nil
 	case !gres.HasRows:
-		return false, "gold returned no result set (TypeError in preprocess_results)", nil
+		return false, "gold returned no result set (TypeError in preprocess_results)", nil, nil
 	}
 	p, err := FromPostgres(pres)
 	if err != nil {
-		return false, "prediction: " + err.Error(), nil
+		return false, "prediction: " + err.Error(), nil, nil
 	}
 	g, err := FromPostgres(gres)
 	if err != nil {
-		return false, "gold: " + err.Error(), nil
+		return false, "gold: " + err.Error(), nil, nil
 	}
-	ok, why, err := Compare(p, g, order)
-	if err != nil {
-		return false, err.Error(), nil
-	}
-	return ok, why, nil
+	return false, "", &resultPair{p, g}, nil
 }
 
 // executeQueries is execute_queries: each statement in order on the same connection,

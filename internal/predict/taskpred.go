@@ -129,3 +129,26 @@ func sqlList(where, key string, raw json.RawMessage) ([]string, error) {
 	}
 	return out, nil
 }
+
+// EncodeTaskPreds renders predictions as the task prediction file ReadTaskPreds reads:
+// one line per prediction, pred_sqls always a list, follow_up_pred_sqls only when
+// FollowUp is not nil (a follow-up never asked is absent, not empty).
+func EncodeTaskPreds(preds []TaskPred) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, p := range preds {
+		line := struct {
+			ID       string   `json:"instance_id"`
+			SQL      []string `json:"pred_sqls"`
+			FollowUp []string `json:"follow_up_pred_sqls,omitempty"`
+		}{p.ID, p.SQL, p.FollowUp}
+		if line.SQL == nil {
+			line.SQL = []string{}
+		}
+		if err := enc.Encode(line); err != nil {
+			return nil, fmt.Errorf("encode task prediction %s: %w", p.ID, err)
+		}
+	}
+	return buf.Bytes(), nil
+}

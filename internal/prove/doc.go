@@ -11,10 +11,12 @@
 // group, a tie under LIMIT). Values are modelled abstractly: numbers as reals, text as
 // ordered symbols (only comparisons with each other and with literals), so a proof
 // covers every database of that shape; an encoding that would need more (functions,
-// casts, integer division, text compared with numbers, collations, LIKE with ESCAPE or
-// a pattern that is not a constant) is outside the subset and the answer is Unknown
-// with the reason, never a guess. LIKE with a constant pattern is one predicate per
-// pattern over the text symbols, fixed where the text is known (like.go).
+// casts, integer division, collations, LIKE with ESCAPE or a pattern that is not a
+// constant, a computed number compared with a TEXT column) is outside the subset and the
+// answer is Unknown with the reason, never a guess. LIKE with a constant pattern is one
+// predicate per pattern over the text symbols, fixed where the text is known (like.go);
+// text compared with a number follows SQLite's affinity rules, "is this text a number"
+// being two functions on the symbols fixed the same way (affinity.go).
 //
 // The subset (encode.go, expr.go, group.go): SELECT over tables and FROM subqueries
 // joined by inner, cross or LEFT joins; WHERE and HAVING with SQL's three-valued logic
@@ -23,7 +25,7 @@
 // AVG (DISTINCT too); bare columns of a group as SQLite's arbitrary choice; DISTINCT;
 // UNION, INTERSECT, EXCEPT (ALL for UNION); ORDER BY with a constant LIMIT/OFFSET at
 // the top, ties under LIMIT as any choice; CASE; + - * on numbers; [NOT] LIKE with a
-// constant pattern.
+// constant pattern; text against numbers by affinity.
 //
 // How it works: each table gets Bound symbolic rows, each present or absent; a query
 // is evaluated symbolically into a bag of tuples, each with a presence condition; the

@@ -10,13 +10,14 @@ type exprNode = ast.Expr
 
 // encoder evaluates queries symbolically over the bounded base tables.
 type encoder struct {
-	e     *emitter
-	s     *Schema
-	k     int
-	base  []*relation          // per schema table: k symbolic rows
-	texts map[string]string    // text literal -> its symbol (Int term)
-	ctes  map[string]*relation // WITH tables in scope (lowercased names)
-	likes map[string]string    // canonical LIKE pattern -> its predicate (like.go)
+	e       *emitter
+	s       *Schema
+	k       int
+	base    []*relation          // per schema table: k symbolic rows
+	texts   map[string]string    // text literal -> its symbol (Int term)
+	ctes    map[string]*relation // WITH tables in scope (lowercased names)
+	likes   map[string]string    // canonical LIKE pattern -> its predicate (like.go)
+	numeric bool                 // isnum and numval are declared (affinity.go)
 }
 
 // result is a query's output: its rows and whether their order is defined (ORDER BY).
@@ -156,6 +157,9 @@ func (en *encoder) compound(op ast.CompoundOp, a, b *relation) (*relation, error
 		}
 		kinds[i] = k
 	}
+	// A compound's column has one affinity in SQLite, chosen among its arms' by rules
+	// this encoding does not track: its values compare as affUnknown.
+	a, b = untracked(a), untracked(b)
 	out := &relation{cols: a.cols, kinds: kinds}
 	switch strings.ToUpper(op.Op) {
 	case "UNION":
@@ -217,4 +221,19 @@ func (en *encoder) rowEq(a, b []value) string {
 		xs = append(xs, en.same(a[i], b[i]))
 	}
 	return en.e.def("Bool", and(xs...))
+}
+
+// untracked is r with every value's affinity (and literal text) forgotten.
+func untracked(r *relation) *relation {
+	out := &relation{cols: r.cols, kinds: r.kinds}
+	for _, t := range r.rows {
+		vals := make([]value, len(t.vals))
+		for i, v := range t.vals {
+			v.aff, v.tsym = affUnknown, ""
+			vals[i] = v
+		}
+		t.vals = vals
+		out.rows = append(out.rows, t)
+	}
+	return out
 }

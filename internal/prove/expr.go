@@ -20,9 +20,13 @@ func (en *encoder) value(x ast.Expr, e *env) (value, error) {
 				return value{}, unsupported("hex literal")
 			}
 			v, err := realLit(t.Value)
-			return value{v: v, null: "false", k: KindNum}, err
+			out := value{v: v, null: "false", k: KindNum, aff: affNone}
+			if txt, ok := numberText(t.Value, t.Kind); ok {
+				out.tsym = en.texts[txt]
+			}
+			return out, err
 		case ast.LitString:
-			return value{v: en.texts[t.Value], null: "false", k: KindText}, nil
+			return value{v: en.texts[t.Value], null: "false", k: KindText, aff: affNone}, nil
 		}
 		return value{}, unsupported("literal %s", t.Raw)
 	case *ast.Ident:
@@ -37,7 +41,7 @@ func (en *encoder) value(x ast.Expr, e *env) (value, error) {
 			return en.value(a.e, e.withoutAlias(t.Name))
 		}
 		if t.Quote == ast.QuoteDouble { // SQLite: an unknown "name" is a string
-			return value{v: en.texts[t.Name], null: "false", k: KindText}, nil
+			return value{v: en.texts[t.Name], null: "false", k: KindText, aff: affNone}, nil
 		}
 		return value{}, unsupported("no column %s", t.Name)
 	case *ast.QualifiedRef:
@@ -56,12 +60,13 @@ func (en *encoder) value(x ast.Expr, e *env) (value, error) {
 			if err != nil {
 				return a, err
 			}
-			if a.k == KindText {
+			if a.k == KindText && t.Op == ast.OpMinus {
 				return value{}, unsupported("sign of text")
 			}
 			if t.Op == ast.OpMinus && a.k == KindNum {
 				a.v = en.e.def("Real", "(- "+a.v+")")
 			}
+			a.aff, a.tsym = affNone, "" // +x and -x have no affinity
 			return a, nil
 		}
 	case *ast.BinaryExpr:
@@ -91,7 +96,7 @@ func (en *encoder) value(x ast.Expr, e *env) (value, error) {
 		if a.k == kindNull || b.k == kindNull {
 			return nullValue, nil
 		}
-		return value{v: en.e.def("Real", "("+op+" "+a.v+" "+b.v+")"), null: en.e.def("Bool", or(a.null, b.null)), k: KindNum}, nil
+		return value{v: en.e.def("Real", "("+op+" "+a.v+" "+b.v+")"), null: en.e.def("Bool", or(a.null, b.null)), k: KindNum, aff: affNone}, nil
 	case *ast.CaseExpr:
 		return en.caseValue(t, e)
 	case *ast.FuncCall:
@@ -149,6 +154,7 @@ func (en *encoder) caseValue(t *ast.CaseExpr, e *env) (value, error) {
 		v := coerce(vals[i], kind)
 		out = value{v: en.e.def(sortOf(kind), ite(conds[i], v.v, out.v)), null: en.e.def("Bool", ite(conds[i], v.null, out.null)), k: kind}
 	}
+	out.aff, out.tsym = affNone, "" // CASE has no affinity
 	return out, nil
 }
 
@@ -270,37 +276,19 @@ func (en *encoder) compare(op ast.Operator, x, y ast.Expr, e *env) (truth, error
 	if err != nil {
 		return truth{}, err
 	}
+	return en.compareValues(op, a, b)
+}
+
+// compareValues compares two values, converting text and numbers by their affinities
+// as SQLite does (affinity.go).
+func (en *encoder) compareValues(op ast.Operator, a, b value) (truth, error) {
 	if _, err := compatible(a, b); err != nil {
-		// SQLite applies a column's affinity to a literal compared with it: a number
-		// compared with a text column is compared as its text, a numeric string
-		// compared with a number column as that number.
-		if b2, ok := en.affinity(y, a.k); ok && columnLike(x) {
-			b = b2
-		} else if a2, ok := en.affinity(x, b.k); ok && columnLike(y) {
-			a = a2
-		} else {
-			return truth{}, err
-		}
+		return en.mixed(op, a, b)
 	}
 	if a.k == kindNull || b.k == kindNull {
 		return truth{"false", "false"}, nil
 	}
-	var c string
-	switch op {
-	case ast.OpEq:
-		c = "(= " + a.v + " " + b.v + ")"
-	case ast.OpNe:
-		c = "(not (= " + a.v + " " + b.v + "))"
-	case ast.OpLt:
-		c = "(< " + a.v + " " + b.v + ")"
-	case ast.OpLe:
-		c = "(<= " + a.v + " " + b.v + ")"
-	case ast.OpGt:
-		c = "(> " + a.v + " " + b.v + ")"
-	case ast.OpGe:
-		c = "(>= " + a.v + " " + b.v + ")"
-	}
-	c = en.e.def("Bool", c)
+	c := en.e.def("Bool", cmpTerm(op, a.v, b.v))
 	known := en.e.def("Bool", and(not(a.null), not(b.null)))
 	return truth{en.e.def("Bool", and(known, c)), en.e.def("Bool", and(known, not(c)))}, nil
 }
@@ -311,9 +299,19 @@ func (en *encoder) in(t *ast.InExpr, e *env) (truth, error) {
 		return truth{}, unsupported("IN table")
 	}
 	if t.Select == nil {
+		// x IN (y, ...) is x = +y OR ...: the list's values have no affinity.
+		x, err := en.value(t.X, e)
+		if err != nil {
+			return truth{}, err
+		}
 		r := truthFalse
 		for _, y := range t.List {
-			c, err := en.compare(ast.OpEq, t.X, y, e)
+			b, err := en.value(y, e)
+			if err != nil {
+				return r, err
+			}
+			b.aff = affNone
+			c, err := en.compareValues(ast.OpEq, x, b)
 			if err != nil {
 				return r, err
 			}
@@ -335,22 +333,18 @@ func (en *encoder) in(t *ast.InExpr, e *env) (truth, error) {
 	if len(res.rel.cols) != 1 {
 		return truth{}, unsupported("IN subquery of %d columns", len(res.rel.cols))
 	}
-	if _, err := compatible(x, value{k: res.rel.kinds[0]}); err != nil {
-		return truth{}, err
-	}
-	var match, nulls, any []string
+	// TRUE when some row equals x, FALSE when every row differs (or there is none),
+	// else NULL; each comparison with the affinities of x and the subquery's column.
+	var tr, fa []string
 	for _, r := range res.rel.rows {
-		s := r.vals[0]
-		any = append(any, r.ex)
-		nulls = append(nulls, and(r.ex, s.null))
-		if x.k != kindNull && s.k != kindNull {
-			match = append(match, and(r.ex, not(s.null), "(= "+x.v+" "+s.v+")"))
+		c, err := en.compareValues(ast.OpEq, x, r.vals[0])
+		if err != nil {
+			return truth{}, err
 		}
+		tr = append(tr, and(r.ex, c.tr))
+		fa = append(fa, or(not(r.ex), c.fa))
 	}
-	tr := en.e.def("Bool", and(not(x.null), or(match...)))
-	nonEmpty := en.e.def("Bool", or(any...))
-	fa := en.e.def("Bool", or(not(nonEmpty), and(not(x.null), not(tr), not(or(nulls...)))))
-	return truth{tr, fa}, nil
+	return truth{en.e.def("Bool", or(tr...)), en.e.def("Bool", and(fa...))}, nil
 }
 
 // scalar is a scalar subquery: its first row's value, NULL when it has none. Which row
@@ -372,7 +366,9 @@ func (en *encoder) scalar(st *ast.SelectStmt, e *env) (value, error) {
 		}
 		firsts, vals = append(firsts, f), append(vals, r.vals[0])
 	}
-	return en.choose(firsts, vals, res.rel.kinds[0]), nil
+	out := en.choose(firsts, vals, res.rel.kinds[0])
+	out.aff, out.tsym = commonAffinity(vals), "" // the selected expression's affinity
+	return out, nil
 }
 
 // choose is the value of one row among those whose condition holds (NULL when none):
@@ -396,53 +392,4 @@ func (en *encoder) choose(conds []string, vals []value, k Kind) value {
 	}
 	out.null = en.e.def("Bool", or(none, out.null))
 	return out
-}
-
-// columnLike reports whether x is a column reference (which has an affinity).
-func columnLike(x ast.Expr) bool {
-	for {
-		p, ok := x.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		x = p.X
-	}
-	switch t := x.(type) {
-	case *ast.QualifiedRef:
-		return true
-	case *ast.Ident:
-		return t.Quote != ast.QuoteDouble
-	}
-	return false
-}
-
-// affinity converts a literal to kind k as SQLite does when comparing it with a column
-// of that kind: an integer literal becomes its text, a numeric string its number.
-func (en *encoder) affinity(x ast.Expr, k Kind) (value, bool) {
-	l, ok := x.(*ast.Literal)
-	if !ok {
-		return value{}, false
-	}
-	switch {
-	case k == KindText && l.Kind == ast.LitInteger:
-		sym, ok := en.texts[l.Value]
-		return value{v: sym, null: "false", k: KindText}, ok && canonicalInt(l.Value)
-	case k == KindNum && l.Kind == ast.LitString && canonicalInt(strings.TrimSpace(l.Value)):
-		v, err := realLit(strings.TrimSpace(l.Value))
-		return value{v: v, null: "false", k: KindNum}, err == nil
-	}
-	return value{}, false
-}
-
-// canonicalInt: digits without a leading zero (or "0"), a text SQLite converts both ways unchanged.
-func canonicalInt(s string) bool {
-	if s == "" || len(s) > 15 || len(s) > 1 && s[0] == '0' {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

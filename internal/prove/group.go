@@ -210,6 +210,11 @@ func (g *group) choose() error {
 			out = value{v: en.e.def(sortOf(k), ite(sel, v.v, out.v)), null: en.e.def("Bool", ite(sel, v.null, out.null)), k: k}
 		}
 		out.null = en.e.def("Bool", or(none, out.null))
+		col := make([]value, len(g.rows))
+		for j, r := range g.rows {
+			col[j] = r.vals[i]
+		}
+		out.aff = commonAffinity(col) // a bare column keeps its column's affinity
 		g.chosen[i] = out
 	}
 	return nil
@@ -233,7 +238,7 @@ func (g *group) aggregate(f *ast.FuncCall) (value, error) {
 		for _, m := range g.member {
 			xs = append(xs, ite(m, "1.0", "0.0"))
 		}
-		v := value{v: en.e.def("Real", sum(xs)), null: "false", k: KindNum}
+		v := value{v: en.e.def("Real", sum(xs)), null: "false", k: KindNum, aff: affNone}
 		g.aggs[f] = v
 		return v, nil
 	}
@@ -307,6 +312,7 @@ func (g *group) aggregate(f *ast.FuncCall) (value, error) {
 	default:
 		return value{}, unsupported("aggregate %s", name)
 	}
+	out.aff, out.tsym = affNone, "" // an aggregate has no affinity
 	g.aggs[f] = out
 	return out, nil
 }

@@ -276,8 +276,10 @@ func textLiterals(stmts []*ast.SelectStmt) []string {
 	walk = func(n ast.Node) {
 		switch t := n.(type) {
 		case *ast.Literal:
-			if t.Kind == ast.LitString || t.Kind == ast.LitInteger && canonicalInt(t.Value) {
-				set[t.Value] = true // an integer may be compared with a text column
+			if t.Kind == ast.LitString {
+				set[t.Value] = true
+			} else if txt, ok := numberText(t.Value, t.Kind); ok {
+				set[txt] = true // a number may be compared with a text column (affinity.go)
 			}
 		case *ast.Ident:
 			if t.Quote == ast.QuoteDouble {
@@ -328,7 +330,7 @@ func (en *encoder) baseTables() {
 					null = fmt.Sprintf("n_%d_%d_%d", ti, ri, ci)
 					fmt.Fprintf(&e.b, "(declare-const %s Bool)\n", null)
 				}
-				tp.vals = append(tp.vals, value{v: v, null: null, k: c.Kind}) // KindNone: refused when read
+				tp.vals = append(tp.vals, value{v: v, null: null, k: c.Kind, aff: affOf(c.Kind)}) // KindNone: refused when read
 				if c.Domain != nil {
 					e.assert("(=> " + and(ex, not(null)) + " " + en.inDomain(v, c) + ")")
 				}

@@ -186,25 +186,6 @@ func TestLikeMatch(t *testing.T) {
 	}
 }
 
-// TestProveAffinity: a literal compared with a column takes the column's affinity.
-func TestProveAffinity(t *testing.T) {
-	skipNoSolver(t)
-	for _, c := range []struct {
-		gold, pred string
-		want       Status
-	}{
-		{"SELECT name FROM singer WHERE age = '30'", "SELECT name FROM singer WHERE age = 30", Proven},
-		{"SELECT name FROM singer WHERE country = 1", "SELECT name FROM singer WHERE country = '1'", Proven},
-		{"SELECT name FROM singer WHERE country = 1", "SELECT name FROM singer WHERE country = '01'", Refuted},
-		{"SELECT name FROM singer WHERE age = '30.0'", "SELECT name FROM singer WHERE age = 30", Unknown},
-	} {
-		r := Prove(context.Background(), testSchema(), c.gold, c.pred, Options{Budget: 20 * time.Second})
-		if r.Status != c.want {
-			t.Errorf("%s vs %s: got %s (%s), want %s", c.gold, c.pred, r.Status, r.Reason, c.want)
-		}
-	}
-}
-
 // TestProveColumnOrderAndSameText: Spider compares any column order, so a permuted
 // SELECT list is proven with Permute and refuted without; the same text up to case,
 // spacing, ASC and ";" is proven even where LIMIT ties would leave two texts unknown.

@@ -130,9 +130,11 @@ func sum(xs []string) string {
 type value struct {
 	v, null string
 	k       Kind
+	aff     affinity // SQLite's affinity of the expression (affinity.go)
+	tsym    string   // a numeric literal's text, as a symbol, when known (else "")
 }
 
-var nullValue = value{v: "0.0", null: "true", k: kindNull}
+var nullValue = value{v: "0.0", null: "true", k: kindNull, aff: affNone}
 
 // truth is an SQL boolean in three-valued logic: tr when TRUE, fa when FALSE, NULL when
 // neither.

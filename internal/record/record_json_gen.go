@@ -674,6 +674,21 @@ func (e *jsonState) appendJSONRecord(b []byte, v *Record) []byte {
 			b = append(b, ']')
 		}
 	}
+	if len(v.Task.TaskChangedBy) != 0 {
+		b = append(b, ",\"task_changed_by\":"...)
+		if s70 := v.Task.TaskChangedBy; s70 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i71 := range s70 {
+				if i71 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s70[i71]))
+			}
+			b = append(b, ']')
+		}
+	}
 	return append(b, '}')
 }
 
@@ -708,15 +723,15 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s70 := v.Assumes; s70 == nil {
+		if s72 := v.Assumes; s72 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i71 := range s70 {
-				if i71 > 0 {
+			for i73 := range s72 {
+				if i73 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s70[i71]))
+				b = appendJSONString(b, string(s72[i73]))
 			}
 			b = append(b, ']')
 		}
@@ -727,10 +742,10 @@ func (e *jsonState) appendJSONCounterexample(b []byte, v *Counterexample) []byte
 	}
 	if v.GoldSuspectAudit != nil {
 		b = append(b, ",\"gold_suspect_audit\":"...)
-		if p72 := v.GoldSuspectAudit; p72 == nil {
+		if p74 := v.GoldSuspectAudit; p74 == nil {
 			b = append(b, "null"...)
 		} else {
-			b = e.appendJSONAuditRef(b, p72)
+			b = e.appendJSONAuditRef(b, p74)
 		}
 	}
 	return append(b, '}')
@@ -743,15 +758,15 @@ func (e *jsonState) appendJSONProof(b []byte, v *Proof) []byte {
 	b = strconv.AppendInt(b, int64(v.Bound), 10)
 	if len(v.Assumes) != 0 {
 		b = append(b, ",\"assumes\":"...)
-		if s73 := v.Assumes; s73 == nil {
+		if s75 := v.Assumes; s75 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i74 := range s73 {
-				if i74 > 0 {
+			for i76 := range s75 {
+				if i76 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s73[i74]))
+				b = appendJSONString(b, string(s75[i76]))
 			}
 			b = append(b, ']')
 		}
@@ -788,15 +803,15 @@ func (e *jsonState) appendJSONDiff(b []byte, v *Diff) []byte {
 	b = strconv.AppendInt(b, int64(v.Extra), 10)
 	if len(v.Clauses) != 0 {
 		b = append(b, ",\"clauses\":"...)
-		if s75 := v.Clauses; s75 == nil {
+		if s77 := v.Clauses; s77 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i76 := range s75 {
-				if i76 > 0 {
+			for i78 := range s77 {
+				if i78 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s75[i76]))
+				b = appendJSONString(b, string(s77[i78]))
 			}
 			b = append(b, ']')
 		}
@@ -861,15 +876,15 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Ran) != 0 {
 		b = append(b, ",\"ran\":"...)
-		if s77 := v.Ran; s77 == nil {
+		if s79 := v.Ran; s79 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i78 := range s77 {
-				if i78 > 0 {
+			for i80 := range s79 {
+				if i80 > 0 {
 					b = append(b, ',')
 				}
-				b = e.appendJSONTaskStep(b, &s77[i78])
+				b = e.appendJSONTaskStep(b, &s79[i80])
 			}
 			b = append(b, ']')
 		}
@@ -880,15 +895,30 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 	}
 	if len(v.Corrections) != 0 {
 		b = append(b, ",\"corrections\":"...)
-		if s79 := v.Corrections; s79 == nil {
+		if s81 := v.Corrections; s81 == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i80 := range s79 {
-				if i80 > 0 {
+			for i82 := range s81 {
+				if i82 > 0 {
 					b = append(b, ',')
 				}
-				b = appendJSONString(b, string(s79[i80]))
+				b = appendJSONString(b, string(s81[i82]))
+			}
+			b = append(b, ']')
+		}
+	}
+	if len(v.ChangedBy) != 0 {
+		b = append(b, ",\"changed_by\":"...)
+		if s83 := v.ChangedBy; s83 == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i84 := range s83 {
+				if i84 > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, string(s83[i84]))
 			}
 			b = append(b, ']')
 		}
@@ -900,36 +930,36 @@ func (e *jsonState) appendJSONFollowUp(b []byte, v *FollowUp) []byte {
 func (e *jsonState) appendJSONResultTable(b []byte, v *ResultTable) []byte {
 	b = append(b, '{')
 	b = append(b, "\"columns\":"...)
-	if s81 := v.Columns; s81 == nil {
+	if s85 := v.Columns; s85 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i82 := range s81 {
-			if i82 > 0 {
+		for i86 := range s85 {
+			if i86 > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, string(s81[i82]))
+			b = appendJSONString(b, string(s85[i86]))
 		}
 		b = append(b, ']')
 	}
 	b = append(b, ",\"rows\":"...)
-	if s83 := v.Rows; s83 == nil {
+	if s87 := v.Rows; s87 == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i84 := range s83 {
-			if i84 > 0 {
+		for i88 := range s87 {
+			if i88 > 0 {
 				b = append(b, ',')
 			}
-			if s85 := s83[i84]; s85 == nil {
+			if s89 := s87[i88]; s89 == nil {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '[')
-				for i86 := range s85 {
-					if i86 > 0 {
+				for i90 := range s89 {
+					if i90 > 0 {
 						b = append(b, ',')
 					}
-					b = e.appendAny(b, s85[i86])
+					b = e.appendAny(b, s89[i90])
 				}
 				b = append(b, ']')
 			}

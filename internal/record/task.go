@@ -45,6 +45,10 @@ type Task struct {
 	// TaskCorrections (--livesql-mode corrected) are the corrections that applied to the
 	// first turn (livesql.Correction: empty_result, distinct_kept, decimal, clean_up_sqls).
 	TaskCorrections []string `json:"task_corrections,omitempty"`
+	// TaskChangedBy (corrected mode, where TaskOfficialVerdict is set) are the
+	// corrections that made the difference: each that alone turns the official verdict
+	// into this one, or, when none does alone, all that applied (together).
+	TaskChangedBy []string `json:"task_changed_by,omitempty"`
 }
 
 // FollowUp is a task's second turn, judged like the first.
@@ -60,10 +64,11 @@ type FollowUp struct {
 	Failure       string        `json:"failure,omitempty"`
 	NotJudged     string        `json:"not_judged,omitempty"`
 	Ran           []TaskStep    `json:"ran,omitempty"`
-	// OfficialVerdict and Corrections: as the record's TaskOfficialVerdict and
-	// TaskCorrections, for the follow-up.
+	// OfficialVerdict, Corrections and ChangedBy: as the record's TaskOfficialVerdict,
+	// TaskCorrections and TaskChangedBy, for the follow-up.
 	OfficialVerdict Verdict  `json:"official_verdict,omitempty"`
 	Corrections     []string `json:"corrections,omitempty"`
+	ChangedBy       []string `json:"changed_by,omitempty"`
 }
 
 // TaskStep is one statement run on a task's copy: which step of the task ran it

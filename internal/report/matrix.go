@@ -52,12 +52,13 @@ const matrixBody = `{{define "body"}}<h1>Experiment matrix: {{.S.Label}}</h1>
 <table><tr><th>cell</th><th>correct / judged</th><th>cost $</th><th>latency ms</th><th>tokens</th></tr>
 {{range .S.Cells}}<tr><td>{{.Name}}</td><td>{{.Correct}} / {{.Judged}}</td><td>{{opt .CostPerCorrect "%.6f"}}</td><td>{{opt .LatencyPerCorrectMS "%.0f"}}</td><td>{{opt .TokensPerCorrect "%.0f"}}</td></tr>{{end}}
 </table>
-{{range .S.Missing}}<p>Not done: {{.}}</p>{{end}}
+{{range .S.Cells}}{{if .Tasks}}<p>{{.Name}}: {{tasks .Tasks}}</p>
+{{end}}{{end}}{{range .S.Missing}}<p>Not done: {{.}}</p>{{end}}
 </body></html>
 {{end}}`
 
 // matrixHTML is matrix.html, a file on its own: colours in style attributes.
-var matrixHTML = template.Must(template.New("matrix").Funcs(template.FuncMap{"heat": heat, "opt": optText}).Parse(`<!doctype html>
+var matrixHTML = template.Must(template.New("matrix").Funcs(template.FuncMap{"heat": heat, "opt": optText, "tasks": cellTasksText}).Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>nl2sqlbench matrix</title>
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.v{text-align:center}</style>
 </head><body>
@@ -122,7 +123,7 @@ func heatClass(v *float64) string {
 	return fmt.Sprintf("h%d", int(min(max(*v, 0), 1)*10+0.5))
 }
 
-var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{"heat": heatClass, "opt": optText, "css": func() template.CSS { return template.CSS(matrixCSS) }}).Parse(`<!doctype html>
+var matrixPage = template.Must(template.New("matrix").Funcs(template.FuncMap{"heat": heatClass, "opt": optText, "tasks": cellTasksText, "css": func() template.CSS { return template.CSS(matrixCSS) }}).Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>nl2sqlbench matrix</title>
 <style>{{css}}</style>
 </head><body>

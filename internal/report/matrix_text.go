@@ -71,6 +71,11 @@ func WriteMatrix(w io.Writer, m *rundir.Matrix, out string) {
 		fmt.Fprintf(w, "%-40s %15s %12s %12s %14s\n", c.Name, fmt.Sprintf("%d/%d", c.Correct, c.Judged),
 			optText(c.CostPerCorrect, "%.6f"), optText(c.LatencyPerCorrectMS, "%.0f"), optText(c.TokensPerCorrect, "%.0f"))
 	}
+	for _, c := range s.Cells {
+		if t := c.Tasks; t != nil {
+			fmt.Fprintf(w, "%-40s %s\n", c.Name, cellTasksText(t))
+		}
+	}
 	for _, x := range s.Missing {
 		fmt.Fprintf(w, "not done: %s\n", x)
 	}
@@ -85,4 +90,17 @@ func otherFactor(f string) string {
 		return "model"
 	}
 	return "pipeline"
+}
+
+// cellTasksText is a task cell's scores in words: the first turns, and where the kind
+// has follow-ups, theirs and BIRD-Interact's mean reward.
+func cellTasksText(t *rundir.CellTasks) string {
+	out := fmt.Sprintf("tasks: first turn %d/%d (%s)", t.FirstCorrect, t.FirstJudged, t.FirstText)
+	if t.FollowUps {
+		out += fmt.Sprintf(", follow-up %d/%d (%s)", t.FollowUpCorrect, t.FollowUpJudged, t.FollowUpText)
+		if t.Reward != nil {
+			out += fmt.Sprintf(", mean reward %.3f", *t.Reward)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
@@ -28,9 +29,15 @@ func TasksTables(s *rundir.Summary) []TextTable {
 		if x.Reward != nil {
 			reward = fmt.Sprintf("%.3f", *x.Reward)
 		}
+		caption := "% and its interval (Wilson) over the judged turns"
+		// BIRD-Interact's reward weighs two phases: printed only for a kind that has a
+		// follow-up (livesql:), never for EvalBench's single turns.
+		if slices.ContainsFunc(x.Rows, func(r rundir.TaskRow) bool { return r.Phase == 2 }) || x.RewardN > 0 {
+			caption += fmt.Sprintf("; mean reward (BIRD-Interact: 0.7 first turn + 0.3 follow-up): %s over %d tasks; %d tasks without a reward (a turn not judged)", reward, x.RewardN, x.RewardNotJudged)
+		}
 		t := TextTable{Title: fmt.Sprintf("%s: tasks by phase, category and difficulty (correct of judged; not judged never counted wrong)", x.System),
 			Head:    []string{"phase", "category", "difficulty", "tasks", "judged", "correct", "%", "95% CI", "not judged", "not reached"},
-			Caption: fmt.Sprintf("%% and its interval (Wilson) over the judged turns; mean reward (BIRD-Interact: 0.7 first turn + 0.3 follow-up): %s over %d tasks; %d tasks without a reward (a turn not judged)", reward, x.RewardN, x.RewardNotJudged)}
+			Caption: caption}
 		for _, r := range x.Rows {
 			pct, ci := "-", "-"
 			if r.Rate != nil && r.Rate.Applicable {
@@ -41,11 +48,12 @@ func TasksTables(s *rundir.Summary) []TextTable {
 		out = append(out, t)
 		if len(x.Corrections) > 0 || x.ChangedToCorrect+x.ChangedToIncorrect > 0 {
 			c := TextTable{Title: fmt.Sprintf("%s: --livesql-mode corrected, what each correction did (docs/tasks.md)", x.System),
-				Head: []string{"correction", "turns it applied to", "verdicts changed"},
-				Caption: fmt.Sprintf("verdicts that differ from the official evaluator's: %d now correct, %d now incorrect (records: task_official_verdict, follow_up.official_verdict)",
+				Head: []string{"correction", "turns it applied to", "verdicts it changed", "of them with others"},
+				Caption: fmt.Sprintf("verdicts that differ from the official evaluator's: %d now correct, %d now incorrect (records: task_official_verdict, follow_up.official_verdict); "+
+					"a change is credited to the corrections that made it: each that alone does, or, when none does alone, all that applied together (task_changed_by)",
 					x.ChangedToCorrect, x.ChangedToIncorrect)}
 			for _, k := range x.Corrections {
-				c.Rows = append(c.Rows, cells(k.Name, k.Applied, k.Changed))
+				c.Rows = append(c.Rows, cells(k.Name, k.Applied, k.Changed, k.Jointly))
 			}
 			out = append(out, c)
 		}

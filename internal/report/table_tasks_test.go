@@ -42,3 +42,23 @@ func TestTasksTablesEveryOutput(t *testing.T) {
 		t.Errorf("terminal: a rate not stored in summary.json was computed:\n%s", term.String())
 	}
 }
+
+// TestTasksRewardOnlyWithPhases: BIRD-Interact's reward line is printed for a kind with
+// follow-ups (livesql:) and not for EvalBench's single turns, where it means nothing.
+func TestTasksRewardOnlyWithPhases(t *testing.T) {
+	reward := 0.7
+	for _, tt := range []struct {
+		name string
+		ts   rundir.TaskSummary
+		want bool
+	}{
+		{"evalbench", rundir.TaskSummary{System: "s", Rows: []rundir.TaskRow{{Phase: 1, Category: "dql", Tasks: 3, Judged: 3, Correct: 2}}}, false},
+		{"livesql", rundir.TaskSummary{System: "s", Reward: &reward, RewardN: 1, Rows: []rundir.TaskRow{{Phase: 1, Tasks: 1, Judged: 1, Correct: 1},
+			{Phase: 2, Tasks: 1, Judged: 1, Correct: 0}}}, true},
+	} {
+		tables := TasksTables(&rundir.Summary{Tasks: []rundir.TaskSummary{tt.ts}})
+		if got := strings.Contains(tables[0].Caption, "reward"); got != tt.want {
+			t.Errorf("%s: reward in the caption %v, want %v: %q", tt.name, got, tt.want, tables[0].Caption)
+		}
+	}
+}

@@ -143,6 +143,23 @@ type CellResult struct {
 	CostPerCorrect      *float64 `json:"cost_per_correct_usd,omitempty"`
 	LatencyPerCorrectMS *float64 `json:"latency_per_correct_ms,omitempty"`
 	TokensPerCorrect    *float64 `json:"tokens_per_correct,omitempty"`
+	// Tasks is a task dataset's cell (livesql:, evalbench:): its turns by phase, from the
+	// cell's summary.json tasks section; Value is the first turn's.
+	Tasks *CellTasks `json:"tasks,omitempty"`
+}
+
+// CellTasks is a task cell's scores: the first turns (judged, correct), the follow-ups
+// (of a kind that has them) and BIRD-Interact's mean reward (where it is meaningful: a
+// kind with follow-ups).
+type CellTasks struct {
+	FirstJudged     int      `json:"first_turn_judged"`
+	FirstCorrect    int      `json:"first_turn_correct"`
+	FirstText       string   `json:"first_turn_text"`
+	FollowUps       bool     `json:"follow_ups"` // the kind has follow-ups (livesql)
+	FollowUpJudged  int      `json:"follow_up_judged,omitempty"`
+	FollowUpCorrect int      `json:"follow_up_correct,omitempty"`
+	FollowUpText    string   `json:"follow_up_text,omitempty"`
+	Reward          *float64 `json:"reward,omitempty"`
 }
 
 // Marginal is one level of a factor (a pipeline, or a model) on one dataset: the mean of

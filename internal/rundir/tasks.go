@@ -26,11 +26,14 @@ type TaskSummary struct {
 }
 
 // TaskCorrection is one correction of corrected mode: the turns (both phases) it
-// applied to, and of them those whose verdict differs from the official one.
+// applied to, and of them those whose verdict it changed from the official one: it made
+// the difference alone, or together with other corrections when none did alone
+// (Jointly counts those; clean_up_sqls changes none).
 type TaskCorrection struct {
 	Name    string `json:"name"`
 	Applied int    `json:"applied"`
 	Changed int    `json:"changed"`
+	Jointly int    `json:"changed_jointly,omitempty"`
 }
 
 // TaskRow counts one phase's turns of one category and difficulty ("" = all of them).

@@ -23,8 +23,14 @@ var setupScripts = []string{"pre_setup.sql", "setup.sql"}
 // LiveSQLSetup reads how to build database db of a livesql:DIR dataset:
 // DIR/setup/<db>/alloydb/ (AlloyDB is PostgreSQL) and DIR/setup/<db>/data/.
 func LiveSQLSetup(ctx context.Context, dir, db string) (taskdb.Setup, error) {
-	return readSetup(ctx, dir, db, "alloydb")
+	return readSetup(ctx, dir, db, liveSQLDialect)
 }
+
+// liveSQLDialect is a livesql dataset's setup folder: AlloyDB, which is PostgreSQL.
+const liveSQLDialect = "alloydb"
+
+// LiveSQLDialect is the setup folder of a livesql dataset, for SchemaText.
+func LiveSQLDialect() string { return liveSQLDialect }
 
 // EvalBenchSetup reads how to build database db of an evalbench:DIR dataset in one
 // dialect ("sqlite", "postgres", "mysql"): DIR/setup/<db>/<dialect>/ and DIR/setup/<db>/data/.
@@ -127,4 +133,45 @@ func csvInserts(dir, path string) ([]taskdb.Step, error) {
 			SQL:    "INSERT INTO " + table + " VALUES (" + strings.Join(rec, ", ") + ")",
 		})
 	}
+}
+
+// SchemaText is database db's schema as the dataset ships it, for a prompt: for a
+// livesql dataset (dialect LiveSQLDialect()) DIR/<db>/<db>_schema.txt when there is one (LiveSQLBench's schema with a
+// few rows per table), else the DDL scripts of the setup folder of dialect ("alloydb"
+// for livesql, the engine's for evalbench), pre_setup.sql, setup.sql and
+// post_setup.sql, one after another.
+func SchemaText(dir, db, dialect string) (string, error) {
+	if !safeName.MatchString(db) || !safeName.MatchString(dialect) {
+		return "", fmt.Errorf("schema of %q (%s): %w", db, dialect, ErrMalformed)
+	}
+	if p := filepath.Join(dir, db, db+"_schema.txt"); dialect == liveSQLDialect && fileExists(p) {
+		data, err := readFile(p, false)
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(data)), nil
+	}
+	var parts []string
+	for _, name := range append(append([]string{}, setupScripts...), "post_setup.sql") {
+		p := filepath.Join(dir, "setup", db, dialect, name)
+		if !fileExists(p) {
+			continue
+		}
+		data, err := readFile(p, false)
+		if err != nil {
+			return "", err
+		}
+		if t := strings.TrimSpace(string(data)); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	if len(parts) == 0 {
+		return "", fmt.Errorf("schema of %s: neither %s nor DDL in %s", db, filepath.Join(dir, db, db+"_schema.txt"), filepath.Join(dir, "setup", db, dialect))
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
