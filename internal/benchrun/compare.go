@@ -129,3 +129,65 @@ func SignedText(u metrics.Unit, d float64) string {
 	}
 	return s
 }
+
+// CommonSystem picks the system compare follows across runs a and b: want when both have
+// it, else the one system both have. Several in common without want, or want not in both,
+// match ErrConfig (the cli's usage error). No system in common is an error saying why
+// and the two ways to what was probably meant; evalHint(sa, sb) is the command that
+// judges two systems sa and sb in one run.
+func CommonSystem(a, b *rundir.Run, want string, evalHint func(sa, sb string) string) (string, error) {
+	inB := map[string]bool{}
+	for _, s := range b.Systems {
+		inB[s.Name] = true
+	}
+	var common []string
+	for _, s := range a.Systems {
+		if inB[s.Name] {
+			common = append(common, s.Name)
+		}
+	}
+	switch {
+	case want != "":
+		for _, c := range common {
+			if c == want {
+				return want, nil
+			}
+		}
+		return "", configf("--system %q is not in both runs (in both: %s)", want, listOrNone(common))
+	case len(common) == 1:
+		return common[0], nil
+	case len(common) == 0:
+		return "", noCommonSystem(a, b, evalHint)
+	}
+	return "", configf("both runs have several systems (%s): choose one with --system", strings.Join(common, ", "))
+}
+
+// noCommonSystem says why two runs without a system in common cannot be compared, and
+// the two ways to what was probably meant: two systems side by side are judged in one
+// run (its summary pairs them); one system under two names is judged again under one.
+func noCommonSystem(a, b *rundir.Run, evalHint func(sa, sb string) string) error {
+	sa, sb := "A", "B"
+	if len(a.Systems) > 0 && len(b.Systems) > 0 {
+		sa, sb = a.Systems[0].Name, b.Systems[0].Name
+	}
+	return fmt.Errorf("the runs have no system in common (%s: %s; %s: %s): compare follows one system across two runs. "+
+		"To compare %s with %s, judge both in one run (%s), whose paired tests compare them; "+
+		"if they are one system under two names, judge it again under one name (--pred NAME=FILE) and pass --system NAME",
+		a.Dir, runSystems(a), b.Dir, runSystems(b), sa, sb, evalHint(sa, sb))
+}
+
+// runSystems lists r's systems ("none" when it has none).
+func runSystems(r *rundir.Run) string {
+	var names []string
+	for _, s := range r.Systems {
+		names = append(names, s.Name)
+	}
+	return listOrNone(names)
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}

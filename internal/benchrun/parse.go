@@ -59,6 +59,37 @@ func (p *Parser) Line(ctx context.Context, i int) (ln ParseLine, answered bool) 
 	return ln, true
 }
 
+// ParseCounts are parse's totals: of the questions, those with SQL to parse (answered),
+// those whose SQL parsed, and those that parsed with every reference resolved.
+type ParseCounts struct {
+	Questions, Answered, Parsed, Resolved int
+}
+
+// Each parses every question's SQL in dataset order (Line), hands each line to fn and
+// counts them; it stops at fn's first error or when ctx ends.
+func (p *Parser) Each(ctx context.Context, fn func(*ParseLine) error) (ParseCounts, error) {
+	c := ParseCounts{Questions: len(p.Dataset.Questions)}
+	for i := range p.Dataset.Questions {
+		if err := ctx.Err(); err != nil {
+			return c, err
+		}
+		ln, answered := p.Line(ctx, i)
+		if answered {
+			c.Answered++
+		}
+		if ln.Parsed {
+			c.Parsed++
+		}
+		if ln.Resolved() {
+			c.Resolved++
+		}
+		if err := fn(&ln); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
 // Resolved reports whether the SQL parsed and every reference in it resolved.
 func (ln *ParseLine) Resolved() bool {
 	return ln.Parsed && ln.Error == "" && len(ln.Unresolved)+len(ln.Ambiguous)+len(ln.UnknownTables) == 0

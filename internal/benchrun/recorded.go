@@ -19,8 +19,12 @@ import (
 // (only the shard itself). Resume compares every key (CompareManifests); the cli's flag
 // table names each entry's key on its flags (TestEvalFlagTable holds the two equal).
 //
-// To add a setting that shapes verdicts: one entry here made by flagSetting, and its
-// field in Config. It is recorded under its key in ManifestSettings.Extra (absent while
+// To add a setting that shapes verdicts: one entry here that declares its flag,
+//
+//	{key: "toy", flags: flags("toy"), flag: &SettingFlag{Name: "toy", Usage: "...",
+//		Value: func(c *Config) any { return &c.Toy }}},
+//
+// and its field in Config (TestFlagSetting shows such an entry at work). It is recorded under its key in ManifestSettings.Extra (absent while
 // it has its zero value, so runs made before it existed still resume), the cli declares
 // its flag from the entry, and --resume must be told it again when Restate says why.
 // The settings below predate the table and keep their fields of ManifestSettings.
@@ -129,7 +133,9 @@ var recordedSettings = []recordedSetting{
 type recordedSetting struct {
 	key   string
 	flags []string
-	// flag declares the entry's eval flag (flagSetting); nil: the cli declares it.
+	// flag declares the entry's eval flag, and makes it a setting recorded in
+	// ManifestSettings.Extra (recordExtra); nil: the cli declares it, and record, restore
+	// and clear say where it is recorded.
 	flag *SettingFlag
 	// record puts p's value into s; restore puts m's back into c (nil: merge does not
 	// need it); clear zeroes it (merge: shards may differ only on perShard settings).
@@ -137,6 +143,35 @@ type recordedSetting struct {
 	restore  func(c *Config, m *rundir.Manifest) error
 	clear    func(s *rundir.ManifestSettings)
 	perShard bool
+}
+
+// recordTo puts p's value of the setting into s.
+func (r recordedSetting) recordTo(p *Plan, s *rundir.ManifestSettings) {
+	if r.flag != nil {
+		r.recordExtra(p, s)
+		return
+	}
+	r.record(p, s)
+}
+
+// restoreTo puts m's recorded value back into c (a setting merge does not need: nothing).
+func (r recordedSetting) restoreTo(c *Config, m *rundir.Manifest) error {
+	switch {
+	case r.flag != nil:
+		return r.restoreExtra(c, m)
+	case r.restore != nil:
+		return r.restore(c, m)
+	}
+	return nil
+}
+
+// clearIn zeroes the setting in s.
+func (r recordedSetting) clearIn(s *rundir.ManifestSettings) {
+	if r.flag != nil {
+		delete(s.Extra, r.key)
+		return
+	}
+	r.clear(s)
 }
 
 func flags(names ...string) []string { return names }
@@ -170,7 +205,7 @@ func withVES[T any](p *Plan, v T) T {
 	return v
 }
 
-// SettingFlag is the eval flag of a setting declared by flagSetting: the cli binds it to
+// SettingFlag is the eval flag of a setting declared with its flag (recordedSetting.flag): the cli binds it to
 // the Config field Value returns (a *bool, *string, *int, *time.Duration or *[]string)
 // with Default (nil: the zero value) and Usage. Restate, when not "", says why --resume
 // must be told it again rather than take it from args.json (it loads code, reaches the
@@ -182,39 +217,36 @@ type SettingFlag struct {
 	Value       func(*Config) any
 }
 
-// flagSetting is the entry of a setting declared only here: its flag f, recorded under
-// key in ManifestSettings.Extra as JSON while it is not its zero value, and put back by
-// merge.
-func flagSetting(key string, f SettingFlag) recordedSetting {
-	return recordedSetting{
-		key: key, flags: flags(f.Name), flag: &f,
-		record: func(p *Plan, s *rundir.ManifestSettings) {
-			cfg := p.Config
-			v := reflect.ValueOf(f.Value(&cfg)).Elem()
-			if v.IsZero() {
-				return
-			}
-			b, err := json.Marshal(v.Interface())
-			if err != nil {
-				panic(fmt.Sprintf("setting %s: %v", key, err)) // plain values always marshal
-			}
-			if s.Extra == nil {
-				s.Extra = map[string]json.RawMessage{}
-			}
-			s.Extra[key] = b
-		},
-		restore: func(c *Config, m *rundir.Manifest) error {
-			b, ok := m.Settings.Extra[key]
-			if !ok {
-				return nil
-			}
-			if err := json.Unmarshal(b, f.Value(c)); err != nil {
-				return &manifestSettingError{msg: fmt.Sprintf("manifest setting %s: %v", key, err)}
-			}
-			return nil
-		},
-		clear: func(s *rundir.ManifestSettings) { delete(s.Extra, key) },
+// recordExtra records a setting declared with its flag under its key in
+// ManifestSettings.Extra, as JSON, while it is not its zero value (so runs made before
+// it existed still resume).
+func (r recordedSetting) recordExtra(p *Plan, s *rundir.ManifestSettings) {
+	cfg := p.Config
+	v := reflect.ValueOf(r.flag.Value(&cfg)).Elem()
+	if v.IsZero() {
+		return
 	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		panic(fmt.Sprintf("setting %s: %v", r.key, err)) // plain values always marshal
+	}
+	if s.Extra == nil {
+		s.Extra = map[string]json.RawMessage{}
+	}
+	s.Extra[r.key] = b
+}
+
+// restoreExtra puts the value recordExtra recorded back into c; a value of the wrong
+// type is refused, naming the key.
+func (r recordedSetting) restoreExtra(c *Config, m *rundir.Manifest) error {
+	b, ok := m.Settings.Extra[r.key]
+	if !ok {
+		return nil
+	}
+	if err := json.Unmarshal(b, r.flag.Value(c)); err != nil {
+		return &manifestSettingError{msg: fmt.Sprintf("manifest setting %s: %v", r.key, err)}
+	}
+	return nil
 }
 
 // RecordedSetting is what the cli learns of an entry of the table: its manifest key,
@@ -240,7 +272,7 @@ func RecordedSettings() []RecordedSetting {
 func manifestSettings(p *Plan) rundir.ManifestSettings {
 	var s rundir.ManifestSettings
 	for _, r := range recordedSettings {
-		r.record(p, &s)
+		r.recordTo(p, &s)
 	}
 	return s
 }
@@ -254,10 +286,8 @@ func restoreSettings(cfg *Config, m *rundir.Manifest) error {
 		}
 	}
 	for _, r := range recordedSettings {
-		if r.restore != nil {
-			if err := r.restore(cfg, m); err != nil {
-				return err
-			}
+		if err := r.restoreTo(cfg, m); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -268,7 +298,7 @@ func withoutPerShard(s rundir.ManifestSettings) rundir.ManifestSettings {
 	s.Extra = maps.Clone(s.Extra)
 	for _, r := range recordedSettings {
 		if r.perShard {
-			r.clear(&s)
+			r.clearIn(&s)
 		}
 	}
 	return s

@@ -29,7 +29,7 @@ func TestRecordedSettingsTable(t *testing.T) {
 		if r.flag == nil {
 			keys = append(keys, r.key)
 		} else if settingFieldNames[r.key] {
-			t.Errorf("flagSetting %s has the key of a field", r.key)
+			t.Errorf("setting %s, declared with its flag, has the key of a field", r.key)
 		}
 		if len(r.flags) == 0 {
 			t.Errorf("key %s: no flag sets it", r.key)
@@ -67,7 +67,7 @@ func TestMergeRestoresEverySetting(t *testing.T) {
 	p2 := &Plan{Config: back, Dataset: ds, Settings: st}
 	got, want := settingFields(manifestSettings(p2)), settingFields(m.Settings)
 	for _, r := range recordedSettings {
-		if r.restore == nil || r.key == "test_suite" { // merge's summary takes the search's seed from st
+		if (r.restore == nil && r.flag == nil) || r.key == "test_suite" { // merge's summary takes the search's seed from st
 			continue
 		}
 		if string(got[r.key]) != string(want[r.key]) {
@@ -104,18 +104,18 @@ func TestMergeRefusesBadSettings(t *testing.T) {
 // Extra (absent at its zero value, so older runs resume), compared by resume under its
 // key, put back by merge, and a value of the wrong type is refused naming the key.
 func TestFlagSetting(t *testing.T) {
-	r := flagSetting("toy", SettingFlag{Name: "toy", Value: func(c *Config) any { return &c.VESIterations }})
+	r := recordedSetting{key: "toy", flags: flags("toy"), flag: &SettingFlag{Name: "toy", Value: func(c *Config) any { return &c.VESIterations }}}
 	var s rundir.ManifestSettings
-	r.record(&Plan{}, &s)
+	r.recordTo(&Plan{}, &s)
 	if s.Extra != nil {
 		t.Errorf("zero value recorded: %v", s.Extra)
 	}
-	r.record(&Plan{Config: Config{VESIterations: 3}}, &s)
+	r.recordTo(&Plan{Config: Config{VESIterations: 3}}, &s)
 	if string(s.Extra["toy"]) != "3" {
 		t.Fatalf("recorded %v", s.Extra)
 	}
 	var c Config
-	if err := r.restore(&c, &rundir.Manifest{Settings: s}); err != nil || c.VESIterations != 3 {
+	if err := r.restoreTo(&c, &rundir.Manifest{Settings: s}); err != nil || c.VESIterations != 3 {
 		t.Errorf("restored %d, %v", c.VESIterations, err)
 	}
 	d := settingsDiffs(rundir.ManifestSettings{}, s)
@@ -128,7 +128,7 @@ func TestFlagSetting(t *testing.T) {
 		t.Errorf("hostile extra: %q", d)
 	}
 	bad := rundir.ManifestSettings{Extra: map[string]json.RawMessage{"toy": json.RawMessage(`"x"`)}}
-	if err := r.restore(&c, &rundir.Manifest{Settings: bad}); !errors.Is(err, ErrManifestSetting) || !strings.Contains(err.Error(), "manifest setting toy:") {
+	if err := r.restoreTo(&c, &rundir.Manifest{Settings: bad}); !errors.Is(err, ErrManifestSetting) || !strings.Contains(err.Error(), "manifest setting toy:") {
 		t.Errorf("bad value: %v", err)
 	}
 	// Shards may differ on the shard alone.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,7 +62,7 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 			if err := benchrun.SameDataset(a, b); err != nil {
 				return err
 			}
-			name, err := commonSystem(e.prog, a, b, system)
+			name, err := benchrun.CommonSystem(a, b, system, evalHint(e.prog))
 			if err != nil {
 				return err
 			}
@@ -78,62 +77,12 @@ p < --alpha (a regression: fail the pipeline), 1 on an error, 2 on a usage error
 	return cmd
 }
 
-// commonSystem picks the system to compare. prog starts the hint when there is none.
-func commonSystem(prog string, a, b *rundir.Run, want string) (string, error) {
-	inB := map[string]bool{}
-	for _, s := range b.Systems {
-		inB[s.Name] = true
+// evalHint is the command judging systems sa and sb in one run, for compare's error
+// when the runs have no system in common (benchrun.CommonSystem).
+func evalHint(prog string) func(sa, sb string) string {
+	return func(sa, sb string) string {
+		return hintCommand(prog, "eval", "--dataset", "...", "--pred", shellQuote(sa+"=FILE"), "--pred", shellQuote(sb+"=FILE"))
 	}
-	var common []string
-	for _, s := range a.Systems {
-		if inB[s.Name] {
-			common = append(common, s.Name)
-		}
-	}
-	switch {
-	case want != "":
-		for _, c := range common {
-			if c == want {
-				return want, nil
-			}
-		}
-		return "", usagef("--system %q is not in both runs (in both: %s)", want, listOrNone(common))
-	case len(common) == 1:
-		return common[0], nil
-	case len(common) == 0:
-		return "", noCommonSystem(prog, a, b)
-	}
-	return "", usagef("both runs have several systems (%s): choose one with --system", strings.Join(common, ", "))
-}
-
-// noCommonSystem says why two runs without a system in common cannot be compared, and
-// the two ways to what was probably meant: two systems side by side are judged in one
-// run (its summary pairs them); one system under two names is judged again under one.
-func noCommonSystem(prog string, a, b *rundir.Run) error {
-	sa, sb := "A", "B"
-	if len(a.Systems) > 0 && len(b.Systems) > 0 {
-		sa, sb = a.Systems[0].Name, b.Systems[0].Name
-	}
-	return fmt.Errorf("the runs have no system in common (%s: %s; %s: %s): compare follows one system across two runs. "+
-		"To compare %s with %s, judge both in one run (%s), whose paired tests compare them; "+
-		"if they are one system under two names, judge it again under one name (--pred NAME=FILE) and pass --system NAME",
-		a.Dir, systemList(a), b.Dir, systemList(b), sa, sb,
-		hintCommand(prog, "eval", "--dataset", "...", "--pred", shellQuote(sa+"=FILE"), "--pred", shellQuote(sb+"=FILE")))
-}
-
-func systemList(r *rundir.Run) string {
-	var names []string
-	for _, s := range r.Systems {
-		names = append(names, s.Name)
-	}
-	return listOrNone(names)
-}
-
-func listOrNone(xs []string) string {
-	if len(xs) == 0 {
-		return "none"
-	}
-	return strings.Join(xs, ", ")
 }
 
 func compareRuns(e *env, a, b *rundir.Run, system, id string, alpha float64, asJSON bool) error {

@@ -4,28 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/metrics"
 	"github.com/spf13/cobra"
-)
-
-// The demo's limits are small so that its runaway query and its oversized result show
-// their verdicts in a second rather than in 30.
-// demoPricing prices the demo's token counts so its cost columns and cost/accuracy chart
-// have data. Illustrative prices, $ per 1M tokens, not any provider's current list.
-const demoPricing = `
-cache_hit_share: 0.5
-default_model: demo-model
-models:
-  demo-model: {input: 0.15, cached_input: 0.075, output: 0.60}
-`
-
-const (
-	demoTimeout = time.Second
-	demoMaxRows = 10_000
 )
 
 func newDemoCmd(e *env) *cobra.Command {
@@ -53,34 +35,23 @@ does: the new run takes its place only once complete).`,
 			if err != nil {
 				return fmt.Errorf("build demo: %w", err)
 			}
-			cfg := evalConfig{
-				Config: benchrun.Config{
-					DatasetSpec: "jsonl:" + files.Questions,
-					DBRoot:      files.DBRoot,
-					Timeout:     demoTimeout,
-					MaxRows:     demoMaxRows,
-					Workers:     runtime.NumCPU(),
-				},
-				// A rerun replaces the previous demo run, once the new one is complete.
-				runOutput: runOutput{Out: out, JSON: asJSON, Force: true, Details: details, WritesReport: true, HoldWarnings: true,
-					Rerun: e.command("demo", "--out", shellQuote(out)) + " (it starts again)"},
-			}
-			for _, name := range files.SystemOrder {
-				cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
-			}
-			pr, err := metrics.ParsePricing([]byte(demoPricing))
-			if err != nil {
-				return fmt.Errorf("demo pricing: %w", err)
-			}
-			cfg.PricingFile = pricingFlag{path: demoPricingName, pricing: pr}
-			if !asJSON {
-				printDemoIntro(e.stdout, files)
-			}
-			res, err := evaluate(ctx, e, cfg.runConfig(), cfg.runOutput)
+			rc, err := benchrun.DemoConfig(files, runtime.NumCPU())
 			if err != nil {
 				return err
 			}
-			warnUnexpected(runPrinter{stderr: e.stderr}, res)
+			// A rerun replaces the previous demo run, once the new one is complete.
+			o := runOutput{Out: out, JSON: asJSON, Force: true, Details: details, WritesReport: true, HoldWarnings: true,
+				Rerun: e.command("demo", "--out", shellQuote(out)) + " (it starts again)"}
+			if !asJSON {
+				printDemoIntro(e.stdout, files)
+			}
+			res, err := evaluate(ctx, e, rc, o)
+			if err != nil {
+				return err
+			}
+			for _, w := range benchrun.DemoWarnings(res) {
+				runPrinter{stderr: e.stderr}.Warn(w)
+			}
 			return writeRunHTML(ctx, e, out, files.DBRoot, files.Questions, asJSON)
 		},
 	}

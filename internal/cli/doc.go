@@ -13,7 +13,7 @@
 // # eval and demo
 //
 // eval's flags are declared once in evalflags.go (with how args.json remembers each,
-// resumeargs.go). eval and demo share evaluate (eval.go), which calls benchrun.EvalInto
+// resumeargs.go; rundir.Args.Resume takes args.json back by those rules). eval and demo share evaluate (eval.go), which calls benchrun.EvalInto
 // (lock, resume checks, manifest, records, summary.json, seal, the --force swap) with an
 // observer, then prints the one-screen summary, every table with --details, or the JSON
 // summary (summaryprint.go).
@@ -27,7 +27,8 @@
 //
 // Each lives in its own file and makes one call below: collect benchrun.OpenCollect then
 // collect.Run or benchrun.TwoPass; matrix benchrun.OpenMatrix; merge benchrun.MergeInto;
-// parse benchrun.Parser; compare benchrun.Compare; rescore benchrun.RescoreRun; agreement
+// parse benchrun.Parser; compare benchrun.CommonSystem and benchrun.Compare; demo
+// benchrun.DemoConfig through evaluate; rescore benchrun.RescoreRun; agreement
 // benchrun.AgreementInto; audit benchrun.AuditInto; export-docs benchrun.ExportDocs;
 // load-db benchrun.Engines.LoadSQLite; adapt benchrun.AdaptTASQL; gen-large
 // demo.GenerateLarge; report, serve and verify read through rundir and render through

@@ -20,7 +20,7 @@ import (
 // it; TestEvalFlagTable holds it equal to eval's flags and to benchrun's table.
 //
 // To add an eval flag that shapes verdicts: one entry in benchrun's recordedSettings
-// (flagSetting; settingFlags binds it) and its benchrun.Config field. Any other: one entry
+// (declaring its flag; settingFlags binds it) and its benchrun.Config field. Any other: one entry
 // here, remembered in args.json and taken back by --resume unless keep says otherwise (one
 // that loads code, reaches the network, reads a secret or names a configuration file is
 // keep: restate, with why); one naming a file is abs: absPath.

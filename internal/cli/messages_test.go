@@ -19,7 +19,7 @@ import (
 func demoEval(t *testing.T, files *demo.Files, sys, out string) []string {
 	t.Helper()
 	return []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot,
-		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--timeout", demoTimeout.String()}
+		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--timeout", demo.Timeout.String()}
 }
 
 func TestMessagesNameTheFix(t *testing.T) {

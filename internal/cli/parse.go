@@ -65,33 +65,18 @@ func runParse(ctx context.Context, e *env, cfg parseConfig) error {
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
-	var parsed, resolved, answered int
 	var problems []string
-	for i := range ds.Questions {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		ln, ok := p.Line(ctx, i)
-		if ok {
-			answered++
-		}
-		if ln.Parsed {
-			parsed++
-		}
-		ok = ln.Resolved()
-		if ok {
-			resolved++
-		}
+	c, err := p.Each(ctx, func(ln *benchrun.ParseLine) error {
 		if cfg.JSON {
-			if err := enc.Encode(&ln); err != nil {
-				return err
-			}
-		} else if !ok {
-			problems = append(problems, parseProblem(&ln))
+			return enc.Encode(ln)
 		}
-	}
-	if cfg.JSON {
+		if !ln.Resolved() {
+			problems = append(problems, parseProblem(ln))
+		}
 		return nil
+	})
+	if err != nil || cfg.JSON {
+		return err
 	}
 	for _, p := range problems {
 		if _, err := fmt.Fprintln(e.stdout, p); err != nil {
@@ -103,7 +88,7 @@ func runParse(ctx context.Context, e *env, cfg parseConfig) error {
 		what = "predictions"
 	}
 	_, err = fmt.Fprintf(e.stdout, "%d questions, %d %s: %d parse (%.1f%%), %d parse with every reference resolved (%.1f%%)\n",
-		len(ds.Questions), answered, what, parsed, pct(parsed, answered), resolved, pct(resolved, answered))
+		c.Questions, c.Answered, what, c.Parsed, pct(c.Parsed, c.Answered), c.Resolved, pct(c.Resolved, c.Answered))
 	return err
 }
 

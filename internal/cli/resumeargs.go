@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -64,13 +63,12 @@ func untrusted(name, value string) bool {
 	return untrustedFlags[name] != ""
 }
 
-// ErrUntrustedArgs is resume's error when args.json holds settings it does not take and
-// the command line does not give them.
-var ErrUntrustedArgs = errors.New("the run directory asks for settings it cannot set")
-
-// ErrNoArgs is the error of `eval --resume --out DIR` without --dataset or --pred when
-// DIR does not remember its arguments.
-var ErrNoArgs = errors.New("the run directory does not remember its arguments")
+// resumeRules are eval's flags' rules for args.json (rundir.Args.Resume).
+var resumeRules = rundir.ArgRules{
+	Never:     func(name string) bool { return neverRemembered[name] },
+	Untrusted: untrusted,
+	Path:      argPath,
+}
 
 // resumeArgs are the arguments that continue the run in out: those it remembers, then
 // the flags set on now (a list flag given now, such as --pred, replaces the remembered
@@ -82,7 +80,7 @@ func resumeArgs(prog, out string, now *pflag.FlagSet) (args, restated []string, 
 	path := filepath.Join(out, argsFile)
 	saved, err := rundir.ReadArgs(out)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", ErrNoArgs, argsFile, out)
+		return nil, nil, usagef("--resume without --dataset and --pred: %v (no %s in %s: written by an older nl2sqlbench, or not an eval run); give --dataset and --pred as the run had them", rundir.ErrNoArgs, argsFile, out)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--resume: %w", err)
@@ -102,67 +100,35 @@ func resumeArgs(prog, out string, now *pflag.FlagSet) (args, restated []string, 
 			extra = append(extra, "--"+f.Name+"="+v)
 		}
 	})
-	var missing []string
-	hasDataset, hasPred := given["dataset"], given["pred"]
-	for _, a := range saved.Args {
-		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		switch {
-		case !strings.HasPrefix(a, "--") || name == "":
-			return nil, nil, fmt.Errorf("--resume: %s: %q is not a --flag=value", path, a)
-		case neverRemembered[name]:
-			continue
-		case given[name]:
-			if untrusted(name, value) && !slices.Contains(restated, "--"+name) {
-				restated = append(restated, "--"+name)
-			}
-			continue // given now: the value given now is the one checked against the manifest
-		case untrusted(name, value):
-			if !slices.Contains(missing, "--"+name) {
-				missing = append(missing, "--"+name)
-			}
-			continue
-		}
-		if err := checkArgPath(name, value); err != nil {
-			return nil, nil, fmt.Errorf("--resume: %s: %w", path, err)
-		}
-		hasDataset = hasDataset || name == "dataset"
-		hasPred = hasPred || name == "pred"
-		args = append(args, a)
+	r, err := saved.Resume(path, given, resumeRules)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume: %w", err)
 	}
-	if len(missing) > 0 {
+	if len(r.Missing) > 0 {
 		return nil, nil, usagef("--resume: %v: %s has %s, which resume never takes from a run directory (each loads code, reaches the network, reads a secret or names a configuration file); if the run needs them, give them again: %s %s ...",
-			ErrUntrustedArgs, path, strings.Join(missing, ", "), hintCommand(prog, "eval", "--resume", "--out", shellQuote(out)), strings.Join(missing, " ... "))
+			rundir.ErrUntrustedArgs, path, strings.Join(r.Missing, ", "), hintCommand(prog, "eval", "--resume", "--out", shellQuote(out)), strings.Join(r.Missing, " ... "))
 	}
-	if !hasDataset || !hasPred {
-		return nil, nil, fmt.Errorf("--resume: %s remembers no --dataset or no --pred: %w", path, ErrNoArgs)
+	if !r.HasDataset || !r.HasPred {
+		return nil, nil, fmt.Errorf("--resume: %s remembers no --dataset or no --pred: %w", path, rundir.ErrNoArgs)
 	}
-	return append(append(args, extra...), "--resume", "--out", out), restated, nil
+	return append(append(r.Args, extra...), "--resume", "--out", out), r.Restated, nil
 }
 
-// checkArgPath refuses a path flag from args.json that names something other than a
-// file or a folder: a FIFO would block eval before any check, a device never end.
-func checkArgPath(name, value string) error {
-	abs := pathFlags[name]
-	if abs == nil || value == "" {
-		return nil
+// argPath is the file or folder a remembered path flag names ("": none): --dataset's
+// after KIND:, --pred's after NAME=.
+func argPath(name, value string) string {
+	if pathFlags[name] == nil {
+		return ""
 	}
-	p := value
 	switch name {
 	case "dataset":
-		_, p, _ = strings.Cut(value, ":")
+		_, value, _ = strings.Cut(value, ":")
 	case "pred":
 		if i := strings.IndexByte(value, '='); i > 0 && !strings.ContainsAny(value[:i], `/\`) {
-			p = value[i+1:]
+			value = value[i+1:]
 		}
 	}
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil // a missing file is reported as such when it is read
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
-		return fmt.Errorf("--%s names %s, which is not a file or a folder (%s)", name, p, fi.Mode().Type())
-	}
-	return nil
+	return value
 }
 
 // resumeFromArgs runs eval again with the arguments the run in out remembers.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,6 +35,19 @@ func reviewServer(t *testing.T) (h http.Handler, srv *report.Server, runDir stri
 	t.Cleanup(func() { srv.Close() })
 	srv.SetRescorer(serveRescorer(dbRoot))
 	return srv.HandlerAt("127.0.0.1:8080"), srv, runDir
+}
+
+// pageToken is the session token the dashboard embeds in question idx's drill-down
+// (its review form), read as a browser would.
+func pageToken(t *testing.T, h http.Handler, idx int) string {
+	t.Helper()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080/run/demo/q/"+strconv.Itoa(idx), nil))
+	m := regexp.MustCompile(`name="token" value="([0-9a-f]{64})"`).FindStringSubmatch(w.Body.String())
+	if w.Code != http.StatusOK || m == nil {
+		t.Fatalf("drill-down of question %d: %d, no session token in its review form", idx, w.Code)
+	}
+	return m[1]
 }
 
 // incorrectQuestion is a question the demo's baseline gets wrong.
@@ -63,10 +77,11 @@ func incorrectQuestion(t *testing.T, runDir, system string) int {
 func TestServeReviewGuards(t *testing.T) {
 	t.Parallel()
 	skipLongInShort(t)
-	h, srv, runDir := reviewServer(t)
+	h, _, runDir := reviewServer(t)
 	idx := incorrectQuestion(t, runDir, "baseline")
+	token := pageToken(t, h, idx)
 	target := "/run/demo/q/" + strconv.Itoa(idx) + "/review"
-	good := url.Values{"token": {srv.Token()}, "decision": {"accept"}, "system": {"baseline"}, "note": {"same rows, other order"}}
+	good := url.Values{"token": {token}, "decision": {"accept"}, "system": {"baseline"}, "note": {"same rows, other order"}}
 	post := func(body, ctype string, hdr map[string]string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080"+target, strings.NewReader(body))
 		if ctype != "" {
@@ -100,7 +115,7 @@ func TestServeReviewGuards(t *testing.T) {
 	}{
 		{"no token", with("token", ""), form, nil, http.StatusForbidden, "token"},
 		{"wrong token", with("token", strings.Repeat("0", 64)), form, nil, http.StatusForbidden, "token"},
-		{"token one character short", with("token", srv.Token()[1:]), form, nil, http.StatusForbidden, "token"},
+		{"token one character short", with("token", token[1:]), form, nil, http.StatusForbidden, "token"},
 		{"cross-origin", good.Encode(), form, map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden, "cross-origin"},
 		{"null origin", good.Encode(), form, map[string]string{"Origin": "null"}, http.StatusForbidden, "cross-origin"},
 		{"other port", good.Encode(), form, map[string]string{"Origin": "http://127.0.0.1:9999"}, http.StatusForbidden, "cross-origin"},
@@ -111,7 +126,7 @@ func TestServeReviewGuards(t *testing.T) {
 		{"accept without system", with("system", ""), form, nil, http.StatusBadRequest, "field system"},
 		{"gold_wrong without sql", with("decision", "gold_wrong"), form, nil, http.StatusBadRequest, "field"},
 		{"unknown field", good.Encode() + "&verdict=correct", form, nil, http.StatusBadRequest, "field verdict"},
-		{"json unknown field", `{"decision":"accept","system":"baseline","bogus":1}`, "application/json", map[string]string{"X-Review-Token": srv.Token()}, http.StatusBadRequest, "bogus"},
+		{"json unknown field", `{"decision":"accept","system":"baseline","bogus":1}`, "application/json", map[string]string{"X-Review-Token": token}, http.StatusBadRequest, "bogus"},
 		{"json without token header", `{"decision":"accept","system":"baseline"}`, "application/json", nil, http.StatusForbidden, "token"},
 	}
 	reviews := filepath.Join(runDir, rundir.ReviewsFile)
@@ -161,14 +176,14 @@ func TestServeReviewGuards(t *testing.T) {
 	gw := httptest.NewRecorder()
 	h.ServeHTTP(gw, req)
 	page := gw.Body.String()
-	for _, want := range []string{`value="` + srv.Token() + `"`, "same rows, other order", "EX reviewed"} {
+	for _, want := range []string{`value="` + token + `"`, "same rows, other order", "EX reviewed"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("drill-down after the review lacks %q", want)
 		}
 	}
 
 	// JSON with the header token works too and answers the reviewed scores.
-	w = post(`{"decision":"reject","system":"baseline"}`, "application/json", map[string]string{"X-Review-Token": srv.Token()})
+	w = post(`{"decision":"reject","system":"baseline"}`, "application/json", map[string]string{"X-Review-Token": token})
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"reviewed"`) {
 		t.Fatalf("JSON review: %d %q", w.Code, w.Body.String())
 	}

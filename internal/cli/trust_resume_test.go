@@ -96,7 +96,7 @@ func TestResumeLoadsNoLibraryFromRunDir(t *testing.T) {
 	editArgs(t, out, func(a []string) []string { return append(a, "--engine=duckdb", "--duckdb-lib="+lib) })
 
 	code, _, stderr := run("eval", "--resume", "--out", out)
-	if code == exitOK || !strings.Contains(stderr, "--duckdb-lib") || !strings.Contains(stderr, ErrUntrustedArgs.Error()) {
+	if code == exitOK || !strings.Contains(stderr, "--duckdb-lib") || !strings.Contains(stderr, rundir.ErrUntrustedArgs.Error()) {
 		t.Errorf("resume with a library in args.json: exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(marker); err == nil {

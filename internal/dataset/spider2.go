@@ -101,16 +101,10 @@ func loadSpider2(path string, opt Options) (*Dataset, error) {
 		return nil, err
 	}
 	goldDir := filepath.Join(gold, "exec_result")
-	names, err := goldNames(goldDir)
+	golds, err := ReadSpider2GoldDir(goldDir, missingGold(dir))
 	if err != nil {
 		return nil, err
 	}
-	missing := missingGold(dir)
-	for n := range missing {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
 
 	d := &Dataset{Kind: KindSpider2, Path: taskFile, DBRoot: opt.DBRoot}
 	if d.DBRoot == "" {
@@ -138,7 +132,7 @@ func loadSpider2(path string, opt Options) (*Dataset, error) {
 			t.ConditionCols, t.HasConditionCols = e.cc, e.hasCC
 			t.IgnoreOrder, t.HasIgnoreOrder = e.ignoreOrder, e.hasIO
 		}
-		t.Gold, t.Single = spider2Gold(id, goldDir, names, missing)
+		t.Gold, t.Single = golds.Files(id)
 		s.Tasks = append(s.Tasks, t)
 		// Difficulty carries the backend: Spider 2.0 has no difficulty levels and reports
 		// its scores per backend, so every per-difficulty table reads per backend.
@@ -264,37 +258,47 @@ func missingGold(dir string) map[string]bool {
 	return out
 }
 
-// spider2Gold resolves a task's gold files as evaluate.py does: <id>.csv alone when it
-// exists, else every file matching ^<id>(_[a-z])?\.csv$ in name order.
-func spider2Gold(id, dir string, names []string, missing map[string]bool) ([]Spider2GoldFile, bool) {
-	file := func(n, variant string) Spider2GoldFile {
-		return Spider2GoldFile{Name: n, Path: filepath.Join(dir, n), Variant: variant, Missing: missing[n]}
+// Spider2GoldDir is a gold exec_result directory's result files by name, sorted, with
+// those this copy lacks (listed in missing_large_gold.txt) among them, marked Missing.
+type Spider2GoldDir struct {
+	Dir     string
+	names   []string
+	missing map[string]bool
+}
+
+// ReadSpider2GoldDir lists the .csv result files of dir, a gold exec_result directory;
+// missing are the files this copy lacks, by base name (nil: none).
+func ReadSpider2GoldDir(dir string, missing map[string]bool) (*Spider2GoldDir, error) {
+	names, err := goldNames(dir)
+	if err != nil {
+		return nil, err
 	}
+	for n := range missing {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return &Spider2GoldDir{Dir: dir, names: slices.Compact(names), missing: missing}, nil
+}
+
+// Files resolves task id's gold files as evaluate.py does: <id>.csv alone when it
+// exists (single), else every file matching ^<id>(_[a-z])?\.csv$ in name order.
+func (g *Spider2GoldDir) Files(id string) (files []Spider2GoldFile, single bool) {
+	file := func(n, variant string) Spider2GoldFile {
+		return Spider2GoldFile{Name: n, Path: filepath.Join(g.Dir, n), Variant: variant, Missing: g.missing[n]}
+	}
+	names := g.names
 	if _, ok := slices.BinarySearch(names, id+".csv"); ok {
 		return []Spider2GoldFile{file(id+".csv", "")}, true
 	}
 	re := regexp.MustCompile(`^` + regexp.QuoteMeta(id) + `_([a-z])\.csv$`)
-	var out []Spider2GoldFile
 	lo, _ := slices.BinarySearch(names, id+"_")
 	for _, n := range names[lo:] {
 		if !strings.HasPrefix(n, id+"_") {
 			break
 		}
 		if m := re.FindStringSubmatch(n); m != nil {
-			out = append(out, file(n, m[1]))
+			files = append(files, file(n, m[1]))
 		}
 	}
-	return out, false
-}
-
-// Spider2GoldFiles resolves task id's gold files in dir (a gold exec_result directory)
-// with evaluate.py's rule; single is true for a plain <id>.csv.
-func Spider2GoldFiles(id, dir string) (files []Spider2GoldFile, single bool, err error) {
-	names, err := goldNames(dir)
-	if err != nil {
-		return nil, false, err
-	}
-	slices.Sort(names)
-	files, single = spider2Gold(id, dir, names, nil)
-	return files, single, nil
+	return files, false
 }

@@ -1,5 +1,7 @@
 package demo
 
+import "time"
+
 // What the demo's command tells a newcomer about the data: what each made-up system does
 // (read from its file in data/systems/) and which questions are broken on purpose. Keep
 // these in step with the data: describe_test.go checks that every system has a line and
@@ -24,3 +26,23 @@ var Deliberate = []Broken{
 	{QuestionID: "arc-001", Verdict: "skipped", Why: "database not shipped"},
 	{QuestionID: "lib-021", Verdict: "gold_error", Why: "gold SQL names a missing column"},
 }
+
+// The demo's limits are small so that its runaway query and its oversized result show
+// their verdicts in a second rather than in 30.
+const (
+	Timeout = time.Second
+	MaxRows = 10_000
+)
+
+// Pricing prices the demo's token counts so its cost columns and cost/accuracy chart
+// have data: illustrative prices, $ per 1M tokens, not any provider's current list.
+// PricingName names them wherever cost is shown ("cost $ = tokens priced with ...").
+const (
+	Pricing = `
+cache_hit_share: 0.5
+default_model: demo-model
+models:
+  demo-model: {input: 0.15, cached_input: 0.075, output: 0.60}
+`
+	PricingName = "the demo's made-up prices ($ per 1M tokens: 0.15 input, 0.075 cached input, 0.60 output)"
+)

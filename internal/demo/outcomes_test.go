@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// The demo's limits (the CLI's demo command uses the same).
+// The demo's limits, as its run judges.
 const (
-	demoTimeout = time.Second
-	demoMaxRows = 10_000
+	demoTimeout = Timeout
+	demoMaxRows = MaxRows
 )
 
 // What a question/system pair is meant to show. The judge decides the verdicts; these

@@ -65,8 +65,8 @@ func TestServerDecimalsExact(t *testing.T) {
 					if got := judge.SpiderEqual(g, pr, false); got != p.equal {
 						t.Errorf("SpiderEqual = %v, want %v", got, p.equal)
 					}
-					if got := judge.SoftF1(pr, g) == 1; got != p.equal {
-						t.Errorf("SoftF1 = %v, want 1: %v", judge.SoftF1(pr, g), p.equal)
+					if got := judge.NewSoftF1Gold(g).Score(pr) == 1; got != p.equal {
+						t.Errorf("SoftF1 = %v, want 1: %v", judge.NewSoftF1Gold(g).Score(pr), p.equal)
 					}
 				})
 			}

@@ -103,7 +103,7 @@ func serverSoftF1(eng engine.Engine, gold, pred string) float64 {
 	if err != nil {
 		return 0
 	}
-	return judge.SoftF1(p, g)
+	return judge.NewSoftF1Gold(g).Score(p)
 }
 
 func hasOrderBy(sql string) bool {

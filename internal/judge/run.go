@@ -137,7 +137,7 @@ type goldResult struct {
 	// corrected is the gold under SpiderCorrectGold, with its order test (corrected mode).
 	corrected      outcome
 	correctedOrder bool
-	distinct       []int32 // distinctRows of bird.res for Soft-F1, made by the first system that needs it
+	softF1         *SoftF1Gold // bird.res for Soft-F1, made by the first system that needs it
 }
 
 // side is where one kind of SQL (gold or predicted) runs.
@@ -345,10 +345,10 @@ func (qj *questionJob) judgeSQL(sql string) judgement {
 	j.dur = osp.dur
 	if ob.err == nil && qj.softF1 {
 		g := &qj.golds[0] // one question's systems are judged one after another: no lock
-		if g.distinct == nil {
-			g.distinct = distinctRows(g.bird.res)
+		if g.softF1 == nil {
+			g.softF1 = NewSoftF1Gold(g.bird.res)
 		}
-		j.softF1 = softF1(ob.res, g.bird.res, g.distinct)
+		j.softF1 = g.softF1.Score(ob.res)
 	}
 	for _, g := range qj.golds {
 		if ob.err == nil && BirdEqual(ob.res, g.bird.res) {

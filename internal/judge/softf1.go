@@ -4,7 +4,18 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
-// SoftF1 is the BIRD mini-dev release's Soft-F1 (evaluation_f1.py) of a prediction's
+// SoftF1Gold is a gold result prepared for Soft-F1: its distinct rows are found once, on
+// the first Score, so a question's systems share the work. Not safe for concurrent use
+// (a question's systems are judged one after another).
+type SoftF1Gold struct {
+	res      *engine.Result
+	distinct []int32 // distinctRows(res); nil until the first Score
+}
+
+// NewSoftF1Gold prepares gold for Soft-F1.
+func NewSoftF1Gold(gold *engine.Result) *SoftF1Gold { return &SoftF1Gold{res: gold} }
+
+// Score is the BIRD mini-dev release's Soft-F1 (evaluation_f1.py) of a prediction's
 // result against the gold result: partial credit for results that share values.
 //
 // Both results empty scores 1. Otherwise duplicate rows are dropped, keeping the first
@@ -24,23 +35,18 @@ import (
 //
 // It reads both results in place: duplicates are found through a hash set of row indices
 // and values compared cell by cell, so no result is copied.
-func SoftF1(pred, gold *engine.Result) float64 {
-	return softF1(pred, gold, nil)
-}
-
-// softF1 is SoftF1 given distinctRows(gold) when it is known (nil: computed here), so a
-// question's gold is deduplicated once for all its systems.
-func softF1(pred, gold *engine.Result, goldDistinct []int32) float64 {
+func (g *SoftF1Gold) Score(pred *engine.Result) float64 {
+	gold := g.res
 	if !utf8Fetchable(pred) || !utf8Fetchable(gold) {
 		return 0
 	}
 	if pred.NumRows() == 0 && gold.NumRows() == 0 {
 		return 1
 	}
-	gr := goldDistinct
-	if gr == nil {
-		gr = distinctRows(gold)
+	if g.distinct == nil {
+		g.distinct = distinctRows(gold)
 	}
+	gr := g.distinct
 	pr := distinctRows(pred)
 	var tp, fp, fn float64
 	w := float64(gold.NumCols())

@@ -52,10 +52,11 @@ func loadSpider2Cases(tb testing.TB, suite string) []spider2Case {
 		t.ConditionCols, t.HasConditionCols = cfg["condition_cols"]
 		io, ok := cfg["ignore_order"].(bool)
 		t.IgnoreOrder, t.HasIgnoreOrder = io, ok
-		t.Gold, t.Single, err = dataset.Spider2GoldFiles(id, filepath.Join(dir, "gold"))
+		golds, err := dataset.ReadSpider2GoldDir(filepath.Join(dir, "gold"), nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
+		t.Gold, t.Single = golds.Files(id)
 		c := spider2Case{Name: e.Name(), Task: t, Pred: filepath.Join(dir, "pred", id+".csv"), Score: exp.Score}
 		if exp.ErrorInfo != nil {
 			c.ErrorInfo = *exp.ErrorInfo

@@ -63,25 +63,6 @@ func (e *jsonState) appendValue(b []byte, v any) []byte {
 	return append(b, out[:len(out)-1]...) // Encode ends the value with a newline
 }
 
-// appendAddr appends *p as encoding/json encodes an addressable value of p's element
-// type inside a record: pointer-receiver methods apply, and an error names the
-// element type, not the pointer's. It encodes a one-element slice over *p (slice
-// elements are addressable) and drops the brackets.
-func (e *jsonState) appendAddr(b []byte, p any) []byte {
-	rv := reflect.ValueOf(p)
-	et := rv.Type().Elem()
-	if et.Kind() == reflect.Uint8 {
-		return e.appendValue(b, p) // a one-byte slice would be base64
-	}
-	n := len(b)
-	b = e.appendValue(b, reflect.SliceAt(et, rv.UnsafePointer(), 1).Interface())
-	if e.err != nil || len(b) < n+2 {
-		return b[:n]
-	}
-	copy(b[n:], b[n+1:len(b)-1])
-	return b[:len(b)-2]
-}
-
 // appendAny appends an interface value: the plain scalars a result table holds
 // directly, anything else through encoding/json.
 func (e *jsonState) appendAny(b []byte, v any) []byte {
@@ -100,20 +81,6 @@ func (e *jsonState) appendAny(b []byte, v any) []byte {
 		return strconv.AppendBool(b, x)
 	}
 	return e.appendValue(b, v)
-}
-
-// appendMarshaled appends the output of a MarshalJSON method as encoding/json does:
-// compacted (which also validates it), and an error naming the type when the method
-// failed or wrote invalid JSON.
-func (e *jsonState) appendMarshaled(b []byte, out []byte, err error, t func() reflect.Type) []byte {
-	if err == nil {
-		e.buf.Reset()
-		if err = json.Compact(&e.buf, out); err == nil {
-			return append(b, e.buf.Bytes()...)
-		}
-	}
-	e.fail(&json.MarshalerError{Type: t(), Err: err})
-	return b
 }
 
 // appendFloat formats f as encoding/json does: like ES6 number-to-string (exponent

@@ -21,7 +21,7 @@ func TestSections(t *testing.T) {
 		for _, sec := range Sections {
 			if sec.In&out != 0 {
 				ids = append(ids, sec.ID)
-				if (out == OutShort && sec.Short == nil) || (out == OutDetails && sec.Details == nil) || (out == OutMarkdown && sec.Markdown == nil) || (out == OutHTML && sec.HTML == nil) {
+				if (out == OutShort && sec.Short == nil) || (out == OutDetails && sec.Details == nil) || (out == OutMarkdown && sec.Markdown == nil) || (out == OutHTML && sec.HTML == nil && sec.Template == "") {
 					t.Errorf("section %s is placed in output %d without its renderer", sec.ID, out)
 				}
 			}
@@ -32,8 +32,8 @@ func TestSections(t *testing.T) {
 		OutShort:    "scores tasks intervals vs_best ex_by_difficulty errors legend",
 		OutDetails:  "scores legend by_difficulty errors modules etm test_suite esm_partial flex spider2 tasks vs_best stats slices",
 		OutMarkdown: "scores vs_best by_difficulty modules tasks stats slices reviewed audit agreement errors test_suite",
-		// The page template lays these out in this order (report.html.tmpl).
-		OutHTML: "scores vs_best charts by_difficulty modules tasks stats reviewed agreement slices audit",
+		// The page draws these in this order (each with its template; TestPageSections).
+		OutHTML: "scores vs_best charts score_tables by_difficulty modules tasks stats reviewed agreement slices audit",
 	} {
 		if got := order(out); got != want {
 			t.Errorf("output %d prints %q, want %q", out, got, want)

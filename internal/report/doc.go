@@ -30,8 +30,9 @@
 //
 // Sections are listed once, in sections.go: an ordered list of placements (id, the
 // outputs that print it, its renderer per output, its name in eval's --details hint),
-// which WriteShort, WriteDetails, WriteMarkdown, BuildPage and DetailsHas iterate. To
-// add a section, add its entry there.
+// which WriteShort, WriteDetails, WriteMarkdown, BuildPage and DetailsHas iterate; the
+// HTML page draws the list too, each placement with its "section-<id>" template. To add
+// a section, add its entry there (and its template, when the page shows it).
 //
 // To add an output: a new file with a Write<Thing>(w io.Writer, ...) function that reads
 // a *rundir.Summary through scores.go's tables, and a golden test under testdata/.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
@@ -21,15 +22,44 @@ import (
 //go:embed templates/*
 var templateFS embed.FS
 
-var pageTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css": func() template.CSS { return template.CSS(mustAsset("templates/style.css")) },
-	"js":  func() template.JS { return template.JS(mustAsset("templates/filter.js")) },
-	// Cell labels for the phone layout, where a table's rows become cards (layout.go).
-	"colLabel":  colLabel,
-	"diffLabel": diffLabel,
-	"headLabel": headLabel,
-	"splitCI":   splitCI,
-}).ParseFS(templateFS, "templates/*.tmpl"))
+var pageTemplates *template.Template
+
+func init() {
+	pageTemplates = template.Must(template.New("report").Funcs(template.FuncMap{
+		"css": func() template.CSS { return template.CSS(mustAsset("templates/style.css")) },
+		"js":  func() template.JS { return template.JS(mustAsset("templates/filter.js")) },
+		// Cell labels for the phone layout, where a table's rows become cards (layout.go).
+		"colLabel":  colLabel,
+		"diffLabel": diffLabel,
+		"headLabel": headLabel,
+		"splitCI":   splitCI,
+		// The page's sections (sections.go): their templates in the list's order, and one
+		// drawn from the page.
+		"sections": pageSections,
+		"section":  drawSection,
+	}).ParseFS(templateFS, "templates/*.tmpl"))
+}
+
+// pageSections are the templates of the HTML placements of Sections, in its order.
+func pageSections() []string {
+	var out []string
+	for _, sec := range Sections {
+		if sec.In&OutHTML != 0 && sec.Template != "" {
+			out = append(out, sec.Template)
+		}
+	}
+	return out
+}
+
+// drawSection draws the page's section of template name (escaped by html/template as
+// the page is: a section is HTML text, as where the page puts it).
+func drawSection(name string, p *Page) (template.HTML, error) {
+	var b strings.Builder
+	if err := pageTemplates.ExecuteTemplate(&b, name, p); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil //nolint:gosec // html/template's own output
+}
 
 func mustAsset(name string) string {
 	b, err := templateFS.ReadFile(name)
@@ -106,7 +136,7 @@ func BuildPage(ctx context.Context, run *rundir.Run, title, datasetFile string) 
 	p.Questions = questions(run, evidence)
 	// The sections, from the one list (sections.go).
 	for _, sec := range Sections {
-		if sec.In&OutHTML != 0 {
+		if sec.In&OutHTML != 0 && sec.HTML != nil {
 			sec.HTML(p, run)
 		}
 	}

@@ -52,3 +52,58 @@ func TestReportSectionOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPageSections: the page draws the HTML placements of Sections, in the list's order,
+// each with its own template, so a section is one entry: every placement's template
+// exists, every section template belongs to one placement, and the page follows a
+// reordered list (not parallel: it swaps the list).
+func TestPageSections(t *testing.T) {
+	named := map[string]string{}
+	for _, sec := range Sections {
+		if sec.In&OutHTML == 0 || sec.Template == "" {
+			continue
+		}
+		if pageTemplates.Lookup(sec.Template) == nil {
+			t.Errorf("section %s: no template %q", sec.ID, sec.Template)
+		}
+		if prev, dup := named[sec.Template]; dup {
+			t.Errorf("template %s drawn by placements %s and %s", sec.Template, prev, sec.ID)
+		}
+		named[sec.Template] = sec.ID
+	}
+	for _, tm := range pageTemplates.Templates() {
+		if n := tm.Name(); strings.HasPrefix(n, "section-") && named[n] == "" {
+			t.Errorf("template %s is drawn by no placement of Sections", n)
+		}
+	}
+	run := loadFixture(t, fixtureRun(t))
+	draw := func() string {
+		p := BuildPage(context.Background(), run, "", "")
+		p.Static = true
+		p.Audit = []TextTable{{Title: "Gold audit findings", Head: []string{"#", "check"}, Rows: [][]string{{"1", "limit_tie"}}}}
+		var b bytes.Buffer
+		if err := pageTemplates.ExecuteTemplate(&b, "page", p); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	before := draw()
+	if strings.Index(before, `id="audit"`) < strings.Index(before, `id="scores"`) {
+		t.Fatal("the gold audit comes before the scores in the list's order")
+	}
+	saved := Sections
+	t.Cleanup(func() { Sections = saved })
+	var moved []Section
+	for _, sec := range saved {
+		if sec.ID == "audit" && sec.In&OutHTML != 0 {
+			moved = append([]Section{sec}, moved...)
+		} else {
+			moved = append(moved, sec)
+		}
+	}
+	Sections = moved
+	after := draw()
+	if a, s := strings.Index(after, `id="audit"`), strings.Index(after, `id="scores"`); a < 0 || a > s {
+		t.Errorf("with the audit placed first, the page has it at %d and the scores at %d", a, s)
+	}
+}

@@ -11,10 +11,12 @@ import (
 // The one list of output sections. Every text output of a run iterates it, in its order,
 // and prints the entries placed in it: eval's one screen (WriteShort), eval --details and
 // merge (WriteDetails), and report --md (WriteMarkdown). eval's hint of what --details
-// adds (DetailsHas) is read from it too, and the HTML page fills its sections from the
-// same renderers (BuildPage). To add a section: write its renderers, add an entry where
-// it belongs, with the outputs that show it and, when --details adds it to the one screen,
-// the words eval's hint names it by.
+// adds (DetailsHas) is read from it too, and the HTML page (the report and the dashboard)
+// draws its sections from it: BuildPage fills each placement's part of the page, and the
+// page template draws each with the placement's template. To add a section: write its
+// renderers (an HTML one is a "section-<id>" template in templates/report.html.tmpl),
+// add an entry where it belongs, with the outputs that show it and, when --details adds
+// it to the one screen, the words eval's hint names it by.
 //
 // An entry is a placement: a section that two outputs print at different places (the
 // comparison with the best is the one screen's fourth section and --details' twelfth)
@@ -28,8 +30,8 @@ const (
 	OutDetails                     // eval --details and merge (WriteDetails)
 	OutMarkdown                    // report --md (WriteMarkdown)
 	// OutHTML is the HTML report and the dashboard: BuildPage fills the page's section
-	// fields from these placements, in this order, and the template lays them out in
-	// the same order (templates/report.html.tmpl, between the scores and the questions).
+	// fields from these placements, in this order, and the page template draws them in
+	// the same order, each with its Template (between the title and the questions).
 	OutHTML
 )
 
@@ -45,29 +47,33 @@ type Section struct {
 	Short, Details func(io.Writer, *rundir.Summary) error
 	// Markdown writes it for report --md (nil when Markdown does not show it).
 	Markdown func(*strings.Builder, *rundir.Run)
-	// HTML fills its part of the page (nil when the HTML does not show it), after the
-	// page's questions are built.
-	HTML func(*Page, *rundir.Run)
+	// HTML fills its part of the page (nil: nothing to fill, as for a heading), after
+	// the page's questions are built; Template draws it from the page ("": drawn by
+	// another placement's template, as the reviewed scores among the statistics).
+	HTML     func(*Page, *rundir.Run)
+	Template string
 }
 
 // Sections is the ordered list every output iterates (see above).
 var Sections = []Section{
-	{ID: "scores", In: OutShort | OutDetails | OutMarkdown | OutHTML, Short: writeShortScores, Details: writeScores, Markdown: mdScores,
+	{ID: "scores", In: OutShort | OutDetails | OutMarkdown | OutHTML, Template: "section-scores", Short: writeShortScores, Details: writeScores, Markdown: mdScores,
 		HTML: func(p *Page, r *rundir.Run) { p.Scores = Scores(&r.Summary) }},
 	{ID: "tasks", In: OutShort, Short: writeTasksTable},
 	{ID: "intervals", In: OutShort, Short: writeShortIntervals},
-	{ID: "vs_best", In: OutShort | OutMarkdown | OutHTML, Short: writeShortComparison, Markdown: mdComparison,
+	{ID: "vs_best", In: OutShort | OutMarkdown | OutHTML, Template: "section-vs_best", Short: writeShortComparison, Markdown: mdComparison,
 		HTML: func(p *Page, r *rundir.Run) { p.Comparison = ComparisonTable(&r.Summary) }},
-	{ID: "charts", In: OutHTML, HTML: func(p *Page, r *rundir.Run) { p.Charts = Charts(r) }},
+	{ID: "charts", In: OutHTML, Template: "section-charts", HTML: func(p *Page, r *rundir.Run) { p.Charts = Charts(r) }},
 	{ID: "ex_by_difficulty", In: OutShort, Short: writeEXByDifficulty},
 	{ID: "errors", In: OutShort, Short: writeErrorLines},
 	{ID: "legend", In: OutShort | OutDetails, Short: writeHeadlineLegend, Details: writeHeadlineLegend},
-	{ID: "by_difficulty", In: OutDetails | OutMarkdown | OutHTML, Details: writeDifficultyTable, Markdown: mdDifficulty,
+	// The heading over the score tables below it (by difficulty, modules, tasks, statistics).
+	{ID: "score_tables", In: OutHTML, Template: "section-score_tables"},
+	{ID: "by_difficulty", In: OutDetails | OutMarkdown | OutHTML, Template: "section-by_difficulty", Details: writeDifficultyTable, Markdown: mdDifficulty,
 		HTML: func(p *Page, r *rundir.Run) { p.ByDifficulty = ByDifficulty(&r.Summary) },
 		// The one screen shows EX by difficulty for up to two systems, or none beside vs_best.
 		Hint: hintIf(func(s *rundir.Summary) bool { return len(s.Systems) > 2 && s.VsBest != nil }, "EX by difficulty")},
 	{ID: "errors", In: OutDetails, Details: writeErrorCategories},
-	{ID: "modules", In: OutDetails | OutMarkdown | OutHTML, Details: WriteModulesTable, Markdown: mdModules,
+	{ID: "modules", In: OutDetails | OutMarkdown | OutHTML, Template: "section-modules", Details: WriteModulesTable, Markdown: mdModules,
 		HTML: func(p *Page, r *rundir.Run) { p.ModuleTables = ModuleTables(&r.Summary) },
 		Hint: hintIf(func(s *rundir.Summary) bool { return s.Modules != nil }, "schema, candidates, usage")},
 	{ID: "etm", In: OutDetails, Details: writeETM, Hint: hintIf(func(s *rundir.Summary) bool { return s.ETM != nil }, "ETM")},
@@ -77,7 +83,7 @@ var Sections = []Section{
 	{ID: "flex", In: OutDetails, Details: writeFlexTable},
 	{ID: "spider2", In: OutDetails, Details: writeSpider2Table,
 		Hint: hintIf(func(s *rundir.Summary) bool { return len(s.Spider2) > 0 }, "Spider 2.0 modes")},
-	{ID: "tasks", In: OutDetails | OutMarkdown | OutHTML, Details: writeTasksTable, Markdown: mdText(func(r *rundir.Run) []TextTable { return TasksTables(&r.Summary) }),
+	{ID: "tasks", In: OutDetails | OutMarkdown | OutHTML, Template: "section-tasks", Details: writeTasksTable, Markdown: mdText(func(r *rundir.Run) []TextTable { return TasksTables(&r.Summary) }),
 		HTML: func(p *Page, r *rundir.Run) { p.Tasks = TasksTables(&r.Summary) }},
 	{ID: "vs_best", In: OutDetails, Details: textSection(func(s *rundir.Summary) []TextTable {
 		if c := ComparisonTable(s); c != nil {
@@ -85,7 +91,7 @@ var Sections = []Section{
 		}
 		return nil
 	})},
-	{ID: "stats", In: OutDetails | OutMarkdown | OutHTML, Details: textSection(StatsTables), Markdown: mdText(func(r *rundir.Run) []TextTable { return StatsTables(&r.Summary) }),
+	{ID: "stats", In: OutDetails | OutMarkdown | OutHTML, Template: "section-stats", Details: textSection(StatsTables), Markdown: mdText(func(r *rundir.Run) []TextTable { return StatsTables(&r.Summary) }),
 		HTML: func(p *Page, r *rundir.Run) { p.Stats = StatsTables(&r.Summary) },
 		Hint: func(s *rundir.Summary) []string {
 			if s.Paired != nil {
@@ -97,12 +103,12 @@ var Sections = []Section{
 	// The HTML shows the reviewed scores among the statistics tables.
 	{ID: "reviewed", In: OutMarkdown | OutHTML, Markdown: mdText(ReviewedTable), HTML: func(p *Page, r *rundir.Run) { p.Stats = append(p.Stats, ReviewedTable(r)...) }},
 	{ID: "audit", In: OutMarkdown, Markdown: mdText(AuditTables)},
-	{ID: "agreement", In: OutMarkdown | OutHTML, Markdown: mdText(func(r *rundir.Run) []TextTable { return AgreementTables(r.Agreement) }),
+	{ID: "agreement", In: OutMarkdown | OutHTML, Template: "section-agreement", Markdown: mdText(func(r *rundir.Run) []TextTable { return AgreementTables(r.Agreement) }),
 		HTML: func(p *Page, r *rundir.Run) { p.Agreement = Agreement(r) }},
-	{ID: "slices", In: OutHTML, HTML: func(p *Page, r *rundir.Run) {
+	{ID: "slices", In: OutHTML, Template: "section-slices", HTML: func(p *Page, r *rundir.Run) {
 		p.Slices, p.SliceFilter = SliceTables(&r.Summary), sliceFilter(&r.Summary, p.Questions)
 	}},
-	{ID: "audit", In: OutHTML, HTML: func(p *Page, r *rundir.Run) {
+	{ID: "audit", In: OutHTML, Template: "section-audit", HTML: func(p *Page, r *rundir.Run) {
 		attachAudit(r, p.Questions)
 		p.Audit = AuditTables(r)
 	}},

@@ -64,9 +64,6 @@ func newToken() string {
 // SetRescorer lets the dashboard record reviews; without one it shows no review form.
 func (s *Server) SetRescorer(f Rescorer) { s.rescore = f }
 
-// Token is this server's session token (tests post with it).
-func (s *Server) Token() string { return s.token }
-
 // reviewInput is a review request's body: the fields of review.Review a person chooses
 // (the question's index comes from the URL), and the token when posted as a form.
 type reviewInput struct {

@@ -114,7 +114,7 @@ type ManifestSettings struct {
 	// judge is refused.
 	LLMJudge string `json:"llm_judge,omitempty"`
 	// Extra are the settings declared only in the run's table of recorded settings
-	// (benchrun's recordedSettings, flagSetting), by key, each as JSON; a key is absent
+	// (benchrun's recordedSettings, the entries declaring their flag), by key, each as JSON; a key is absent
 	// while its setting has its zero value. Resume compares each like a field.
 	Extra map[string]json.RawMessage `json:"extra,omitempty"`
 }

@@ -11,6 +11,9 @@
 // content): types with MarshalText or a pointer-receiver MarshalJSON, json.Number,
 // []byte, maps whose keys are not plain strings, struct values that are not
 // addressable or live in another package, interfaces holding other than plain scalars.
+// appendAddr and appendMarshaled stay in a test file (internal/record/
+// jsonenc_fixture_test.go) while only the fixture's generated code calls them: a Record
+// encoder that needs one does not compile until it moves into jsonenc.go.
 // Value-receiver MarshalJSON methods are called directly (or their AppendJSON twin, see
 // appenderType). What it cannot translate exactly (a `,string` option, two fields with
 // one JSON name, an embedded struct pointer, a recursive type) makes Generate fail
@@ -21,9 +24,9 @@
 // the committed file differs from what the generator writes today.
 //
 // To extend: add a case to value (and to omitCond / nonZero if the kind can be
-// omitted), keep the run-time helpers it names in internal/record/jsonenc.go, add the
-// shape to internal/record's GenFixture, and let the equality tests show it agrees
-// with encoding/json.
+// omitted), keep the run-time helpers it names in internal/record/jsonenc.go (or its
+// fixture test file, above), add the shape to internal/record's GenFixture, and let the
+// equality tests show it agrees with encoding/json.
 package gencodec
 
 import (
