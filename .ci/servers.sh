@@ -44,11 +44,11 @@ fi
 
 # --- PostgreSQL: the Debian cluster (created if the package made none), on localhost.
 ver="$(ls /usr/lib/postgresql | sort -n | tail -1)"
-if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$ver main"; then
+if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -x "$ver main" >/dev/null; then
   log "creating PostgreSQL $ver cluster"
   pg_createcluster "$ver" main >&2
 fi
-if ! pg_lsclusters -h | awk -v v="$ver" '$1 == v && $2 == "main" {print $4}' | grep -q online; then
+if ! pg_lsclusters -h | awk -v v="$ver" '$1 == v && $2 == "main" {print $4}' | grep online >/dev/null; then
   log "starting PostgreSQL $ver"
   pg_ctlcluster "$ver" main start >&2
 fi

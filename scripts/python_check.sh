@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 repo="$PWD"
 start=$(date +%s)
 
-version="${VERSION:-$(sed -n 's/^## \([0-9][0-9A-Za-z.+-]*\).*/\1/p' CHANGELOG.md | head -1)}"
+version="${VERSION:-$(sed -n 's/^## \([0-9][0-9A-Za-z.+-]*\).*/\1/p' CHANGELOG.md | awk 'NR == 1')}"
 rm -f dist/nl2sqlbench-"$version"-*x86_64.whl
 echo "== wheel (scripts/build-wheel.sh)"
 TARGETS=amd64 bash scripts/build-wheel.sh

@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkg=github.com/nl2sqlbench/nl2sqlbench
-version="${VERSION:-$(sed -n 's/^## \([0-9][0-9A-Za-z.+-]*\).*/\1/p' CHANGELOG.md | head -1)}"
+version="${VERSION:-$(sed -n 's/^## \([0-9][0-9A-Za-z.+-]*\).*/\1/p' CHANGELOG.md | awk 'NR == 1')}"
 if [ -z "$version" ]; then
   echo "release.sh: no version: set VERSION or add a '## X.Y.Z' entry to CHANGELOG.md" >&2
   exit 2
@@ -97,7 +97,7 @@ revision="$(git rev-parse HEAD)"
 modified=false
 [ -z "$(git status --porcelain --untracked-files=no)" ] || modified=true
 sqlite_dir="$(go list -m -f '{{.Dir}}' github.com/mattn/go-sqlite3)"
-sqlite="$(sed -n 's/^#define SQLITE_VERSION *"\(.*\)"/\1/p' "$sqlite_dir/sqlite3-binding.c" | head -1)"
+sqlite="$(sed -n 's/^#define SQLITE_VERSION *"\(.*\)"/\1/p' "$sqlite_dir/sqlite3-binding.c" | awk 'NR == 1')"
 sqlite_mod="$(go list -m -f '{{.Version}}' github.com/mattn/go-sqlite3)"
 
 rm -rf "$out"
@@ -120,7 +120,7 @@ nl2sqlbench $version
 target: linux/$arch
 source: $revision (modified: $modified)
 go: $(go env GOVERSION)
-cc: $cc: $("$cc" --version | head -1)
+cc: $cc: $("$cc" --version | awk 'NR == 1')
 sqlite: $sqlite (github.com/mattn/go-sqlite3 $sqlite_mod)
 cgo: CGO_ENABLED=1 CGO_CFLAGS=$(CC="$cc" GOARCH="$arch" go env CGO_CFLAGS)
 flags: ${flags[*]} -ldflags "$ldflags"
