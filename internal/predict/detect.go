@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Detect names the format of a prediction file's content (path is only for messages):
+// detect names the format of a prediction file:
 //   - one JSON object whose values are all strings (or null), or a first object whose
 //     keys are all question indexes ("0", "1", ...): "bird";
 //   - a JSON array of strings: "list" (element i answers question i);
@@ -17,11 +17,9 @@ import (
 //
 // Content that starts with '{' or '[' but is not valid JSON is an error naming the
 // line, not Spider text: no SQL starts with a brace, and a broken BIRD file read as
-// text would only produce a baffling count mismatch.
-func Detect(path string, data []byte) (string, error) { return bytesSource(path, data).detect() }
-
-// detect is Detect on a source. A BIRD file is one object of a million members: its
-// first value is read token by token, never held (a map of it took half a gigabyte).
+// text would only produce a baffling count mismatch. A BIRD file is one object of a
+// million members: its first value is read token by token, never held (a map of it took
+// half a gigabyte).
 func (s *source) detect() (string, error) {
 	start := s.skipSpace(0)
 	if start >= s.size {
@@ -129,18 +127,4 @@ func isRecordField(key string) bool {
 		return true
 	}
 	return false
-}
-
-// isIndex is parseIndex's answer, without allocating for a short key of digits.
-func isIndex(key []byte) bool {
-	if len(key) == 0 || len(key) > 18 {
-		_, ok := parseIndex(string(key))
-		return ok
-	}
-	for _, c := range key {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

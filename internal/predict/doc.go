@@ -13,6 +13,6 @@
 // by eval). internal/collect writes that type, and ModuleUsage reads the per-module usage
 // through it.
 //
-// To add a format: write a reader in its own file returning a *Set, and teach Detect
+// To add a format: write a reader in its own file returning a *Set, and teach detect (detect.go)
 // to recognise it (detect.go).
 package predict

@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -48,25 +46,4 @@ func readList(src *source, ic itemCap) (*Set, error) {
 		return nil, err
 	}
 	return set, nil
-}
-
-// jsonKind names the kind of a JSON value for messages.
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }

@@ -2,12 +2,10 @@ package predict
 
 import (
 	"fmt"
-
-	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
 // readFormat reads a prediction file in the given format ("bird", "spider", "list" or
-// "records"; "" or "auto" detects it: Detect), bounded by ic. ReadFor is its reader.
+// "records"; "" or "auto" detects it: detect), bounded by ic. ReadFor is its reader.
 // The file is streamed (source.go): what is held is the predictions kept and one item.
 func readFormat(path, format string, ic itemCap) (*Set, error) {
 	// A UTF-8 byte-order mark is an editor's artefact, never part of the first SQL; the
@@ -39,6 +37,3 @@ func readFormat(path, format string, ic itemCap) (*Set, error) {
 	}
 	return nil, fmt.Errorf("read predictions %s: %w %q (want bird, spider, list or records)", path, ErrUnknownFormat, format)
 }
-
-// skipSpace is jsonscan.SkipSeparators at this package's int64 offsets.
-func skipSpace(data []byte, off int64) int64 { return jsonscan.SkipSeparators(data, off) }

@@ -251,16 +251,3 @@ func TestReadRecords(t *testing.T) {
 		})
 	}
 }
-
-// TestIsIndexAgreesWithParseIndex: Detect's allocation-free key check says what
-// parseIndex says, at the edges of int64 too.
-func TestIsIndexAgreesWithParseIndex(t *testing.T) {
-	for _, key := range []string{"", "0", "007", "12", "+1", " 1", "1.0", "-1", "1a",
-		"123456789012345678", "999999999999999999", "1234567890123456789", "9223372036854775807",
-		"9223372036854775808", "99999999999999999999"} {
-		_, want := parseIndex(key)
-		if got := isIndex([]byte(key)); got != want {
-			t.Errorf("isIndex(%q) = %v, parseIndex says %v", key, got, want)
-		}
-	}
-}

@@ -3,8 +3,9 @@ package predict
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 	"strings"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
 // NL2SQLBench records come as a JSON array or as JSONL (one object per line). Each

@@ -21,7 +21,7 @@ import (
 // chunkSize is how much of the file one pass reads at a time.
 const chunkSize = 256 << 10
 
-// source is a prediction file (or, for Detect, bytes) read in passes.
+// source is a prediction file (or, in tests, bytes) read in passes.
 type source struct {
 	path string
 	file io.ReaderAt // the passes read it
@@ -54,16 +54,6 @@ func openSource(path string) (*source, func() error, error) {
 		return nil, nil, err
 	}
 	return src, f.Close, nil
-}
-
-// bytesSource is data as a source (Detect's callers hold bytes); it is scanned whole.
-func bytesSource(path string, data []byte) *source {
-	src := &source{path: path, file: bytes.NewReader(data), ra: bytes.NewReader(data)}
-	// Detect is given content whose mark was already taken off: no mark is looked for.
-	if err := src.scanFrom(bytes.NewReader(data), false); err != nil {
-		panic(err) // reading bytes does not fail
-	}
-	return src
 }
 
 // start skips a byte-order mark and runs the scan over r, the whole content.

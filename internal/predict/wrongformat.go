@@ -38,7 +38,7 @@ var (
 	csvQuoted = regexp.MustCompile(`^"[^"]*("")?.*",|^".*"$`)
 )
 
-// sniffText refuses text that Detect would take for Spider predictions but that is a
+// sniffText refuses text that detect would take for Spider predictions but that is a
 // CSV (or TSV) table: a header naming SQL or id columns, a first field that is a
 // question number, or CSV quoting. Only the first non-blank line is looked at; a Spider
 // prediction line starts with SQL, never with these.
