@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // fixturePath is a database shared by the tests that try to write to it. TestMain checks
@@ -28,7 +28,11 @@ var fixtureStmts = []string{
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	parallelUnlessSet()
+	// Four parallel tests a core: the parallel ones wait (a cut proxy, a silent server,
+	// probe and busy timeouts, statements on a server); 60 s -> 28 s (issue 44). The
+	// tests whose subject is time (contract timeouts, the heap limit) are serial and run
+	// before any parallel test starts.
+	testutil.ParallelUnlessSet()
 	dir, err := os.MkdirTemp("", "engine-fixture-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "create fixture dir:", err)
@@ -52,21 +56,6 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// parallelUnlessSet runs up to four times as many parallel tests as cores, unless
-// -parallel was given: this package's parallel tests mostly wait (a cut proxy, a silent
-// server, a probe or busy timeout, a statement on a server), and at go test's default
-// (one per core) they queued behind each other. Measured on the quiet machine (issue 44):
-// the package took 60 s with those waits in a row, 45-48 s with them parallel at one a
-// core. The tests whose subject is time (the contract's statement timeouts, the heap
-// limit) are not parallel: they run before any parallel test starts.
-func parallelUnlessSet() {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
 }
 
 // sumDir lists every file of dir with its sha256, so that a modified database, a journal
