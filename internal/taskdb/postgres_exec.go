@@ -210,6 +210,9 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 	switch {
 	case errors.As(err, &pe) && pe.Code == "57014":
 		return fmt.Errorf("%w: %s", ErrTimeout, pe.Message)
+	case errors.As(err, &pe) && lostConnection(pe.Code):
+		c.dirty = true
+		return fmt.Errorf("exec on %s: %w: %s (SQLSTATE %s)", c.name, ErrConnection, pe.Message, pe.Code)
 	case errors.As(err, &pe):
 		return &SQLError{Code: pe.Code, Message: pe.Message}
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -220,6 +223,16 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 		return fmt.Errorf("exec on %s: %w: %v", c.name, ErrConnection, err)
 	}
 	return fmt.Errorf("exec on %s: %w", c.name, err)
+}
+
+// lostConnection says whether SQLSTATE code ends the session rather than judging the
+// SQL: class 08 (connection exception) and 57P01-57P05 (the server shutting down or
+// crashed, the database dropped, the backend terminated: "terminating connection due to
+// administrator command"). The server reports these as errors of the statement that was
+// running; they are a fault of the infrastructure, never the prediction's verdict, even
+// when the prediction itself called pg_terminate_backend on its own session.
+func lostConnection(code string) bool {
+	return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P")
 }
 
 // Drop closes the connection and drops the database.
