@@ -32,6 +32,8 @@ func TestExec(t *testing.T) {
 		{"rolled back", "SELECT id FROM t WHERE id = 9", ExecLimits{}, want{hasRows: true}},
 		{"empty", "  ", ExecLimits{}, want{sqlErr: true}},
 		{"byte cap", "SELECT name FROM t", ExecLimits{MaxBytes: 10}, want{err: ErrTooLarge}},
+		// SQLite attaches nothing: ATTACH wrote any file the tool's user may (issue 41 attacks).
+		{"attach refused", "ATTACH DATABASE ':memory:' AS x", ExecLimits{}, want{sqlErr: true}},
 	}
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
