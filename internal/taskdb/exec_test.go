@@ -33,6 +33,8 @@ func TestExec(t *testing.T) {
 		{"empty", "  ", ExecLimits{}, want{sqlErr: true}},
 		{"byte cap", "SELECT name FROM t", ExecLimits{MaxBytes: 10}, want{err: ErrTooLarge}},
 		// SQLite attaches nothing: ATTACH wrote any file the tool's user may (issue 41 attacks).
+		// A NUL byte: PostgreSQL's protocol dropped the session (08P01), now the SQL's error.
+		{"nul byte", "SELECT 1\x00; SELECT 2", ExecLimits{}, want{sqlErr: true}},
 		{"attach refused", "ATTACH DATABASE ':memory:' AS x", ExecLimits{}, want{sqlErr: true}},
 	}
 	for name, open := range backends(t) {

@@ -79,6 +79,11 @@ const timeoutGrace = 2 * time.Second
 // statement_timeout, the SQL as one simple query (several statements allowed, the last
 // one's result returned), then COMMIT, or ROLLBACK when anything failed.
 func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result, error) {
+	if strings.IndexByte(sql, 0) >= 0 {
+		// The protocol's query is a C string: the server drops the session with 08P01
+		// (a lost connection, so a fault), although the fault is the SQL's.
+		return nil, &SQLError{Code: "22021", Message: "the SQL holds a NUL (0x00) byte, which PostgreSQL cannot take"}
+	}
 	if err := c.open(ctx); err != nil {
 		return nil, err
 	}
