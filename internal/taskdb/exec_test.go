@@ -37,8 +37,10 @@ func TestExec(t *testing.T) {
 		{"nul byte", "SELECT 1\x00; SELECT 2", ExecLimits{}, want{sqlErr: true}},
 		{"attach refused", "ATTACH DATABASE ':memory:' AS x", ExecLimits{}, want{sqlErr: true}},
 	}
+	t.Parallel() // waits on the servers (issue 44)
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			b := open(t)
 			ctx := context.Background()
 			tmpl, err := b.template(ctx, Setup{Name: "exec", Steps: uniqueSetup(t).Steps})
