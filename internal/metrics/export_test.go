@@ -4,13 +4,12 @@ package metrics
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 )
 
 // Helpers only the tests use: TablePRF and ColumnPRF score lists as the conventions in
-// schema.go describe (the run scores sets, ScoreSchemaSets), IsNA reads an output text.
+// schema.go describe (the run scores sets, ScoreSchemaSets).
 
 // SetPRF scores a selected set against a relevant (gold) set. ok is false when gold is
 // empty (the scores are undefined; see the conventions above).
@@ -63,9 +62,6 @@ func ScoreSchema(r *record.Record) {
 	}
 	ScoreSchemaSets(r, SetsOf(r.GoldSchema))
 }
-
-// IsNA reports whether an output text is a not-applicable mark.
-func IsNA(text string) bool { return strings.HasPrefix(text, "n/a") }
 
 // SelectionOf is the selection a run recorded (its manifest's list of ids; nil: all).
 func SelectionOf(ids []string) Selection {

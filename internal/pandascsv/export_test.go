@@ -1,8 +1,5 @@
 package pandascsv
 
-// IsNA reports whether read_csv reads s as NaN.
-func IsNA(s string) bool { return isNA(s) }
-
 // String is the dtype's name as pandas prints it (the reference cases compare them).
 func (d DType) String() string {
 	return [...]string{"object", "int64", "uint64", "float64", "bool"}[d]
