@@ -97,8 +97,7 @@ func checkDatabasesIn(ctx context.Context, ds *dataset.Dataset, src dbSource) er
 			return fmt.Errorf("check database %s against %s: %w", where, ds.Tables, err)
 		}
 		if got == nil || len(got.Tables) == 0 {
-			// Not another database: none at all (on PostgreSQL, also a db_id with capitals
-			// that the DSN's unquoted search_path folds to lower case).
+			// Not another database: none at all (a schema load-db never made).
 			return fmt.Errorf("%w: %s holds no tables, and %s declares %d for %s: the database is missing or empty; %s",
 				ErrWrongDatabase, where, ds.Tables, len(want.Tables), q.DBID, src.hint)
 		}

@@ -52,11 +52,19 @@ func (pgDialect) open(dsn string) (*sql.DB, error) {
 	return stdlib.OpenDB(*cfg), nil
 }
 
+// expandDSN puts db into tmpl. As the value of search_path it is a quoted identifier:
+// PostgreSQL folds an unquoted one to lower case, so Spider's cre_Doc_Template_Mgt,
+// which load-db creates as "cre_Doc_Template_Mgt", was never found (every question on
+// it a gold error), and a comma in a db_id would have made a list of schemas.
 func (pgDialect) expandDSN(tmpl, db string) string {
+	ident := `"` + strings.ReplaceAll(db, `"`, `""`) + `"`
 	if strings.Contains(tmpl, "://") {
+		tmpl = strings.ReplaceAll(tmpl, "search_path="+DBPlaceholder, "search_path="+url.QueryEscape(ident))
 		return strings.ReplaceAll(tmpl, DBPlaceholder, url.QueryEscape(db))
 	}
-	return strings.ReplaceAll(tmpl, DBPlaceholder, db) // key=value form: db_ids have no spaces
+	// key=value form: db_ids have no spaces
+	tmpl = strings.ReplaceAll(tmpl, "search_path="+DBPlaceholder, "search_path="+ident)
+	return strings.ReplaceAll(tmpl, DBPlaceholder, db)
 }
 
 func (pgDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Duration) error {
