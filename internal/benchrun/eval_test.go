@@ -253,6 +253,7 @@ func TestEvalStopped(t *testing.T) {
 }
 
 func TestEvalVES(t *testing.T) {
+	t.Parallel()
 	cfg := demoConfig(t)
 	cfg.Preds = cfg.Preds[:1]
 	cfg.VES, cfg.Timing, cfg.VESIterations = true, "official", 1

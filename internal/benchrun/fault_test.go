@@ -46,6 +46,7 @@ func TestEvalFault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the judge's retries (3 s)")
 	}
+	t.Parallel() // the retries' waits, beside other tests (issue 44)
 	cfg := demoConfig(t)
 	_, full, _, _ := evalDemo(t, cfg, nil)
 	p, err := Prepare(context.Background(), cfg, nil)

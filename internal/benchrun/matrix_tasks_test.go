@@ -134,6 +134,7 @@ func jsonID(v any) string {
 // db_blog_3 wrong) and only db_blog_0's follow-up; the summary shows the first turns, the
 // follow-up and BIRD-Interact's mean reward.
 func TestMatrixTasksLiveSQL(t *testing.T) {
+	t.Parallel() // waits on PostgreSQL's copies (issue 44); holds pgCopies while it makes them
 	taskPG(t)
 	t0, t3 := realTask(t, "db_blog_0"), realTask(t, "db_blog_3")
 	dir := liveSQLDir(t, []map[string]any{t0, t3})
@@ -167,7 +168,9 @@ func TestMatrixTasksLiveSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	unlock := makingPGCopies()
 	st, err := m.Run(context.Background(), quietMatrix{})
+	unlock()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,7 @@ func TestSpider2GoldAsPrediction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping two whole-suite runs in -short mode")
 	}
+	t.Parallel()
 	for _, suite := range []string{"lite", "snow"} {
 		t.Run(suite, func(t *testing.T) {
 			t.Parallel()

@@ -66,6 +66,7 @@ func knowledgeIDs(prompt string) []string {
 // entries its turn names; the Management one asks for statements that change data. A
 // second run sends no request and gives the same predictions.
 func TestCollectTasksLiveSQL(t *testing.T) {
+	t.Parallel() // waits on PostgreSQL's copies (issue 44); holds pgCopies while it makes them
 	srv, _ := taskPG(t)
 	t0, t3, m2 := realTask(t, "db_blog_0"), realTask(t, "db_blog_3"), realTask(t, "db_blog_M_2")
 	dir := liveSQLDir(t, []map[string]any{t0, t3, m2})
@@ -104,7 +105,9 @@ func TestCollectTasksLiveSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 		tc.Base.Getenv = taskKey
+		unlock := makingPGCopies()
 		rep, err := CollectTasks(ctx, out, tc, Config{DatasetSpec: "livesql:" + dir, Engine: "postgres", Server: srv, Workers: 2}, "fake", quietPasses{})
+		unlock()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,44 +21,54 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
-func TestEvalServerLost(t *testing.T) {
+// serverLostData is mini-dev's directory and superhero's SQLite file, or skips.
+func serverLostData(t *testing.T) (bird, src string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("stops and restarts database servers")
 	}
-	bird := testutil.Shared(t, "data/bird")
-	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
+	bird = testutil.Shared(t, "data/bird")
+	src = filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("skipping: %s not found", src)
 	}
+	return bird, src
+}
+
+// TestEvalServerLostPostgres and TestEvalServerLostMySQL are two top-level tests, not two
+// parallel subtests of one: a parallel subtest queues for a slot only once its parent
+// has had one, and this pair (25-30 s each) started last and ended cli's run 25 s after
+// everything else (issue 44).
+func TestEvalServerLostPostgres(t *testing.T) {
+	bird, src := serverLostData(t)
 	t.Parallel()
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		pg := startPrivatePG(t)
-		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_PG", pg.dsn())
-		if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN_PG", src); code != exitOK {
-			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
-		}
-		evalLosingServer(t, bird, lostServer{engine: "postgres", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_PG", questions: "mini_dev_postgresql.json", preds: "gpt-4_postgresql",
-			sleep: "SELECT 1 AS slept FROM pg_sleep(3)", down: func() error { return pg.stop(t) }, up: func() error { return pg.start(t) }})
-	})
-	t.Run("mysql", func(t *testing.T) {
-		t.Parallel()
-		tmpl := os.Getenv(defaultMySQLDSNEnv)
-		hostPort := regexp.MustCompile(`tcp\(([^)]+)\)`).FindStringSubmatch(tmpl)
-		if hostPort == nil {
-			t.Skipf("%s not set, or without tcp(host:port): no MySQL server (bash .ci/servers.sh starts one)", defaultMySQLDSNEnv)
-		}
-		// Its own database (superhero_fault), through a proxy the test cuts.
-		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", tmpl)
-		if code, out, stderr := run("load-db", "--engine", "mysql", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", "--db-id", "superhero_fault", src); code != exitOK {
-			t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
-		}
-		px := testutil.StartProxy(t, hostPort[1])
-		proxied := strings.Replace(tmpl, hostPort[0], "tcp("+px.Addr()+")", 1)
-		setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_MY", strings.ReplaceAll(proxied, "{db}", "{db}_fault"))
-		evalLosingServer(t, bird, lostServer{engine: "mysql", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_MY", questions: "mini_dev_mysql.json", preds: "gpt-4_mysql",
-			sleep: "SELECT SLEEP(3) AS slept", down: func() error { px.Cut(true); return nil }, up: func() error { px.Cut(false); return nil }})
-	})
+	pg := startPrivatePG(t)
+	setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_PG", pg.dsn())
+	if code, out, stderr := run("load-db", "--engine", "postgres", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_DSN_PG", src); code != exitOK {
+		t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
+	}
+	evalLosingServer(t, bird, lostServer{engine: "postgres", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_PG", questions: "mini_dev_postgresql.json", preds: "gpt-4_postgresql",
+		sleep: "SELECT 1 AS slept FROM pg_sleep(3)", down: func() error { return pg.stop(t) }, up: func() error { return pg.start(t) }})
+}
+
+func TestEvalServerLostMySQL(t *testing.T) {
+	bird, src := serverLostData(t)
+	t.Parallel()
+	tmpl := os.Getenv(defaultMySQLDSNEnv)
+	hostPort := regexp.MustCompile(`tcp\(([^)]+)\)`).FindStringSubmatch(tmpl)
+	if hostPort == nil {
+		t.Skipf("%s not set, or without tcp(host:port): no MySQL server (bash .ci/servers.sh starts one)", defaultMySQLDSNEnv)
+	}
+	// Its own database (superhero_fault), through a proxy the test cuts.
+	setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", tmpl)
+	if code, out, stderr := run("load-db", "--engine", "mysql", "--dsn-env", "NL2SQLBENCH_TEST_FAULT_LOAD_DSN", "--db-id", "superhero_fault", src); code != exitOK {
+		t.Fatalf("load-db: exit %d\n%s%s", code, out, stderr)
+	}
+	px := testutil.StartProxy(t, hostPort[1])
+	proxied := strings.Replace(tmpl, hostPort[0], "tcp("+px.Addr()+")", 1)
+	setenvOwn(t, "NL2SQLBENCH_TEST_FAULT_DSN_MY", strings.ReplaceAll(proxied, "{db}", "{db}_fault"))
+	evalLosingServer(t, bird, lostServer{engine: "mysql", dsnEnv: "NL2SQLBENCH_TEST_FAULT_DSN_MY", questions: "mini_dev_mysql.json", preds: "gpt-4_mysql",
+		sleep: "SELECT SLEEP(3) AS slept", down: func() error { px.Cut(true); return nil }, up: func() error { px.Cut(false); return nil }})
 }
 
 // lostServer is a server a run loses: the engine, the variable holding its DSN, mini-dev's question file and GPT-4's

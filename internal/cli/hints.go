@@ -30,9 +30,14 @@ func programName(argv0 string) string {
 }
 
 // goRunBinary reports whether path is a binary `go run` built: $TMPDIR/go-buildNNN/bNNN/exe/NAME
-// (or under $GOTMPDIR), which is gone once the command exits.
+// (or under $GOTMPDIR), which is gone once the command exits, or, since Go 1.24, the copy
+// go run keeps in the build cache, $GOCACHE/XX/<64 hex digits>-d/NAME, which the cache
+// trims and no user types.
 func goRunBinary(path string) bool {
 	dir := filepath.Dir(path)
+	if goCacheEntry(dir) {
+		return true
+	}
 	if filepath.Base(dir) != "exe" {
 		return false
 	}
@@ -42,6 +47,23 @@ func goRunBinary(path string) bool {
 		}
 	}
 	return false
+}
+
+// goCacheEntry reports whether dir is a build-cache directory of an executable:
+// <2 hex digits>/<64 hex digits>-d.
+func goCacheEntry(dir string) bool {
+	name, shard := filepath.Base(dir), filepath.Base(filepath.Dir(dir))
+	hash, ok := strings.CutSuffix(name, "-d")
+	return ok && len(hash) == 64 && isHex(hash) && len(shard) == 2 && isHex(shard) && hash[:2] == shard
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // hintCommand is a hint's command line: prog (programName's; "" is nl2sqlbench), then

@@ -21,6 +21,11 @@ func TestProgramName(t *testing.T) {
 		{"/tmp/go-build2973112233/b001/exe/nl2sqlbench", "go run ./cmd/nl2sqlbench"},
 		{"/scratch/gotmp/go-build12/b001/exe/nl2sqlbench", "go run ./cmd/nl2sqlbench"}, // GOTMPDIR
 		{"/srv/exe/nl2sqlbench", "/srv/exe/nl2sqlbench"},                               // an exe directory, not go run's
+		// Go 1.24+ caches what go run builds: $GOCACHE/XX/<64 hex>-d/NAME (the cache may be
+		// trimmed, and the path is not what a user types).
+		{"/root/.cache/go-build/20/2023b1b81d45b0c2ebceb332b88228082a32dbd2a59587bd45229b0a897a936a-d/nl2sqlbench", "go run ./cmd/nl2sqlbench"},
+		{"/srv/20/2023b1b81d45b0c2ebceb332b88228082a32dbd2a59587bd45229b0a897a936a/nl2sqlbench", "/srv/20/2023b1b81d45b0c2ebceb332b88228082a32dbd2a59587bd45229b0a897a936a/nl2sqlbench"}, // no -d
+		{"/srv/build-d/nl2sqlbench", "/srv/build-d/nl2sqlbench"},
 	} {
 		if got := programName(tc.argv0); got != tc.want {
 			t.Errorf("programName(%q) = %q, want %q", tc.argv0, got, tc.want)

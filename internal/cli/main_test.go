@@ -3,13 +3,12 @@ package cli
 import (
 	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // testTimeout replaces the 30 s default per-query timeout in this package's tests, and is
@@ -45,7 +44,12 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	flag.Parse()
-	parallelUnlessSet()
+	// Four parallel tests a core: many of this package's tests mostly wait (a PostgreSQL
+	// task copy, a killed process, a shell script). Round 50, back to back inside go test
+	// ./... on the quiet machine: two a core, cli 151.9 s and the whole command 288 s;
+	// four, 109.9 s and 229 s. Tests whose subject is not time use generous timeouts
+	// (hostileTimeout).
+	testutil.ParallelUnlessSet()
 	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
 	// The fake LLMs' keys, set once for the whole package: t.Setenv in the helpers that
 	// start them would keep their tests from running in parallel.
@@ -102,21 +106,6 @@ func skipLongInShort(tb testing.TB) {
 	tb.Helper()
 	if testing.Short() && !raceEnabled {
 		tb.Skip("skipping a long end-to-end test in -short mode (go test ./... runs it)")
-	}
-}
-
-// parallelUnlessSet runs up to four times as many parallel tests as cores, unless
-// -parallel was given: many of this package's tests mostly wait (a PostgreSQL task copy, a
-// killed process, a shell script), and at go test's default (one per core) they held a
-// core's slot idle. Measured back to back on the quiet machine inside `go test ./...`
-// (round 50): two a core, cli 151.9 s and the whole command 288 s; four a core, cli
-// 109.9 s and 229 s. (An earlier 143.8 s at four a core ran beside a leaked MariaDB
-// statement.) Tests whose subject is not time use generous timeouts (hostileTimeout).
-func parallelUnlessSet() {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
 }
 

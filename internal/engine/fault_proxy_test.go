@@ -18,6 +18,7 @@ import (
 // query while nothing listens are infrastructure faults, never database errors or
 // timeouts; once the proxy is back the same engine runs queries again.
 func TestServerConnectionCut(t *testing.T) {
+	t.Parallel() // waits on its proxy and the servers' probes, 14 s in a row before (issue 44)
 	cases := []struct {
 		name, envVar string
 		hostPort     *regexp.Regexp // the DSN's host:port (group 1), replaced by the proxy's
@@ -32,6 +33,7 @@ func TestServerConnectionCut(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // one proxy and one engine each
 			dsn := serverDSN(t, tc.envVar)
 			m := tc.hostPort.FindStringSubmatch(dsn)
 			if m == nil {
@@ -107,6 +109,7 @@ func TestBusyPoolTimeout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("holds a connection for 6 s")
 	}
+	t.Parallel() // 6 s of waiting, beside the package's other waits
 	cases := []struct {
 		name, envVar, db, sleep string
 		open                    func(dsn string) engine.Engine

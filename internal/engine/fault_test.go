@@ -89,6 +89,7 @@ func TestServerUnreachable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a probe timeout")
 	}
+	t.Parallel() // waits, 5 s in a row before (issue 44)
 	closed := closedPort(t)
 	silent := silentServer(t)
 	cases := []struct {
@@ -102,6 +103,7 @@ func TestServerUnreachable(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // an engine each; the listeners outlive the subtests (Cleanup of the parent)
 			defer tc.eng.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

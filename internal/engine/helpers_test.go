@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
 // fixturePath is a database shared by the tests that try to write to it. TestMain checks
@@ -24,6 +27,12 @@ var fixtureStmts = []string{
 }
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// Four parallel tests a core: the parallel ones wait (a cut proxy, a silent server,
+	// probe and busy timeouts, statements on a server); 60 s -> 28 s (issue 44). The
+	// tests whose subject is time (contract timeouts, the heap limit) are serial and run
+	// before any parallel test starts.
+	testutil.ParallelUnlessSet()
 	dir, err := os.MkdirTemp("", "engine-fixture-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "create fixture dir:", err)

@@ -33,8 +33,10 @@ func TestExec(t *testing.T) {
 		{"empty", "  ", ExecLimits{}, want{sqlErr: true}},
 		{"byte cap", "SELECT name FROM t", ExecLimits{MaxBytes: 10}, want{err: ErrTooLarge}},
 	}
+	t.Parallel() // waits on the servers (issue 44)
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			b := open(t)
 			ctx := context.Background()
 			tmpl, err := b.template(ctx, Setup{Name: "exec", Steps: uniqueSetup(t).Steps})

@@ -96,6 +96,7 @@ func TestReusable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copy reuse on every engine is slow for -short; go test ./... runs it")
 	}
+	t.Parallel() // ten copies, each waiting on the server (issue 44)
 	b := pgBackend(t)
 	ctx := context.Background()
 	setup := uniqueSetup(t)
@@ -121,16 +122,19 @@ func TestReusable(t *testing.T) {
 		{"COMMIT; SELECT 1", false},
 	}
 	for _, c := range cases {
-		cp, err := tmpl.Copy(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = cp.Exec(ctx, c.sql, ExecLimits{})
-		if got := cp.(Reusable).Reusable(ctx); got != c.reusable {
-			t.Errorf("%q: reusable %v, want %v", c.sql, got, c.reusable)
-		}
-		if err := cp.Drop(ctx); err != nil {
-			t.Fatal(err)
-		}
+		t.Run(c.sql, func(t *testing.T) {
+			t.Parallel() // a copy each
+			cp, err := tmpl.Copy(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = cp.Exec(ctx, c.sql, ExecLimits{})
+			if got := cp.(Reusable).Reusable(ctx); got != c.reusable {
+				t.Errorf("%q: reusable %v, want %v", c.sql, got, c.reusable)
+			}
+			if err := cp.Drop(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

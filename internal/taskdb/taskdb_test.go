@@ -134,8 +134,10 @@ func TestTemplateNeverWritten(t *testing.T) {
 	if testing.Short() {
 		t.Skip("every engine's template is slow for -short; go test ./... runs it")
 	}
+	t.Parallel() // waits on the servers' CREATE DATABASE (issue 44)
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			b := open(t)
 			ctx := context.Background()
 			tmpl, err := b.template(ctx, uniqueSetup(t))
