@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver
 )
 
 // The openings below are the only ones outside this package's own (SQLite.Query and
@@ -42,13 +43,19 @@ func OpenSQLiteMemory() (*sql.DB, error) {
 
 // OpenSQLiteFile opens the SQLite file at path read-write, creating it when missing, on
 // one connection (so a PRAGMA applies to every statement after it), with extra URI
-// parameters (e.g. "_journal_mode=OFF"). It is for databases the tool builds itself.
+// parameters (e.g. "_journal_mode=OFF"). It is for databases the tool builds itself,
+// which may run SQL from a dataset or a prediction (a task's setup, a prediction that
+// writes its copy): such SQL may change this file and nothing else, so the connection
+// attaches no database (SQLITE_LIMIT_ATTACHED 0 and an authorizer that denies ATTACH,
+// DETACH and extension loading; VACUUM INTO attaches its target, so it is refused too).
+// Without that, `ATTACH '/any/path' AS x; CREATE TABLE x.t(a)` wrote a file anywhere the
+// tool's user may, and the template's read-only mode does not stop root.
 func OpenSQLiteFile(path, params string) (*sql.DB, error) {
 	uri := "mode=rwc"
 	if params != "" {
 		uri += "&" + params
 	}
-	db, err := sql.Open("sqlite3", SQLiteURI(path, uri))
+	db, err := sql.Open(fileDriverName, SQLiteURI(path, uri))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -87,3 +94,31 @@ func openError(path string, err error) error {
 // a read-only mount, EACCES without permission). A variable for the tests, which run as
 // root in CI, where only a read-only mount says no.
 var dirWritable = func(dir string) error { return syscall.Access(dir, 2 /* W_OK */) }
+
+// fileDriverName is the go-sqlite3 driver of OpenSQLiteFile (fileConnect).
+const fileDriverName = "sqlite3_nl2sqlbench_file"
+
+func init() {
+	sql.Register(fileDriverName, &sqlite3.SQLiteDriver{ConnectHook: fileConnect})
+}
+
+// fileConnect confines a connection to its own file before any statement runs.
+func fileConnect(c *sqlite3.SQLiteConn) error {
+	c.SetLimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+	c.RegisterAuthorizer(fileAuthorizer)
+	return nil
+}
+
+// fileAuthorizer allows everything on the connection's own database but attaching
+// another file and loading code.
+func fileAuthorizer(op int, _, arg2, _ string) int {
+	switch op {
+	case sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH:
+		return sqlite3.SQLITE_DENY
+	case sqlite3.SQLITE_FUNCTION:
+		if deniedFunctions[strings.ToLower(arg2)] {
+			return sqlite3.SQLITE_DENY
+		}
+	}
+	return sqlite3.SQLITE_OK
+}

@@ -21,6 +21,12 @@ type TaskPred struct {
 	Line     int
 }
 
+// MaxTaskStatements is the most statements one turn's prediction may list: 10,000,
+// hundreds of times what a task asks for. Each runs on the task's copy in a round trip
+// of its own (BEGIN, the statement, COMMIT), so a list of a million "SELECT 1" kept a run
+// busy for hours; it is refused when read instead.
+const MaxTaskStatements = 10000
+
 // ErrTaskPred is wrapped by every error about a task prediction file's content.
 var ErrTaskPred = errors.New("malformed task prediction")
 
@@ -73,6 +79,9 @@ func ReadTaskPreds(path string) (map[string]TaskPred, error) {
 func taskPred(where string, line []byte) (TaskPred, error) {
 	if line[0] != '{' {
 		return TaskPred{}, fmt.Errorf("%s: %w: want one JSON object per line", where, ErrTaskPred)
+	}
+	if start, ok := jsonscan.FirstTooLong(line, MaxSQLBytes, true); !ok {
+		return TaskPred{}, fmt.Errorf("%s: %w: a value at byte %d is over the %d-byte cap", where, ErrTooLong, start, MaxSQLBytes)
 	}
 	if k, dup := jsonscan.DuplicateKey(line); dup {
 		return TaskPred{}, fmt.Errorf("%s: key %q: %w: it appears twice", where, k, ErrTaskPred)
@@ -132,6 +141,9 @@ func sqlList(where, key string, raw json.RawMessage) ([]string, error) {
 	var list []*string
 	if err := json.Unmarshal(raw, &list); err != nil {
 		return nil, fmt.Errorf("%s: key %q: %w: want a string or a list of strings, got %s", where, key, ErrTaskPred, abbrev(string(bytes.TrimSpace(raw))))
+	}
+	if len(list) > MaxTaskStatements {
+		return nil, fmt.Errorf("%s: key %q: %w: %d statements, over the cap of %d", where, key, ErrTaskPred, len(list), MaxTaskStatements)
 	}
 	out := make([]string, len(list))
 	for i, s := range list {

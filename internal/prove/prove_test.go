@@ -265,3 +265,34 @@ func numEq(a, b any) bool {
 	y, ok2 := f(b)
 	return ok1 && ok2 && x == y
 }
+
+// TestProveSkipsFormulasOverTheBudget: a formula larger than the budget solves is not
+// sent to the solver (no process starts: the path is a missing file) and the answer is
+// unknown, never proven; a formula within the limit is sent.
+func TestProveSkipsFormulasOverTheBudget(t *testing.T) {
+	gold := "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.id = T2.sid WHERE T2.year > 2000"
+	pred := "SELECT name FROM singer WHERE id IN (SELECT sid FROM concert WHERE year > 2000)"
+	cases := []struct {
+		name   string
+		budget time.Duration
+		asked  bool
+	}{
+		{"over", 10 * time.Millisecond, false},
+		{"within", time.Minute, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &Solver{Path: "/nonexistent/z3"}
+			r := Prove(context.Background(), testSchema(), gold, pred, Options{Budget: c.budget, Solver: s})
+			if r.Status != Unknown {
+				t.Fatalf("got %s (%s), want unknown", r.Status, r.Reason)
+			}
+			if asked := s.started.Load() > 0; asked != c.asked {
+				t.Errorf("solver asked %v, want %v (%s)", asked, c.asked, r.Reason)
+			}
+			if !c.asked && !strings.Contains(r.Reason, "not asked: a formula of") {
+				t.Errorf("reason %q does not say the formula was too large", r.Reason)
+			}
+		})
+	}
+}

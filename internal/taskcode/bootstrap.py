@@ -67,6 +67,16 @@ def _drop_privileges():
     os.setuid(NOBODY)
     PR_SET_NO_NEW_PRIVS = 38
     _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    _die_with_parent()
+
+
+def _die_with_parent():
+    # The tool starts us with a parent-death signal (SIGKILL), but the kernel clears it
+    # when the credentials change (setuid above) and in a forked child: without setting it
+    # again, a tool killed with -9 left its sandbox running forever (the wall clock is the
+    # tool's). As PID 1 of the namespace, our death takes every process in it.
+    PR_SET_PDEATHSIG = 1
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _block_network():
@@ -711,6 +721,7 @@ def main():
             if w == pid:
                 os._exit(128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
     _MAIN = os.getpid()
+    _die_with_parent()  # the worker dies with the reaper (in basic mode, not in a namespace)
     _set_limits()
     os.register_at_fork(after_in_child=_forked_child)
     job = json.loads(_IN.readline())

@@ -17,12 +17,15 @@
 //     CREATE DATABASE nl2sb_c_... TEMPLATE the template, which the server does at file
 //     level in milliseconds. The role needs CREATEDB (.ci/servers.sh grants it).
 //   - SQLite (sqlite.go): the template is a file the tool owns, made read-only once
-//     built; a copy is a file copy in the same directory.
+//     built; a copy is a file copy in the same directory. Its connections can attach no
+//     other file (engine.OpenSQLiteFile): the file mode does not stop root.
 //   - MySQL/MariaDB (mysql.go): no CREATE DATABASE ... TEMPLATE and no RENAME
 //     DATABASE. The template is built under a build name (nl2sb_b_...) and moved into
 //     its name by one atomic RENAME TABLE of every table, under a server-wide GET_LOCK;
-//     nothing writes it afterwards (the server has no read-only database, so this is a
-//     promise of the tool's, checked by TestTemplateNeverWritten). A copy is CREATE
+//     nothing writes it afterwards: the server has no read-only database and a task's SQL
+//     runs as a role that may write it, so while a run uses a template a session of the
+//     run holds LOCK TABLES ... READ on its tables, and a statement of a task that names
+//     the template waits and times out (TestTemplateNotWritableFromCopy). A copy is CREATE
 //     DATABASE, then in one round trip each table's SHOW CREATE TABLE text (keys,
 //     foreign keys, AUTO_INCREMENT kept) and INSERT ... SELECT of its stored columns
 //     from the template, foreign key checks off: about 120 ms for db_blog, where

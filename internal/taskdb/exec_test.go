@@ -32,6 +32,10 @@ func TestExec(t *testing.T) {
 		{"rolled back", "SELECT id FROM t WHERE id = 9", ExecLimits{}, want{hasRows: true}},
 		{"empty", "  ", ExecLimits{}, want{sqlErr: true}},
 		{"byte cap", "SELECT name FROM t", ExecLimits{MaxBytes: 10}, want{err: ErrTooLarge}},
+		// SQLite attaches nothing: ATTACH wrote any file the tool's user may (issue 41 attacks).
+		// A NUL byte: PostgreSQL's protocol dropped the session (08P01), now the SQL's error.
+		{"nul byte", "SELECT 1\x00; SELECT 2", ExecLimits{}, want{sqlErr: true}},
+		{"attach refused", "ATTACH DATABASE ':memory:' AS x", ExecLimits{}, want{sqlErr: true}},
 	}
 	t.Parallel() // waits on the servers (issue 44)
 	for name, open := range backends(t) {
@@ -94,6 +98,46 @@ func TestExec(t *testing.T) {
 			}
 			if got := types; len(got) != 5 || got[0] != "int4" || got[1] != "numeric" || got[2] != "_int4" || got[3] != "text" || got[4] != "date" {
 				t.Errorf("column types %v", got)
+			}
+		})
+	}
+}
+
+// TestExecLostConnection: a statement whose session the server ends (PostgreSQL's
+// 57P01 "terminating connection due to administrator command", MariaDB's 1927
+// "Connection was killed") is ErrConnection, a fault, never an *SQLError that a judge
+// would turn into the prediction's verdict; the copy is not reused. Here the statement
+// ends its own session, as a hostile prediction can and as a server restart does.
+func TestExecLostConnection(t *testing.T) {
+	kill := map[string]string{
+		"postgres": "SELECT pg_terminate_backend(pg_backend_pid())",
+		"mysql":    "KILL CONNECTION_ID()",
+	}
+	for name, open := range backends(t) {
+		sql, ok := kill[name]
+		if !ok {
+			continue // SQLite has no session to lose
+		}
+		t.Run(name, func(t *testing.T) {
+			b := open(t)
+			ctx := context.Background()
+			tmpl, err := b.template(ctx, Setup{Name: "lost", Steps: uniqueSetup(t).Steps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dropTemplate(t, tmpl)
+			c, err := tmpl.Copy(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Drop(ctx)
+			_, err = c.Exec(ctx, sql, ExecLimits{Timeout: 10 * time.Second})
+			var se *SQLError
+			if !errors.Is(err, ErrConnection) || errors.As(err, &se) {
+				t.Fatalf("err %v (%T), want ErrConnection and no SQLError", err, err)
+			}
+			if r, ok := c.(interface{ Reusable(context.Context) bool }); ok && r.Reusable(ctx) {
+				t.Error("a copy whose session was lost is offered for reuse")
 			}
 		})
 	}

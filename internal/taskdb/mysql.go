@@ -33,6 +33,7 @@ type MySQL struct {
 	mu     sync.Mutex
 	live   map[string]bool // copies made (or begun) and not dropped: what DropCopies drops
 	closed bool
+	locks  []*sql.DB // one session per opened template, holding LOCK TABLES ... READ on it
 }
 
 // Name prefixes, as on PostgreSQL (postgres.go): the owner tag in a copy's or a build's
@@ -89,7 +90,44 @@ func (m *MySQL) Close() error {
 		return nil
 	}
 	m.closed = true
+	for _, l := range m.locks {
+		_ = l.Close() // the session ends, and its table locks with it
+	}
 	return m.admin.Close()
+}
+
+// lockTemplate holds a READ lock on every table of template name, on a session of its
+// own, until Close. MySQL has no read-only database and the role that copies the
+// template may write it: a task's SQL runs as that role, and a prediction that names the
+// template (UPDATE nl2sb_t_....tbl_users SET ..., DROP DATABASE nl2sb_t_...) changed it
+// for every later task and run. With the lock such a statement waits for it and ends at
+// the task's statement limit (a timeout, the prediction's failure), while copies, which
+// only read the template, go on. Other runs' READ locks on the same template are
+// compatible. (A table a prediction adds to the template is not locked, and not in this
+// run's copy script, which was read before; views, triggers and routines are refused.)
+func (m *MySQL) lockTemplate(ctx context.Context, name string, tables []string) error {
+	if len(tables) == 0 {
+		return nil
+	}
+	db, err := m.open("")
+	if err != nil {
+		return err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	q := make([]string, len(tables))
+	for i, t := range tables {
+		q[i] = myIdent(name) + "." + myIdent(t) + " READ"
+	}
+	if _, err := db.ExecContext(ctx, "LOCK TABLES "+strings.Join(q, ", ")); err != nil {
+		db.Close()
+		return fmt.Errorf("lock template %s: %w", name, m.sqlError(err))
+	}
+	m.mu.Lock()
+	m.locks = append(m.locks, db)
+	m.mu.Unlock()
+	return nil
 }
 
 // myIdent quotes a name for MySQL.
@@ -318,6 +356,9 @@ func (m *MySQL) openTemplate(ctx context.Context, name string) (*MyTemplate, err
 		rows.Close()
 		list := strings.Join(cols, ", ")
 		inserts.WriteString("INSERT INTO " + myIdent(t) + " (" + list + ") SELECT " + list + " FROM " + myIdent(name) + "." + myIdent(t) + ";\n")
+	}
+	if err := m.lockTemplate(ctx, name, tables); err != nil {
+		return nil, err
 	}
 	return &MyTemplate{m: m, name: name, tables: tables, script: creates.String() + inserts.String() + "SET SESSION FOREIGN_KEY_CHECKS = 1"}, nil
 }

@@ -249,7 +249,7 @@ func (c *myCopy) execError(ctx context.Context, err error) error {
 		c.close()
 		c.dirty = true
 		return fmt.Errorf("%w: %v", ErrTimeout, err)
-	case errors.As(err, &me):
+	case errors.As(err, &me) && !myLostConnection(me.Number):
 		return &SQLError{Code: strconv.Itoa(int(me.Number)), Message: me.Message}
 	case errors.Is(err, ErrTooLarge):
 		return err
@@ -257,6 +257,18 @@ func (c *myCopy) execError(ctx context.Context, err error) error {
 	c.close()
 	c.dirty = true
 	return fmt.Errorf("exec on %s: %w: %s", c.name, ErrConnection, redact(err, c.m.cfg.Passwd))
+}
+
+// myLostConnection says whether a server error number ends the session rather than
+// judging the SQL: 1053 (the server shutting down), 1927 (MariaDB's "Connection was
+// killed", what KILL CONNECTION_ID() gives), 2006 and 2013 (gone away, lost). Like
+// PostgreSQL's 57P01, a fault of the infrastructure, never a verdict.
+func myLostConnection(n uint16) bool {
+	switch n {
+	case 1053, 1927, 2006, 2013:
+		return true
+	}
+	return false
 }
 
 // Drop closes the session and drops the database.

@@ -49,7 +49,15 @@ func dropTemplate(tb testing.TB, tmpl copier) {
 	case *PGTemplate:
 		tb.Cleanup(func() { _ = t.p.dropDatabase(context.Background(), t.name) })
 	case *MyTemplate:
-		tb.Cleanup(func() { _ = t.m.exec(context.Background(), "DROP DATABASE IF EXISTS "+myIdent(t.name)) })
+		tb.Cleanup(func() {
+			t.m.mu.Lock()
+			for _, l := range t.m.locks { // our READ lock would keep the DROP waiting
+				_ = l.Close()
+			}
+			t.m.locks = nil
+			t.m.mu.Unlock()
+			_ = t.m.exec(context.Background(), "DROP DATABASE IF EXISTS "+myIdent(t.name))
+		})
 	}
 }
 

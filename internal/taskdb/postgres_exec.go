@@ -79,6 +79,11 @@ const timeoutGrace = 2 * time.Second
 // statement_timeout, the SQL as one simple query (several statements allowed, the last
 // one's result returned), then COMMIT, or ROLLBACK when anything failed.
 func (c *pgCopy) Exec(ctx context.Context, sql string, lim ExecLimits) (*Result, error) {
+	if strings.IndexByte(sql, 0) >= 0 {
+		// The protocol's query is a C string: the server drops the session with 08P01
+		// (a lost connection, so a fault), although the fault is the SQL's.
+		return nil, &SQLError{Code: "22021", Message: "the SQL holds a NUL (0x00) byte, which PostgreSQL cannot take"}
+	}
 	if err := c.open(ctx); err != nil {
 		return nil, err
 	}
@@ -210,6 +215,9 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 	switch {
 	case errors.As(err, &pe) && pe.Code == "57014":
 		return fmt.Errorf("%w: %s", ErrTimeout, pe.Message)
+	case errors.As(err, &pe) && lostConnection(pe.Code):
+		c.dirty = true
+		return fmt.Errorf("exec on %s: %w: %s (SQLSTATE %s)", c.name, ErrConnection, pe.Message, pe.Code)
 	case errors.As(err, &pe):
 		return &SQLError{Code: pe.Code, Message: pe.Message}
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -220,6 +228,16 @@ func (c *pgCopy) execError(ctx context.Context, err error) error {
 		return fmt.Errorf("exec on %s: %w: %v", c.name, ErrConnection, err)
 	}
 	return fmt.Errorf("exec on %s: %w", c.name, err)
+}
+
+// lostConnection says whether SQLSTATE code ends the session rather than judging the
+// SQL: class 08 (connection exception) and 57P01-57P05 (the server shutting down or
+// crashed, the database dropped, the backend terminated: "terminating connection due to
+// administrator command"). The server reports these as errors of the statement that was
+// running; they are a fault of the infrastructure, never the prediction's verdict, even
+// when the prediction itself called pg_terminate_backend on its own session.
+func lostConnection(code string) bool {
+	return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P")
 }
 
 // Drop closes the connection and drops the database.

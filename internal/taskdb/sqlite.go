@@ -189,6 +189,11 @@ func (c *sqliteCopy) Exec(ctx context.Context, query string, lim ExecLimits) (*R
 		ctx, cancel = context.WithTimeout(ctx, lim.Timeout)
 		defer cancel()
 	}
+	if strings.IndexByte(query, 0) >= 0 {
+		// SQLite reads SQL up to a NUL and would run what precedes it silently; Python's
+		// sqlite3, which the official SQLite evaluators use, refuses such a query.
+		return nil, &SQLError{Message: "the query contains a null character"}
+	}
 	stmts := statements(query)
 	if len(stmts) == 0 {
 		return nil, &SQLError{Message: "empty query"}

@@ -3,6 +3,7 @@ package taskdb
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -281,5 +282,47 @@ func TestDropCopiesAfterLostConnection(t *testing.T) {
 	}
 	if dropped, err := p.DropCopies(ctx); err != nil || len(dropped) > 0 {
 		t.Errorf("DropCopies after a refused copy = %v, %v; want none", dropped, err)
+	}
+}
+
+// TestTemplateNotWritableFromCopy: a task's SQL that names the template (a hostile
+// prediction or preprocess_sql) cannot change it. Before, on MySQL the role's UPDATE
+// nl2sb_t_....t went through (and DROP DATABASE would have), and on SQLite ATTACH of the
+// template's file did, for every later task and run; PostgreSQL has no cross-database
+// reference.
+func TestTemplateNotWritableFromCopy(t *testing.T) {
+	for name, open := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			b := open(t)
+			ctx := context.Background()
+			tmpl, err := b.template(ctx, uniqueSetup(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dropTemplate(t, tmpl)
+			before := checksum(t, tmpl)
+			var attacks []string
+			switch tt := tmpl.(type) {
+			case *SQLiteTemplate:
+				attacks = []string{"ATTACH DATABASE '" + tt.Path() + "' AS tm; UPDATE tm.t SET name = 'pwned'"}
+			case *PGTemplate:
+				attacks = []string{`UPDATE "` + tt.name + `".public.t SET name = 'pwned'`}
+			case *MyTemplate:
+				attacks = []string{"UPDATE " + myIdent(tt.name) + ".t SET name = 'pwned'", "DROP TABLE " + myIdent(tt.name) + ".u", "DROP DATABASE " + myIdent(tt.name)}
+			}
+			c, err := tmpl.Copy(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Drop(ctx)
+			for _, q := range attacks {
+				if _, err := c.Exec(ctx, q, ExecLimits{Timeout: time.Second}); err == nil {
+					t.Errorf("%s: ran", q)
+				}
+			}
+			if after := checksum(t, tmpl); !maps.Equal(before, after) {
+				t.Errorf("the template changed:\nbefore %v\nafter  %v", before, after)
+			}
+		})
 	}
 }

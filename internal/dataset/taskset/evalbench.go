@@ -38,7 +38,7 @@ type EvalBench struct {
 // LoadEvalBench reads DIR/prompts.json.
 func LoadEvalBench(ctx context.Context, dir string) (*EvalBench, error) {
 	ds := &EvalBench{Dir: dir, File: filepath.Join(dir, "prompts.json")}
-	data, err := readFile(ds.File, true)
+	data, err := readFile(dir, ds.File, true)
 	if err != nil {
 		return nil, err
 	}

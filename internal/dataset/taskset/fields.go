@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/inputfile"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
@@ -19,8 +21,19 @@ var ErrMalformed = errors.New("malformed task file")
 // any question, query or test case.
 const MaxValueBytes = 16 << 20
 
-// readFile reads an input file, refusing a value over MaxValueBytes before decoding.
-func readFile(path string, isJSON bool) ([]byte, error) {
+// ErrOutsideDataset is a file of a dataset folder that is, or lies under, a symbolic
+// link leading out of the folder.
+var ErrOutsideDataset = errors.New("leads outside the dataset folder")
+
+// readFile reads input file path of the dataset folder dir, refusing a file that
+// resolves outside dir (a dataset may come from someone else: its schema text and
+// knowledge base go into prompts sent to a model, its setup SQL to a server, so a
+// `db_blog_schema.txt` linked to ~/.pgpass must not be read) and a value over
+// MaxValueBytes before decoding.
+func readFile(dir, path string, isJSON bool) ([]byte, error) {
+	if err := inside(dir, path); err != nil {
+		return nil, err
+	}
 	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("read tasks: %w", err)
@@ -226,6 +239,30 @@ func (f fields) ints(key string) ([]int, error) {
 func (f fields) raw(key string) json.RawMessage {
 	if raw, ok := f.m[key]; ok && !isNull(raw) {
 		return raw
+	}
+	return nil
+}
+
+// inside checks that path, with every symbolic link resolved, lies in dir (resolved too,
+// so a dataset reached through a link of the user's own is fine).
+func inside(dir, path string) error {
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return fmt.Errorf("dataset folder: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("read tasks: %w", err)
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return fmt.Errorf("read tasks: %w", err)
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("read tasks: %s: %w (to %s)", path, ErrOutsideDataset, real)
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func LoadLiveSQL(ctx context.Context, dir string) (*LiveSQL, error) {
 	if ds.File == "" {
 		return nil, fmt.Errorf("open livesql dataset %s: no task file (%v)", dir, taskFiles)
 	}
-	data, err := readFile(ds.File, true)
+	data, err := readFile(dir, ds.File, true)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func LoadLiveSQL(ctx context.Context, dir string) (*LiveSQL, error) {
 		if _, done := ds.Knowledge[t.DB]; done {
 			continue
 		}
-		kb, err := loadKnowledge(ctx, filepath.Join(dir, t.DB, t.DB+"_kb.jsonl"))
+		kb, err := loadKnowledge(ctx, dir, filepath.Join(dir, t.DB, t.DB+"_kb.jsonl"))
 		if err != nil {
 			return nil, err
 		}
@@ -273,12 +273,12 @@ func conditions(f fields) (Conditions, error) {
 }
 
 // loadKnowledge reads a knowledge base file; a missing file is an empty knowledge base.
-func loadKnowledge(ctx context.Context, path string) (map[int]Knowledge, error) {
+func loadKnowledge(ctx context.Context, dir, path string) (map[int]Knowledge, error) {
 	kb := map[int]Knowledge{}
 	if _, err := os.Stat(path); os.IsNotExist(err) {
 		return kb, nil
 	}
-	data, err := readFile(path, true)
+	data, err := readFile(dir, path, true)
 	if err != nil {
 		return nil, err
 	}

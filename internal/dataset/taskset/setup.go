@@ -56,7 +56,7 @@ func readSetup(ctx context.Context, dir, db, dialect string) (taskdb.Setup, erro
 		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 			return nil // each script is optional
 		}
-		data, err := readFile(p, false)
+		data, err := readFile(dir, p, false)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func csvInserts(dir, path string) ([]taskdb.Step, error) {
 	if !safeName.MatchString(table) {
 		return nil, fmt.Errorf("%s: %w: the file name is not a table name", path, ErrMalformed)
 	}
-	data, err := readFile(path, false)
+	data, err := readFile(dir, path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func SchemaText(dir, db, dialect string) (string, error) {
 		return "", fmt.Errorf("schema of %q (%s): %w", db, dialect, ErrMalformed)
 	}
 	if p := filepath.Join(dir, db, db+"_schema.txt"); dialect == liveSQLDialect && fileExists(p) {
-		data, err := readFile(p, false)
+		data, err := readFile(dir, p, false)
 		if err != nil {
 			return "", err
 		}
@@ -157,7 +157,7 @@ func SchemaText(dir, db, dialect string) (string, error) {
 		if !fileExists(p) {
 			continue
 		}
-		data, err := readFile(p, false)
+		data, err := readFile(dir, p, false)
 		if err != nil {
 			return "", err
 		}
