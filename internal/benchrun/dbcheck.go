@@ -19,6 +19,36 @@ import (
 // (BIRD's questions on Spider's formula_1, which shares the name, scored EX 48.48).
 var ErrWrongDatabase = errors.New("database does not match the dataset's schema")
 
+// dbSource is where a run's databases are, for the checks below: SQLite files, DuckDB
+// files or a server's databases. To check another kind of database, give its find and
+// read.
+type dbSource struct {
+	// find says where a db_id's database is, as messages name it (a path, or the
+	// server's database and the DSN's variable); false: missing (skipped and counted
+	// elsewhere), not checked.
+	find func(dbID string) (where string, ok bool)
+	// read lists the tables and columns of the database find named.
+	read func(ctx context.Context, dbID, where string) (*dbschema.Schema, error)
+	// types: compare a column the tables file types integer or real with the database's
+	// declaration (SQLite files only: a server's or DuckDB's types are their own, and
+	// load-db translates them).
+	types bool
+	// hint is what a refusal tells the user to do.
+	hint string
+}
+
+// sqliteFiles is the dataset's own SQLite files.
+func sqliteFiles(ds *dataset.Dataset) dbSource {
+	return dbSource{
+		find: ds.DBPath,
+		read: func(ctx context.Context, _, path string) (*dbschema.Schema, error) {
+			return dbschema.Introspect(ctx, path)
+		},
+		types: true,
+		hint:  "give the --db-root holding this dataset's databases",
+	}
+}
+
 // checkDatabases compares each SQLite database the run will judge with the schema the
 // dataset's tables file declares for its db_id: every declared table and column must be
 // there (names compared without case, as SQLite does), and a column the file types
@@ -33,12 +63,17 @@ var ErrWrongDatabase = errors.New("database does not match the dataset's schema"
 // numeric-looking column, TEXT ones of its own formula_1 included, so "number" is not
 // compared.
 func checkDatabases(ctx context.Context, ds *dataset.Dataset) error {
+	return checkDatabasesIn(ctx, ds, sqliteFiles(ds))
+}
+
+// checkDatabasesIn is checkDatabases on the databases src finds.
+func checkDatabasesIn(ctx context.Context, ds *dataset.Dataset, src dbSource) error {
 	if ds.Tables == "" {
-		return checkGoldTables(ctx, ds)
+		return checkGoldTables(ctx, ds, src)
 	}
 	declared, err := dbschema.ReadTablesJSON(ds.Tables)
 	if errors.Is(err, os.ErrNotExist) {
-		return checkGoldTables(ctx, ds)
+		return checkGoldTables(ctx, ds, src)
 	}
 	if err != nil {
 		return fmt.Errorf("check databases against %s: %w", ds.Tables, err)
@@ -50,32 +85,38 @@ func checkDatabases(ctx context.Context, ds *dataset.Dataset) error {
 		}
 		seen[q.DBID] = true
 		want := declared[q.DBID]
-		path, ok := ds.DBPath(q.DBID)
+		where, ok := src.find(q.DBID)
 		if want == nil || !ok {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		got, err := dbschema.Introspect(ctx, path)
+		got, err := src.read(ctx, q.DBID, where)
 		if err != nil {
-			return fmt.Errorf("check database %s against %s: %w", path, ds.Tables, err)
+			return fmt.Errorf("check database %s against %s: %w", where, ds.Tables, err)
 		}
-		if missing := missingSchema(want, got); len(missing) > 0 {
+		if got == nil || len(got.Tables) == 0 {
+			// Not another database: none at all (a schema load-db never made).
+			return fmt.Errorf("%w: %s holds no tables, and %s declares %d for %s: the database is missing or empty; %s",
+				ErrWrongDatabase, where, ds.Tables, len(want.Tables), q.DBID, src.hint)
+		}
+		if missing := missingSchema(want, got, src.types); len(missing) > 0 {
 			more := ""
 			if len(missing) > 3 {
 				more = fmt.Sprintf(" and %d more", len(missing)-3)
 				missing = missing[:3]
 			}
-			return fmt.Errorf("%w: %s is not the %s that %s describes (%s%s): it is another database of the same name; give the --db-root holding this dataset's databases",
-				ErrWrongDatabase, path, q.DBID, ds.Tables, strings.Join(missing, "; "), more)
+			return fmt.Errorf("%w: %s is not the %s that %s describes (%s%s): it is another database of the same name; %s",
+				ErrWrongDatabase, where, q.DBID, ds.Tables, strings.Join(missing, "; "), more, src.hint)
 		}
 	}
 	return nil
 }
 
-// missingSchema lists what of want got lacks or declares otherwise, in want's order.
-func missingSchema(want, got *dbschema.Schema) []string {
+// missingSchema lists what of want got lacks or, with types, declares otherwise, in
+// want's order.
+func missingSchema(want, got *dbschema.Schema, types bool) []string {
 	var out []string
 	for _, t := range want.Tables {
 		if strings.HasPrefix(strings.ToLower(t.Name), "sqlite_") {
@@ -91,7 +132,7 @@ func missingSchema(want, got *dbschema.Schema) []string {
 			switch gc := gt.Column(c.Name); {
 			case gc == nil:
 				cols = append(cols, "no column "+t.Name+"."+c.Name)
-			case (c.Type == "integer" || c.Type == "real") && dbschema.AffinityOf(gc.Type) == dbschema.AffinityText:
+			case types && (c.Type == "integer" || c.Type == "real") && dbschema.AffinityOf(gc.Type) == dbschema.AffinityText:
 				cols = append(cols, fmt.Sprintf("column %s.%s is %s, not %s", t.Name, c.Name, gc.Type, c.Type))
 			}
 		}
@@ -111,51 +152,59 @@ var serverColumns = map[string]string{
 // checkServerDatabases is checkDatabases on PostgreSQL and MySQL: every table and column
 // the tables file declares for a db_id must be in the server's database of that name
 // (compared without case; types are not compared, as a server's types are its own and
-// load-db translates them). A db_id the file does not list is not checked.
-func checkServerDatabases(ctx context.Context, eng engine.Engine, engineName string, ds *dataset.Dataset) error {
+// load-db translates them); without a tables file, the tables the golds name
+// (checkGoldTables). dsnEnv names the variable holding the server's DSN, for messages.
+func checkServerDatabases(ctx context.Context, eng engine.Engine, engineName, dsnEnv string, ds *dataset.Dataset) error {
 	query, ok := serverColumns[engineName]
-	if !ok || ds.Tables == "" {
+	if !ok {
 		return nil
 	}
-	declared, err := dbschema.ReadTablesJSON(ds.Tables)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	return checkDatabasesIn(ctx, ds, dbSource{
+		find: func(dbID string) (string, bool) {
+			return fmt.Sprintf("the %s database %s at $%s", engineName, dbID, dsnEnv), true
+		},
+		read: func(ctx context.Context, dbID, _ string) (*dbschema.Schema, error) {
+			return catalogSchema(ctx, eng, dbID, dbID, query)
+		},
+		hint: "load this dataset's database with load-db, or point --dsn-env at the server holding it",
+	})
+}
+
+// duckDBColumns lists the tables and views of the DuckDB file the engine opened, in any
+// of its schemas (the file's own catalog, not DuckDB's system or temp catalogs).
+const duckDBColumns = "SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = current_database()"
+
+// checkDuckDBDatabases is checkDatabases on --engine duckdb's files (<db>.duckdb or
+// <db>/<db>.duckdb under the db root): tables and columns as on a server (DuckDB's types
+// are its own), or without a tables file the tables the golds name.
+func checkDuckDBDatabases(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error {
+	return checkDatabasesIn(ctx, ds, dbSource{
+		find: ds.DuckDBPath,
+		read: func(ctx context.Context, dbID, path string) (*dbschema.Schema, error) {
+			return catalogSchema(ctx, eng, dbID, path, duckDBColumns)
+		},
+		hint: "give the --db-root holding this dataset's DuckDB files",
+	})
+}
+
+// catalogSchema runs query (rows of table name, column name) on eng's database db and
+// gathers the schema of dbID from it.
+func catalogSchema(ctx context.Context, eng engine.Engine, dbID, db, query string) (*dbschema.Schema, error) {
+	res, err := eng.Query(ctx, db, query, engine.Limits{Timeout: 30 * time.Second, MaxRows: 1 << 20})
 	if err != nil {
-		return fmt.Errorf("check databases against %s: %w", ds.Tables, err)
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, q := range ds.Questions {
-		want := declared[q.DBID]
-		if seen[q.DBID] || want == nil {
-			continue
+	got := &dbschema.Schema{DBID: dbID}
+	for i := 0; i < res.NumRows() && res.NumCols() >= 2; i++ {
+		tn, cn := textOf(res.Value(i, 0)), textOf(res.Value(i, 1))
+		t := got.Table(tn)
+		if t == nil {
+			t = &dbschema.Table{Name: tn}
+			got.Tables = append(got.Tables, t)
 		}
-		seen[q.DBID] = true
-		res, err := eng.Query(ctx, q.DBID, query, engine.Limits{Timeout: 30 * time.Second, MaxRows: 1 << 20})
-		if err != nil {
-			return fmt.Errorf("--engine %s: check database %s against %s: %w", engineName, q.DBID, ds.Tables, err)
-		}
-		got := &dbschema.Schema{DBID: q.DBID}
-		for i := 0; i < res.NumRows() && res.NumCols() >= 2; i++ {
-			tn, cn := textOf(res.Value(i, 0)), textOf(res.Value(i, 1))
-			t := got.Table(tn)
-			if t == nil {
-				t = &dbschema.Table{Name: tn}
-				got.Tables = append(got.Tables, t)
-			}
-			t.Columns = append(t.Columns, &dbschema.Column{Name: cn})
-		}
-		if missing := missingSchema(want, got); len(missing) > 0 {
-			more := ""
-			if len(missing) > 3 {
-				more = fmt.Sprintf(" and %d more", len(missing)-3)
-				missing = missing[:3]
-			}
-			return fmt.Errorf("%w: the %s database for %s is not the one %s describes (%s%s); load this dataset's database with load-db, or point --dsn-env at the server holding it",
-				ErrWrongDatabase, engineName, q.DBID, ds.Tables, strings.Join(missing, "; "), more)
-		}
+		t.Columns = append(t.Columns, &dbschema.Column{Name: cn})
 	}
-	return nil
+	return got, nil
 }
 
 // textOf is a catalog value as text (drivers give names as string or bytes).

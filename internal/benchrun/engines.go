@@ -89,14 +89,7 @@ func (o *Engines) Open(workers int, sqlite engine.Engine) (engine.Engine, judge.
 	var eng engine.Engine
 	switch o.Engine {
 	case EnginePostgres, EngineMySQL:
-		name := o.DSNEnv
-		if name == "" {
-			name = DefaultPGDSNEnv
-			if o.Engine == EngineMySQL {
-				name = DefaultMySQLDSNEnv
-			}
-		}
-		dsn, err := engine.DSNFromEnv(name)
+		dsn, err := engine.DSNFromEnv(o.dsnEnvName())
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("--engine %s: %w (export it, e.g. from a mode-600 file; see the README)", o.Engine, err)
 		}
@@ -124,14 +117,7 @@ func (o *Engines) Open(workers int, sqlite engine.Engine) (engine.Engine, judge.
 // TaskDSN is the DSN template of the server where tasks on a database copy get their
 // template and copies (livesql:, evalbench: with --engine postgres or mysql).
 func (o *Engines) TaskDSN() (string, error) {
-	name := o.DSNEnv
-	if name == "" {
-		name = DefaultPGDSNEnv
-		if o.Engine == EngineMySQL {
-			name = DefaultMySQLDSNEnv
-		}
-	}
-	dsn, err := engine.DSNFromEnv(name)
+	dsn, err := engine.DSNFromEnv(o.dsnEnvName())
 	if err != nil {
 		return "", fmt.Errorf("--engine %s: %w (export it, e.g. from a mode-600 file; see the README)", o.Engine, err)
 	}
@@ -139,6 +125,17 @@ func (o *Engines) TaskDSN() (string, error) {
 }
 
 var _ TaskServer = (*Engines)(nil)
+
+// dsnEnvName is the variable holding the server's DSN: --dsn-env, or the engine's default.
+func (o *Engines) dsnEnvName() string {
+	switch {
+	case o.DSNEnv != "":
+		return o.DSNEnv
+	case o.Engine == EngineMySQL:
+		return DefaultMySQLDSNEnv
+	}
+	return DefaultPGDSNEnv
+}
 
 // GoldName is where gold SQL runs, for the summary ("" when everything is SQLite).
 func (o *Engines) GoldName() string {
@@ -165,7 +162,7 @@ func (o *Engines) Ping(ctx context.Context, eng engine.Engine, ds *dataset.Datas
 	if _, err := eng.Query(ctx, db, "SELECT 1", engine.Limits{Timeout: 30 * time.Second}); err != nil {
 		return fmt.Errorf("--engine %s: cannot run a query on database %q: %w", o.Engine, db, err)
 	}
-	return checkServerDatabases(ctx, eng, o.Engine, ds) // the databases are the ones the dataset describes
+	return checkServerDatabases(ctx, eng, o.Engine, o.dsnEnvName(), ds) // the databases are the ones the dataset describes
 }
 
 // --engine duckdb runs predictions (and, with --gold-engine same, gold SQL) on DuckDB
@@ -199,7 +196,8 @@ func (o *Engines) openDuckDB(workers int, sqlite engine.Engine) (engine.Engine, 
 }
 
 // pingDuckDB opens the first question's DuckDB file and runs SELECT 1 there, so that a
-// run whose --db-root holds no DuckDB files stops at once.
+// run whose --db-root holds no DuckDB files stops at once, then checks each file against
+// the dataset's schema (checkDuckDBDatabases).
 func (o *Engines) pingDuckDB(ctx context.Context, eng engine.Engine, ds *dataset.Dataset) error {
 	for _, q := range ds.Questions {
 		path, ok := ds.DuckDBPath(q.DBID)
@@ -209,7 +207,7 @@ func (o *Engines) pingDuckDB(ctx context.Context, eng engine.Engine, ds *dataset
 		if _, err := eng.Query(ctx, path, "SELECT 1", engine.Limits{Timeout: 30 * time.Second}); err != nil {
 			return fmt.Errorf("--engine duckdb: cannot run a query on %s: %w", path, err)
 		}
-		return nil
+		return checkDuckDBDatabases(ctx, eng, ds) // the databases are the ones the dataset describes
 	}
 	return fmt.Errorf("--engine duckdb: no question's database is a DuckDB file under %s (<db>.duckdb or <db>/<db>.duckdb)", ds.DBRoot)
 }

@@ -101,7 +101,7 @@ func TestEvalOnServers(t *testing.T) {
 					bad[i] = filepath.Join(t.TempDir(), "bad")
 				}
 			}
-			if code, _, stderr := run(bad...); code == exitOK || !strings.Contains(stderr, "database for superhero is not the one") || !strings.Contains(stderr, "no table") {
+			if code, _, stderr := run(bad...); code == exitOK || !strings.Contains(stderr, "database superhero at $NL2SQLBENCH_TEST_CLI_BAD_DSN is not the superhero") || !strings.Contains(stderr, "no table") {
 				t.Errorf("eval on another database of the same name: exit %d\n%s", code, stderr)
 			}
 			sum := readSummary(t, out)

@@ -29,6 +29,10 @@ type DuckDB struct {
 
 	mu  sync.Mutex
 	dbs map[string]unsafe.Pointer // path -> duckdb_database
+
+	// memGate lets a statement stopped at the memory limit run again alone
+	// (duckdb_memory.go).
+	memGate sync.RWMutex
 }
 
 var _ Engine = (*DuckDB)(nil)
@@ -149,6 +153,11 @@ func (d *DuckDB) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return d.gated(ctx, func() (*Result, error) { return d.run(ctx, db, path, first, lim) })
+}
+
+// run runs query (one statement) on the database db at path, once.
+func (d *DuckDB) run(ctx context.Context, db unsafe.Pointer, path, first string, lim Limits) (*Result, error) {
 	qctx, cancel := withTimeout(ctx, lim.Timeout)
 	defer cancel()
 	var conn unsafe.Pointer
@@ -220,6 +229,8 @@ func duckError(msg string) error {
 		return context.DeadlineExceeded
 	case strings.Contains(m, "read-only mode"), strings.Contains(m, "read_only mode"):
 		return fmt.Errorf("%w: %s", ErrNotReadOnly, msg)
+	case isDuckMemory(m):
+		return fmt.Errorf("%w: %s", errDuckMemory, msg) // run again alone: duckdb_memory.go
 	}
 	return &DBError{Message: msg, Class: duckClass(m)}
 }

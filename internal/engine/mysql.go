@@ -76,9 +76,16 @@ func (*mysqlDialect) open(dsn string) (*sql.DB, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = connectTimeout
 	}
+	bounded := boundable(cfg) && cfg.DialFunc == nil && (cfg.Net == "tcp" || cfg.Net == "unix")
+	if bounded {
+		cfg.DialFunc = dialBounded // rows over the byte cap are refused unread: mysql_rowbound.go
+	}
 	c, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if bounded {
+		return sql.OpenDB(boundConnector{c}), nil
 	}
 	return sql.OpenDB(c), nil
 }

@@ -52,8 +52,40 @@ func (pgDialect) open(dsn string) (*sql.DB, error) {
 	return stdlib.OpenDB(*cfg), nil
 }
 
+// expandDSN puts db into tmpl. In the value of search_path, each schema that names
+// {db} ("{db}", "{db}_cli") is written as a quoted identifier: PostgreSQL folds an
+// unquoted one to lower case, so Spider's cre_Doc_Template_Mgt, which load-db creates as
+// "cre_Doc_Template_Mgt", was never found (every question on it a gold error), and a
+// comma in a db_id would have made a list of schemas.
 func (pgDialect) expandDSN(tmpl, db string) string {
-	if strings.Contains(tmpl, "://") {
+	url_ := strings.Contains(tmpl, "://")
+	const key = "search_path="
+	if i := strings.Index(tmpl, key); i >= 0 {
+		start := i + len(key)
+		end := strings.IndexAny(tmpl[start:], "& \t")
+		if end < 0 {
+			end = len(tmpl) - start
+		}
+		end += start
+		val := tmpl[start:end]
+		if url_ {
+			if v, err := url.QueryUnescape(val); err == nil {
+				val = v
+			}
+		}
+		parts := strings.Split(val, ",")
+		for k, p := range parts {
+			if strings.Contains(p, DBPlaceholder) {
+				parts[k] = `"` + strings.ReplaceAll(strings.ReplaceAll(p, DBPlaceholder, db), `"`, `""`) + `"`
+			}
+		}
+		val = strings.Join(parts, ",")
+		if url_ {
+			val = url.QueryEscape(val)
+		}
+		tmpl = tmpl[:start] + val + tmpl[end:]
+	}
+	if url_ {
 		return strings.ReplaceAll(tmpl, DBPlaceholder, url.QueryEscape(db))
 	}
 	return strings.ReplaceAll(tmpl, DBPlaceholder, db) // key=value form: db_ids have no spaces

@@ -54,7 +54,7 @@ func (pgDialect) rowSlack(types []string) int64 {
 // rowBound returns what sets the largest DataRow the connection c will read (n <= 0:
 // pgx's default again). Nothing is sent to the server: it is a field of the connection's
 // protocol reader.
-func (pgDialect) rowBound(c *sql.Conn) (func(n int64), error) {
+func (d pgDialect) rowBound(c *sql.Conn) (func(n int64), func(error) bool, error) {
 	var f *pgproto3.Frontend
 	err := c.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
@@ -65,7 +65,7 @@ func (pgDialect) rowBound(c *sql.Conn) (func(n int64), error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return func(n int64) {
 		switch {
@@ -76,7 +76,7 @@ func (pgDialect) rowBound(c *sql.Conn) (func(n int64), error) {
 		default:
 			f.SetMaxBodyLen(int(n))
 		}
-	}, nil
+	}, d.overRowBound, nil
 }
 
 // overRowBound reports whether err is a row refused by rowBound's maximum.
@@ -86,13 +86,13 @@ func (pgDialect) overRowBound(err error) bool {
 }
 
 // rowBounder is a dialect that can refuse a row too large for the byte cap before it
-// reads it (PostgreSQL; see above).
+// reads it (PostgreSQL, see above; MySQL, mysql_rowbound.go). rowBound returns what
+// sets c's bound and what tells an error caused by it.
 type rowBounder interface {
-	rowBound(c *sql.Conn) (func(n int64), error)
+	rowBound(c *sql.Conn) (bound func(n int64), over func(error) bool, err error)
 	// rowSlack is how many bytes a row of columns of these types (nil: not known yet)
 	// may take on the wire beyond what it counts against the byte cap.
 	rowSlack(types []string) int64
-	overRowBound(err error) bool
 }
 
 // boundedConn takes a connection from p and, when the dialect can and there is a byte
@@ -109,12 +109,12 @@ func boundedConn(ctx context.Context, d serverDialect, p *sql.DB, maxBytes int64
 	if !ok || maxBytes <= 0 {
 		return c, set, over, done, nil
 	}
-	bound, err := rb.rowBound(c)
+	bound, over, err := rb.rowBound(c)
 	if err != nil {
 		c.Close()
 		return nil, nil, nil, nil, err
 	}
 	set = func(types []string, left int64) { bound(max(left, 0) + rb.rowSlack(types)) }
 	set(nil, maxBytes)
-	return c, set, rb.overRowBound, func() { bound(0); c.Close() }, nil
+	return c, set, over, func() { bound(0); c.Close() }, nil
 }

@@ -1,11 +1,8 @@
 package predict
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/nl2sqlbench/nl2sqlbench/internal/jsonscan"
 )
 
 // NL2SQLBench records come as a JSON array or as JSONL (one object per line). Each
@@ -44,21 +41,21 @@ type group struct {
 // readRecords reads NL2SQLBench records (see the comment above).
 func readRecords(src *source, ic itemCap) (*Set, error) {
 	path := src.path
-	if err := src.eachObject(ic, nil); err != nil {
-		return nil, err
-	}
 	var order []*group
 	groups := map[string]*group{}
 	idLine, textLine := 0, 0 // first line keyed by id / by text, to report mixing
-	err := src.eachObject(ic, func(o object) error {
+	err := src.eachRecord(ic, func(n, line int, dup firstDup, decode func(any) error) error {
 		var r ModuleOutput
-		if err := json.Unmarshal(o.raw, &r); err != nil {
-			return fmt.Errorf("%s:%d: %s: %w", path, o.line, fieldError(err), ErrMalformed)
+		if err := decode(&r); err != nil {
+			if f, ok := err.(*streamFault); ok {
+				return f.err
+			}
+			return fmt.Errorf("%s:%d: %s: %w", path, line, fieldError(err), ErrMalformed)
 		}
-		if key, dup := jsonscan.DuplicateKey(o.raw); dup {
+		if n == dup.index {
 			// encoding/json keeps the last of two equal keys; which SQL was meant
 			// cannot be told.
-			return fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, o.line, key, ErrMalformed)
+			return fmt.Errorf("%s:%d: key %q appears twice in one record: %w", path, line, dup.key, ErrMalformed)
 		}
 		id := string(r.QuestionID)
 		var gk string
@@ -66,28 +63,28 @@ func readRecords(src *source, ic itemCap) (*Set, error) {
 		case id != "":
 			if textLine > 0 {
 				return fmt.Errorf("%s:%d: has a question_id but line %d has none; use question_id on every record or on none: %w",
-					path, o.line, textLine, ErrMalformed)
+					path, line, textLine, ErrMalformed)
 			}
-			idLine = max(idLine, o.line)
+			idLine = max(idLine, line)
 			gk = id
 		case strings.TrimSpace(r.Question) != "":
 			if idLine > 0 {
 				return fmt.Errorf("%s:%d: has no question_id but line %d has one; use question_id on every record or on none: %w",
-					path, o.line, idLine, ErrMalformed)
+					path, line, idLine, ErrMalformed)
 			}
-			textLine = max(textLine, o.line)
+			textLine = max(textLine, line)
 			gk = strings.TrimSpace(r.Question)
 		default:
-			return fmt.Errorf("%s:%d: record has neither question_id nor question: %w", path, o.line, ErrMalformed)
+			return fmt.Errorf("%s:%d: record has neither question_id nor question: %w", path, line, ErrMalformed)
 		}
 		g := groups[gk]
 		if g == nil {
-			g = &group{pred: Prediction{Key: id, Line: o.line}}
+			g = &group{pred: Prediction{Key: id, Line: line}}
 			groups[gk] = g
 			order = append(order, g)
 		}
-		if err := g.add(&r, o.line); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, o.line, err)
+		if err := g.add(&r, line); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		return nil
 	})
