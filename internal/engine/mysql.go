@@ -133,12 +133,13 @@ func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Durati
 	return err
 }
 
-// watchCancel kills the statement's connection (KILL CONNECTION) when ctx ends: the driver
-// only drops its connection, and the server would go on running the statement, holding its
-// locks, until it next writes to the client. KILL QUERY was not enough: a cancel that came
-// while the statement was still on its way found the session idle, the KILL succeeded on
-// nothing, and the statement then ran unbounded (a contract test's cancelled cross join ran
-// over 300 s). The driver discards a cancelled connection, so killing it loses nothing. The KILL goes over a connection of its own (dial), never
+// watchCancel kills the statement (KILL QUERY), then its session (KILL CONNECTION), when ctx
+// ends: the driver only drops its connection, and the server would go on running the
+// statement, holding its locks, until it next writes to the client. KILL QUERY alone was not
+// enough: a cancel that came while the statement was still on its way found the session
+// idle, the KILL succeeded on nothing, and the statement then ran unbounded (a contract
+// test's cancelled cross join ran over 300 s). The driver discards a cancelled connection,
+// so killing the session loses nothing. The KILL goes over a connection of its own (dial), never
 // the capped pool: under load every pooled connection is busy, and a KILL queued behind
 // them came too late. max_statement_time (setTimeout) is the backstop.
 func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
@@ -161,9 +162,12 @@ func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() 
 		}
 		defer p.Close()
 		for kctx.Err() == nil {
-			_, err := p.ExecContext(kctx, "KILL CONNECTION "+strconv.FormatInt(id, 10))
+			_, err := p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
 			var me *mysql.MySQLError
 			if err == nil || errors.As(err, &me) && me.Number == 1094 { // killed, or no such thread: done
+				// Then the session itself, best effort: a statement still on its way
+				// when KILL QUERY found the session idle cannot run on a dead session.
+				_, _ = p.ExecContext(kctx, "KILL CONNECTION "+strconv.FormatInt(id, 10))
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
