@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -22,16 +23,21 @@ func TestESMStopsAtDeadline(t *testing.T) {
 	pred := prefix + strings.Repeat(cond, (sqlscan.MaxAnalysed-len(prefix)-len(cond))/len(cond)) + "age > 1"
 	a := NewAnnotator("", Options{})
 
-	start := time.Now()
-	if res := a.esm(context.Background(), q, pred, s, nil); res.verdict == nil {
-		t.Fatal("esm of the long prediction gave no verdict")
+	// The fastest of three runs: one slowed by load made the deadline long enough for the
+	// stopped comparison to finish (a CI flake: 141 ms measured, done within its 7 ms).
+	full := time.Duration(math.MaxInt64)
+	for range 3 {
+		start := time.Now()
+		if res := a.esm(context.Background(), q, pred, s, nil); res.verdict == nil {
+			t.Fatal("esm of the long prediction gave no verdict")
+		}
+		full = min(full, time.Since(start))
 	}
-	full := time.Since(start)
 
 	ctx, cancel := context.WithTimeout(context.Background(), full/20)
 	defer cancel()
 	done := make(chan esmResult, 1)
-	start = time.Now()
+	start := time.Now()
 	if !a.startESM(esmJob{ctx: ctx, q: q, pred: pred, s: s, done: done}) {
 		t.Fatal("startESM refused a job with time left")
 	}
