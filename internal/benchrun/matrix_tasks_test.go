@@ -134,6 +134,9 @@ func jsonID(v any) string {
 // db_blog_3 wrong) and only db_blog_0's follow-up; the summary shows the first turns, the
 // follow-up and BIRD-Interact's mean reward.
 func TestMatrixTasksLiveSQL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("PostgreSQL task copies are slow for -short; go test ./... runs it")
+	}
 	t.Parallel() // waits on PostgreSQL's copies (issue 44); holds pgCopies while it makes them
 	taskPG(t)
 	t0, t3 := realTask(t, "db_blog_0"), realTask(t, "db_blog_3")

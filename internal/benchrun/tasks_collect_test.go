@@ -66,6 +66,9 @@ func knowledgeIDs(prompt string) []string {
 // entries its turn names; the Management one asks for statements that change data. A
 // second run sends no request and gives the same predictions.
 func TestCollectTasksLiveSQL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("PostgreSQL task copies are slow for -short; go test ./... runs it")
+	}
 	t.Parallel() // waits on PostgreSQL's copies (issue 44); holds pgCopies while it makes them
 	srv, _ := taskPG(t)
 	t0, t3, m2 := realTask(t, "db_blog_0"), realTask(t, "db_blog_3"), realTask(t, "db_blog_M_2")

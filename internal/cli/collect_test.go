@@ -96,6 +96,7 @@ func demoLLM(t *testing.T, maxRequests int) (*demo.Files, *dataset.Dataset, *fak
 }
 
 func TestCollectThenEval(t *testing.T) {
+	skipLongInShort(t)
 	t.Parallel()
 	ctx := context.Background()
 	files, ds, srv := demoLLM(t, 5000)

@@ -98,6 +98,7 @@ func TestMatrixTwoPassCell(t *testing.T) {
 // query service (here the fake one over the demo's SQLite files), one pass or two; the
 // same pipeline on a dataset without one is refused naming the cells.
 func TestMatrixSQLPPCell(t *testing.T) {
+	skipLongInShort(t)
 	t.Parallel()
 	ctx := context.Background()
 	files, ds, docs := demoDocs(t)

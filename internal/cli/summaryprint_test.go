@@ -93,6 +93,7 @@ func TestDemoFitsOneScreen(t *testing.T) {
 // (stdout and stderr); --details prints every section that says something for one system,
 // and none that does not (no cross-system analysis, no Pass@k for one candidate).
 func TestEvalSpiderFitsOneScreen(t *testing.T) {
+	skipLongInShort(t)
 	t.Parallel()
 	root := testutil.Shared(t, "data/spider")
 	args := []string{"eval", "--timeout", realTimeout, "--max-rows", realMaxRows, "--dataset", "spider:" + root, "--pred", filepath.Join(root, "predictions", "DAIL.txt")}

@@ -53,6 +53,9 @@ func openMiniDevServer(tb testing.TB, tc miniDevServer, src string) engine.Engin
 }
 
 func TestMiniDevServerConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loading superhero into both servers is slow for -short; go test ./... runs it")
+	}
 	bird := testutil.Shared(t, "data/bird")
 	src := filepath.Join(bird, "dev_databases", "superhero", "superhero.sqlite")
 	if _, err := os.Stat(src); err != nil {

@@ -109,6 +109,9 @@ func TestExec(t *testing.T) {
 // would turn into the prediction's verdict; the copy is not reused. Here the statement
 // ends its own session, as a hostile prediction can and as a server restart does.
 func TestExecLostConnection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waiting out lost sessions is slow for -short; go test ./... runs it")
+	}
 	kill := map[string]string{
 		"postgres": "SELECT pg_terminate_backend(pg_backend_pid())",
 		"mysql":    "KILL CONNECTION_ID()",

@@ -291,6 +291,9 @@ func TestDropCopiesAfterLostConnection(t *testing.T) {
 // template's file did, for every later task and run; PostgreSQL has no cross-database
 // reference.
 func TestTemplateNotWritableFromCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("one copy per attack is slow for -short; go test ./... runs it")
+	}
 	for name, open := range backends(t) {
 		t.Run(name, func(t *testing.T) {
 			b := open(t)
