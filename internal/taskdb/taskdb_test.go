@@ -249,6 +249,7 @@ func TestDropCopiesAfterLostConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dropTemplate(t, tmpl) // its name is new each run: kept, one was left on the server per run
 	a, err := tmpl.Copy(ctx)
 	if err != nil {
 		t.Fatal(err)
