@@ -34,6 +34,38 @@ func TestESMStopsAtDeadline(t *testing.T) {
 		full = min(full, time.Since(start))
 	}
 
+	// Up to three tries: the worker's release is timed in milliseconds, and one scheduling
+	// pause under load (13.7 ms against a 10 ms line in an uncached -short run) is not a
+	// parse that went on. A parse that does not stop fails every try.
+	var freed time.Duration
+	for try := 1; try <= 3; try++ {
+		if freed = stopAtDeadline(t, a, q, pred, s, full); freed <= full/2 {
+			break
+		}
+		t.Logf("try %d: the worker came free after %v (deadline %v), the whole comparison takes %v", try, freed, full/20, full)
+	}
+	if freed > full/2 {
+		t.Errorf("the worker came free after %v (deadline %v), the whole comparison takes %v: the parse did not stop", freed, full/20, full)
+	}
+	t.Logf("whole comparison %v; with a deadline of %v the worker was free after %v", full, full/20, freed)
+
+	// With maxESMWorkers running and none idle, a job starts no worker: it waits, and
+	// gives up when its own deadline passes.
+	b := NewAnnotator("", Options{})
+	for range maxESMWorkers() {
+		b.workers <- struct{}{}
+	}
+	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer wcancel()
+	if b.startESM(esmJob{ctx: wctx, q: q, pred: pred, s: s, done: make(chan esmResult, 1)}) {
+		t.Error("startESM started a job past maxESMWorkers")
+	}
+}
+
+// stopAtDeadline runs the comparison of pred with a deadline of a twentieth of full and
+// returns when its worker took the next job; the stopped comparison must give no verdict.
+func stopAtDeadline(t *testing.T, a *Annotator, q *dataset.Question, pred string, s *spidersql.Schema, full time.Duration) time.Duration {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), full/20)
 	defer cancel()
 	done := make(chan esmResult, 1)
@@ -50,23 +82,9 @@ func TestESMStopsAtDeadline(t *testing.T) {
 		t.Fatalf("the worker was still busy %v after its job's deadline (%v); the whole comparison takes %v", time.Since(start), full/20, full)
 	}
 	freed := time.Since(start)
-	if freed > full/2 {
-		t.Errorf("the worker came free after %v (deadline %v), the whole comparison takes %v: the parse did not stop", freed, full/20, full)
-	}
 	if res := <-done; res.verdict != nil {
 		t.Error("a comparison stopped by its deadline gave a verdict")
 	}
-	t.Logf("whole comparison %v; with a deadline of %v the worker was free after %v", full, full/20, freed)
-
-	// With maxESMWorkers running and none idle, a job starts no worker: it waits, and
-	// gives up when its own deadline passes.
-	b := NewAnnotator("", Options{})
-	for range maxESMWorkers() {
-		b.workers <- struct{}{}
-	}
-	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer wcancel()
-	if b.startESM(esmJob{ctx: wctx, q: q, pred: pred, s: s, done: make(chan esmResult, 1)}) {
-		t.Error("startESM started a job past maxESMWorkers")
-	}
+	<-probe.done
+	return freed
 }
