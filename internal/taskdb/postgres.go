@@ -25,6 +25,10 @@ type Postgres struct {
 	base *pgx.ConnConfig // the maintenance database; copies change only Database
 	me   owner
 
+	// roleDefaults is what the role's sessions start with (roleDefaults, at OpenPostgres):
+	// every copy's session must start the same (pgCopy.open).
+	roleDefaults string
+
 	mu    sync.Mutex // admin (templates: CREATE, ALTER, one at a time); live
 	admin *pgx.Conn
 	// live are the copies this Postgres made (or began to make) and has not dropped:
@@ -57,6 +61,10 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		return nil, err
 	}
 	p.admin = admin
+	if err := admin.QueryRow(ctx, roleDefaults).Scan(&p.roleDefaults); err != nil {
+		admin.Close(ctx)
+		return nil, fmt.Errorf("read role settings: %w", err)
+	}
 	var can bool
 	if err := admin.QueryRow(ctx, `SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&can); err != nil {
 		admin.Close(ctx)

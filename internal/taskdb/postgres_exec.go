@@ -28,6 +28,17 @@ type pgCopy struct {
 	seqs  string
 }
 
+// roleDefaults and sessionDefaults list the settings a session took from the role
+// (ALTER ROLE ... SET) and, for sessionDefaults, from its database: a copy has none of
+// its own (CREATE DATABASE ... TEMPLATE copies no settings), so a copy's session must
+// start with exactly the role's defaults the run began with. A prediction may change
+// them (the role owns its copies and may set its own defaults); without this check
+// every later task would be judged with them, a silent change of verdicts.
+const (
+	roleDefaults    = `SELECT coalesce(string_agg(format('%s=%s', name, setting), ', ' ORDER BY name), '') FROM pg_settings WHERE source = 'user'`
+	sessionDefaults = `SELECT coalesce(string_agg(format('%s=%s', name, setting) || CASE source WHEN 'user' THEN '' ELSE ' (' || source || ')' END, ', ' ORDER BY name, source), '') FROM pg_settings WHERE source IN ('user', 'database', 'database user')`
+)
+
 // seqState is every sequence's last value: nextval changes it outside any transaction.
 const seqState = `SELECT coalesce(string_agg(format('%s.%s=%s', schemaname, sequencename, last_value), ',' ORDER BY schemaname, sequencename), '') FROM pg_sequences`
 
@@ -64,6 +75,16 @@ func (c *pgCopy) open(ctx context.Context) error {
 	if err := conn.QueryRow(ctx, seqState).Scan(&c.seqs); err != nil {
 		_ = conn.Close(ctx)
 		return fmt.Errorf("connect to database %s: %w: %v", c.name, ErrConnection, err)
+	}
+	var defaults string
+	if err := conn.QueryRow(ctx, sessionDefaults).Scan(&defaults); err != nil {
+		_ = conn.Close(ctx)
+		return fmt.Errorf("connect to database %s: %w: %v", c.name, ErrConnection, err)
+	}
+	if defaults != c.p.roleDefaults {
+		_ = conn.Close(ctx)
+		return fmt.Errorf("connect to database %s: %w: its sessions start with [%s], the run began with [%s]; "+
+			"undo it (ALTER ROLE %s RESET ...) before resuming", c.name, ErrRoleChanged, defaults, c.p.roleDefaults, c.p.base.User)
 	}
 	c.conn = conn
 	return nil

@@ -56,6 +56,11 @@ var (
 	ErrConnection = errors.New("database connection failed")
 	// ErrNoCreateDB: the role may not create databases.
 	ErrNoCreateDB = errors.New("role may not create databases (grant CREATEDB)")
+	// ErrRoleChanged: a session on a copy starts with settings that the run did not begin
+	// with: a role default (ALTER ROLE ... SET) or a default for the copy alone (ALTER
+	// DATABASE / ALTER ROLE ... IN DATABASE), set by a statement that reached beyond its own
+	// copy. Judging on goes on with other settings than the run's, so it stops instead.
+	ErrRoleChanged = errors.New("the role's session settings changed during the run (ALTER ROLE or ALTER DATABASE ... SET): a statement reached beyond its copy")
 )
 
 // SQLError is an error the database reported for the SQL (a syntax error, a missing
