@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -84,6 +85,16 @@ func checkSameRun(t *testing.T, merged, full string, systems []string) {
 	}
 }
 
+// demoTimeout is testTimeout, and 2 s in a -race binary: there reading the 10,000 rows of
+// the demo's row_limit candidate took over 500 ms on a loaded CI machine, so one run of
+// TestMergeDemoShards called it a timeout and the other a row_limit.
+var demoTimeout = func() time.Duration {
+	if raceEnabled {
+		return 2 * time.Second
+	}
+	return testTimeout
+}()
+
 func demoArgs(t testing.TB) ([]string, []string) {
 	args, systems, _ := demoArgsFiles(t)
 	return args, systems
@@ -92,7 +103,7 @@ func demoArgs(t testing.TB) ([]string, []string) {
 // demoArgsFiles: the arguments that judge every demo system over the shared demo files.
 func demoArgsFiles(t testing.TB) ([]string, []string, *demo.Files) {
 	f := sharedDemoFiles(t)
-	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", testTimeout.String(), "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
+	args := []string{"--dataset", "jsonl:" + f.Questions, "--db-root", f.DBRoot, "--workers", "2", "--timeout", demoTimeout.String(), "--max-rows", "10000"} // the demo's row cap (demo.go): without it a loaded machine turned a row_limit candidate (1M rows) into a timeout
 	for _, name := range f.SystemOrder {
 		args = append(args, "--pred", name+"="+f.Systems[name])
 	}
