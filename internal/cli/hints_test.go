@@ -54,7 +54,7 @@ func TestHintsRunAsTyped(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "my run") // a space: the hint must quote it
 	eval := []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot,
 		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--force",
-		"--timeout", demo.Timeout.String()} // as demo judges: the demo has a query that runs until its timeout
+		"--timeout", demoTimeout.String()} // as demo judges: the demo has a query that runs until its timeout
 	for _, tc := range []struct {
 		name, argv0 string
 		args        []string

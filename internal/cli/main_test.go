@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nl2sqlbench/nl2sqlbench/internal/demo"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
@@ -51,6 +52,8 @@ func TestMain(m *testing.M) {
 	// (hostileTimeout).
 	testutil.ParallelUnlessSet()
 	engine.DefaultTimeout, engine.DefaultMaxRows = testTimeout, testMaxRows
+	// The demo's runaway queries each run until the timeout, in every demo the tests run.
+	demo.Timeout = demoTimeout
 	// The fake LLMs' keys, set once for the whole package: t.Setenv in the helpers that
 	// start them would keep their tests from running in parallel.
 	for _, k := range []string{"CLI_TEST_KEY", "CLI_JUDGE_KEY"} {

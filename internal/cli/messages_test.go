@@ -15,11 +15,11 @@ import (
 // misleading. The commands are the ones a newcomer runs, on the real data where the
 // mistake is made with it.
 
-// demoEval is eval of one demo system into out, judged as demo judges (1s per query).
+// demoEval is eval of one demo system into out, judged with the demo's limits as this binary sets them.
 func demoEval(t *testing.T, files *demo.Files, sys, out string) []string {
 	t.Helper()
 	return []string{"eval", "--dataset", "jsonl:" + files.Questions, "--db-root", files.DBRoot,
-		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--timeout", demo.Timeout.String()}
+		"--pred", sys + "=" + files.Systems[sys], "--out", out, "--timeout", demoTimeout.String()}
 }
 
 func TestMessagesNameTheFix(t *testing.T) {
