@@ -70,7 +70,9 @@ func demoConfig(tb testing.TB) Config {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := Config{DatasetSpec: "jsonl:" + files.Questions, DBRoot: files.DBRoot, Timeout: time.Second, MaxRows: 10_000, Workers: 2}
+	// 500 ms rather than the demo's 1 s: each demo run spends the timeout of CPU on each
+	// of its three runaway queries, and 14 tests judge it (issue 44).
+	cfg := Config{DatasetSpec: "jsonl:" + files.Questions, DBRoot: files.DBRoot, Timeout: 500 * time.Millisecond, MaxRows: 10_000, Workers: 2}
 	for _, name := range files.SystemOrder {
 		cfg.Preds = append(cfg.Preds, name+"="+files.Systems[name])
 	}

@@ -39,7 +39,7 @@ func TestNewManifest(t *testing.T) {
 	if m.Version == "" || m.GoVersion == "" || m.SQLiteVersion == "" || len(m.Executable) != 64 {
 		t.Errorf("build: version %q, go %q, sqlite %q, executable %q", m.Version, m.GoVersion, m.SQLiteVersion, m.Executable)
 	}
-	if s := m.Settings; s.Semantics != "spider" || s.TimeoutS != 1 || s.MaxRows != 10_000 || s.Engine != "sqlite" || len(s.PassK) == 0 {
+	if s := m.Settings; s.Semantics != "spider" || s.TimeoutS != cfg.Timeout.Seconds() || s.MaxRows != 10_000 || s.Engine != "sqlite" || len(s.PassK) == 0 {
 		t.Errorf("settings %+v", s)
 	}
 	if m.Dataset.SHA256 != sha256Of(t, p.Dataset.Path) {
