@@ -141,7 +141,9 @@ func (m *mysqlDialect) setTimeout(ctx context.Context, tx *sql.Tx, d time.Durati
 // test's cancelled cross join ran over 300 s). The driver discards a cancelled connection,
 // so killing the session loses nothing. The KILL goes over a connection of its own (dial), never
 // the capped pool: under load every pooled connection is busy, and a KILL queued behind
-// them came too late. max_statement_time (setTimeout) is the backstop.
+// them came too late. max_statement_time (setTimeout) is the backstop. OnCancel makes sure the
+// KILL is sent even when the statement returned (its connection dropped by the driver) before
+// the KILL started, and that the returned stop waits for it.
 func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() (*sql.DB, error)) func() {
 	if m.noKill {
 		return func() {}
@@ -150,7 +152,7 @@ func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() 
 	if err := tx.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
 		return func() {}
 	}
-	stop := context.AfterFunc(ctx, func() {
+	return OnCancel(ctx, func() {
 		// Retried for a few seconds: a KILL can fail on a busy server or a pool
 		// connection that just went stale. Still best effort: max_statement_time is the
 		// backstop when the query has a timeout.
@@ -165,15 +167,29 @@ func (m *mysqlDialect) watchCancel(ctx context.Context, tx *sql.Tx, dial func() 
 			_, err := p.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
 			var me *mysql.MySQLError
 			if err == nil || errors.As(err, &me) && me.Number == 1094 { // killed, or no such thread: done
-				// Then the session itself, best effort: a statement still on its way
-				// when KILL QUERY found the session idle cannot run on a dead session.
-				_, _ = p.ExecContext(kctx, "KILL CONNECTION "+strconv.FormatInt(id, 10))
+				// Then the session itself: a statement still on its way when KILL QUERY
+				// found the session idle cannot run on a dead session. Until the server
+				// no longer lists it, so that a returned Query has stopped on the server.
+				waitGone(kctx, p, id)
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	return func() { stop() }
+}
+
+// waitGone kills session id (KILL CONNECTION) until the server no longer lists it, or ctx
+// ends.
+func waitGone(ctx context.Context, p *sql.DB, id int64) {
+	for ctx.Err() == nil {
+		_, _ = p.ExecContext(ctx, "KILL CONNECTION "+strconv.FormatInt(id, 10))
+		var n int
+		err := p.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", id).Scan(&n)
+		if err == nil && n == 0 || err != nil && ctx.Err() == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // mysqlCategories maps server error numbers to the judge's categories.

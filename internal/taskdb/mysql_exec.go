@@ -10,8 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 )
 
 // myCopy is a MySQL copy and the one session a task uses on it.
@@ -124,7 +127,7 @@ func (c *myCopy) close() {
 // implicitly, DDL, do so as on the server), committed after, rolled back on error. The
 // session's statement limit is max_statement_time (MariaDB) or max_execution_time
 // (MySQL, SELECTs only); when the context ends first, the statement is killed through a
-// maintenance connection. The result is the last statement's that returned rows
+// maintenance connection (kill). The result is the last statement's that returned rows
 // (go-sql-driver skips the results without rows), or none when no statement did.
 func (c *myCopy) Exec(ctx context.Context, q string, lim ExecLimits) (*Result, error) {
 	if err := c.open(ctx); err != nil {
@@ -145,9 +148,7 @@ func (c *myCopy) Exec(ctx context.Context, q string, lim ExecLimits) (*Result, e
 	if _, err := c.conn.ExecContext(ctx, set+"; START TRANSACTION"); err != nil {
 		return nil, c.execError(ctx, err)
 	}
-	stop := context.AfterFunc(ctx, func() {
-		_ = c.m.exec(context.Background(), "KILL QUERY "+strconv.FormatInt(c.id, 10))
-	})
+	stop := engine.OnCancel(ctx, c.kill)
 	res, err := c.run(ctx, q, lim)
 	stop()
 	if err != nil {
@@ -160,6 +161,32 @@ func (c *myCopy) Exec(ctx context.Context, q string, lim ExecLimits) (*Result, e
 		return nil, c.execError(ctx, err)
 	}
 	return res, nil
+}
+
+// killFor bounds how long kill keeps stopping a session.
+const killFor = 5 * time.Second
+
+// kill ends the session's statement and the session (KILL QUERY, then KILL CONNECTION,
+// through the maintenance connection) and waits until the server no longer lists it. The
+// session is lost to us anyway: the driver drops its connection the moment the context
+// ends. KILL QUERY alone, as before, missed a statement still on its way (it found the
+// session idle, and the statement then ran on: on MySQL without any limit, as
+// max_execution_time bounds SELECTs only); a killed session runs nothing that arrives
+// after. Its caller (engine.OnCancel) waits for it.
+func (c *myCopy) kill() {
+	kctx, cancel := context.WithTimeout(context.Background(), killFor)
+	defer cancel()
+	id := strconv.FormatInt(c.id, 10)
+	_ = c.m.exec(kctx, "KILL QUERY "+id)
+	for kctx.Err() == nil {
+		_ = c.m.exec(kctx, "KILL CONNECTION "+id)
+		var n int
+		err := c.m.admin.QueryRowContext(kctx, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", c.id).Scan(&n)
+		if err == nil && n == 0 || err != nil && kctx.Err() == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func (c *myCopy) run(ctx context.Context, q string, lim ExecLimits) (*Result, error) {

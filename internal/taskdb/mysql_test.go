@@ -152,3 +152,42 @@ func TestMySQLReusable(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLCancelStopsStatement: a task statement whose context is cancelled no longer
+// runs on the server when Exec returns, even an UPDATE with no timeout (MySQL's
+// max_execution_time does not bound it, and a timeout of 0 sets no limit on MariaDB).
+// Before, the KILL went from a goroutine Exec did not wait for: the driver drops its
+// connection the moment the context ends, so Exec returned with the UPDATE still running
+// (and, when the statement returned before that goroutine started, no KILL was sent).
+func TestMySQLCancelStopsStatement(t *testing.T) {
+	t.Parallel()
+	m := myBackend(t)
+	bg := context.Background()
+	tmpl, err := m.template(bg, Setup{Name: "cancel", Steps: uniqueSetup(t).Steps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropTemplate(t, tmpl)
+	for i := 0; i < 3; i++ {
+		c, err := tmpl.Copy(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(bg)
+		time.AfterFunc(200*time.Millisecond, cancel)
+		// 10 s a row, three rows: the statement outlives the test unless it is killed.
+		_, err = c.Exec(ctx, "UPDATE t SET name = 'z' WHERE SLEEP(10) = 0 AND id > 0", ExecLimits{})
+		cancel()
+		if err == nil {
+			t.Fatal("a cancelled UPDATE returned no error")
+		}
+		var n int
+		if err := m.admin.QueryRowContext(bg, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'UPDATE t SET name = _z_ WHERE SLEEP%'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("try %d: the cancelled UPDATE still runs on the server when Exec has returned (%v)", i, err)
+		}
+		_ = c.Drop(bg)
+	}
+}
