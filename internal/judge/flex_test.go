@@ -478,6 +478,7 @@ var flexPeek = flag.Bool("flex.peek", false, "TestFlexOnRealResults: log every p
 // execution accuracy accepts with as many rows as gold (so duplicates cannot differ), or
 // at all when FlexOptions.RowsAsSet is set, is exact or column_flexible. It logs how often flex and BIRD's EX agree.
 func TestFlexOnRealResults(t *testing.T) {
+	t.Parallel() // CPU-bound, shares nothing: beside the package's other slow tests (issue 44)
 	if testing.Short() {
 		t.Skip("executes thousands of queries")
 	}

@@ -124,6 +124,7 @@ func checkAgainstOracle(t *testing.T, gold, pred [][]any) {
 // TestComparatorsMatchOracle runs the differential check on 50,000 generated pairs and
 // on the nil and empty results.
 func TestComparatorsMatchOracle(t *testing.T) {
+	t.Parallel() // CPU-bound, shares nothing: beside the package's other slow tests (issue 44)
 	for seed := range uint64(50000) {
 		gold, pred := diffPair(seed)
 		checkAgainstOracle(t, gold, pred)

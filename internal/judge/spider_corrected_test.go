@@ -203,6 +203,7 @@ func TestRunSpiderModes(t *testing.T) {
 // the official rewrite, a corner names why, and nowhere else, over the Spider train
 // golds and the seven systems' Spider dev predictions when ../shared has them.
 func TestSpiderCornersExplainDifferences(t *testing.T) {
+	t.Parallel() // CPU-bound, shares nothing: beside the package's other slow tests (issue 44)
 	corpus := []string{"SELECT value FROM t", "SELECT a FROM t WHERE b = 'YEAR(CURDATE())'", "SELECT count(DISTINCT a) FROM t"}
 	if spider, ok := testutil.SharedIfPresent(t, "data/spider"); ok && !testing.Short() {
 		for _, line := range readLines(t, filepath.Join(spider, "train_gold.sql")) {

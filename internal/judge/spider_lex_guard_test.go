@@ -30,6 +30,7 @@ func checkLexGuards(tb testing.TB, s string) {
 // TestLexGuards: the first-character guards of the sqlparse lexer never change a token, on
 // every SQL string of the real data and on each pattern's corners.
 func TestLexGuards(t *testing.T) {
+	t.Parallel() // CPU-bound, shares nothing: beside the package's other slow tests (issue 44)
 	if testing.Short() {
 		t.Skip("the whole query corpus is slow for -short; go test ./... runs it")
 	}
