@@ -115,7 +115,7 @@ func (s *SpiderRewriteSummary) Warning() string {
 		preds = append(preds, fmt.Sprintf("%s %d", sys.System, sys.Pred))
 	}
 	w := fmt.Sprintf("Spider's official rewrite changes what the query means on %d question%s (the gold on %d; the prediction: %s)",
-		s.Questions, pluralS(s.Questions), s.Gold, strings.Join(preds, ", "))
+		s.Questions, pluralS(s.Questions), s.Gold, perSystem(preds))
 	if f := s.First; f != nil {
 		w += fmt.Sprintf("; first: question %s (%s", f.QuestionID, strings.Join(f.Changed, " and "))
 		if len(f.Corners) > 0 {
@@ -130,7 +130,19 @@ func (s *SpiderRewriteSummary) Warning() string {
 	for _, sys := range s.Systems {
 		diffs = append(diffs, fmt.Sprintf("%s %d", sys.System, len(sys.ModeDiffs)))
 	}
-	return w + "; --spider-mode corrected judged without it, ex_spider differing from the official on: " + strings.Join(diffs, ", ")
+	return w + "; --spider-mode corrected judged without it, ex_spider differing from the official on: " + perSystem(diffs)
+}
+
+// warnSystems is how many systems a warning names: a run of 200 systems made this one
+// line 3,800 characters long. Every system's count is in summary.json's spider_rewrite.
+const warnSystems = 10
+
+// perSystem joins a warning's per-system counts, the first warnSystems of them.
+func perSystem(xs []string) string {
+	if len(xs) <= warnSystems {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:warnSystems], ", ") + fmt.Sprintf(" and %d more systems (summary.json's spider_rewrite)", len(xs)-warnSystems)
 }
 
 func hasModeDiffs(s *SpiderRewriteSummary) bool {

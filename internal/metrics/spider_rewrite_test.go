@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -73,5 +74,22 @@ func TestSummarizeSpiderRewrite(t *testing.T) {
 	}
 	if s := SummarizeSpiderRewrite("corrected", []SystemRecords{a}); !slices.Equal(s.Systems[0].ModeDiffs, []int{1}) || s.Systems[0].Corners["distinct_in_aggregate"] != 1 {
 		t.Errorf("mode diffs %v, corners %v", s.Systems[0].ModeDiffs, s.Systems[0].Corners)
+	}
+}
+
+// TestSpiderRewriteWarningManySystems: the warning names ten systems' counts and says how
+// many more there are (200 systems made it one line of 3,800 characters).
+func TestSpiderRewriteWarningManySystems(t *testing.T) {
+	var systems []SystemRecords
+	for i := range 200 {
+		r := record.Record{Index: 0, QuestionID: "q0", Verdict: record.Correct}
+		r.SpiderRewriteChanged, r.SpiderRewriteCorners = []string{"pred"}, []string{"value_quoted"}
+		systems = append(systems, SystemRecords{Name: fmt.Sprintf("sys%03d", i), Records: []record.Record{r}})
+	}
+	for _, mode := range []string{"official", "corrected"} {
+		w := SummarizeSpiderRewrite(mode, systems).Warning()
+		if !strings.Contains(w, "sys009 1 and 190 more systems (summary.json's spider_rewrite)") || strings.Contains(w, "sys010") || len(w) > 600 {
+			t.Errorf("%s: warning (%d characters) %q", mode, len(w), w)
+		}
 	}
 }
