@@ -201,8 +201,13 @@ func sameVerdicts(t *testing.T, what string, got, want []record.Record) {
 	t.Logf("%s: %d records, verdicts %v, identical to the uninterrupted run", what, len(got), counts)
 }
 
-// superheroSubset writes the superhero questions of a BIRD question file, and returns
-// that file and their predictions keyed by their position in it.
+// faultQuestions is how many superhero questions the fault tests judge: ten before the
+// fault and fourteen for --resume. All 52 took 15-20 s a run on MariaDB (2-3 questions a
+// second), four runs a test, and this pair was cli's last test to end (issue 44).
+const faultQuestions = 24
+
+// superheroSubset writes the first faultQuestions superhero questions of a BIRD question
+// file, and returns that file and their predictions keyed by their position in it.
 func superheroSubset(t *testing.T, questions, predictions string) (string, map[string]string) {
 	t.Helper()
 	b, err := os.ReadFile(questions)
@@ -230,12 +235,12 @@ func superheroSubset(t *testing.T, questions, predictions string) (string, map[s
 		if err := json.Unmarshal(q, &f); err != nil {
 			t.Fatal(err)
 		}
-		if f.DBID == "superhero" {
+		if f.DBID == "superhero" && len(sub) < faultQuestions {
 			preds[strconv.Itoa(len(sub))] = all[strconv.Itoa(i)]
 			sub = append(sub, q)
 		}
 	}
-	if len(sub) < 20 {
+	if len(sub) < faultQuestions {
 		t.Fatalf("%d superhero questions in %s", len(sub), questions)
 	}
 	path := filepath.Join(t.TempDir(), "superhero.json")
