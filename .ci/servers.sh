@@ -65,6 +65,21 @@ SELECT 'CREATE DATABASE nl2sqlbench OWNER nl2sqlbench' WHERE NOT EXISTS (SELECT 
 SQL
 
 # --- MariaDB: the Debian service, bound to 127.0.0.1 by its default configuration.
+# TLS with a self-signed certificate made here, so the engine's row bound is tested over
+# TLS too (internal/engine, TestMySQLRowBounded/tls); plain connections stay as they were.
+tlsdir=/etc/mysql/nl2sqlbench-tls tlscnf=/etc/mysql/mariadb.conf.d/99-nl2sqlbench-tls.cnf
+if [ ! -s "$tlscnf" ] && command -v openssl >/dev/null && [ -d "$(dirname "$tlscnf")" ]; then
+  log "giving MariaDB a self-signed TLS certificate"
+  mkdir -p "$tlsdir"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=127.0.0.1 \
+    -keyout "$tlsdir/key.pem" -out "$tlsdir/cert.pem" 2>/dev/null
+  chown -R mysql:mysql "$tlsdir" 2>/dev/null || true
+  chmod 600 "$tlsdir/key.pem"
+  printf '[mariadb]\nssl_cert = %s/cert.pem\nssl_key = %s/key.pem\n' "$tlsdir" "$tlsdir" >"$tlscnf"
+  if mariadb-admin ping >/dev/null 2>&1; then
+    service mariadb restart >&2
+  fi
+fi
 if ! mariadb-admin ping >/dev/null 2>&1; then
   log "starting MariaDB"
   service mariadb start >&2

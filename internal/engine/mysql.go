@@ -76,9 +76,16 @@ func (*mysqlDialect) open(dsn string) (*sql.DB, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = connectTimeout
 	}
-	bounded := boundable(cfg) && cfg.DialFunc == nil && (cfg.Net == "tcp" || cfg.Net == "unix")
+	// Rows over the byte cap are refused unread (mysql_rowbound.go): the socket is ours,
+	// and compression, which would hide a row's length from it, is off.
+	bounded := cfg.DialFunc == nil && (cfg.Net == "tcp" || cfg.Net == "unix")
 	if bounded {
-		cfg.DialFunc = dialBounded // rows over the byte cap are refused unread: mysql_rowbound.go
+		cfg.DialFunc = dialBounded(usesTLS(cfg))
+		if compressed(cfg) {
+			if err := cfg.Apply(mysql.EnableCompression(false)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	c, err := mysql.NewConnector(cfg)
 	if err != nil {

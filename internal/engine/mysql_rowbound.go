@@ -27,8 +27,12 @@ import (
 // the cap. Nothing goes to the server, so the KILL path (watchCancel, which takes the
 // id from SELECT CONNECTION_ID() on the statement's own connection) is untouched.
 //
-// Not bounded: a DSN with TLS or compression (the bytes on the socket are not packets);
-// those connections keep the byte cap as it was, counted after each row.
+// With TLS the socket carries records, not packets: there the bound counts the raw bytes
+// read since it was set (a row's wire bytes plus what TLS adds and what the driver and
+// TLS read ahead, at most a record or two: rawSlack). Compression is switched off (open,
+// mysql.go): a compressed row of one repeated letter is a few KB on the socket and as
+// large as it is once inflated, so nothing on the socket bounds it, and the results are
+// the same without it.
 
 // mysqlMaxPacket is the largest part of a packet; a packet of this length continues.
 const mysqlMaxPacket = 1<<24 - 1
@@ -47,6 +51,13 @@ const mysqlValueSlack = 80
 // error (its message is at most 512 bytes), the end of a result, an OK.
 const mysqlPacketSlack = 1 << 16
 
+// rawSlack is what a TLS connection's bound adds to the row bound: TLS's own bytes (a
+// record's header, nonce and tag, under 2% of its up to 16 KiB), what TLS and the driver
+// read ahead of the row (a record or two), and the result's column definitions, which
+// the first bound also counts (at most 4096 of about 1.6 KB). Memory stays bounded by the
+// cap plus this.
+func rawSlack(limit int64) int64 { return limit/32 + 8<<20 }
+
 // errPacketBound is what the socket returns for a packet over the bound; the driver
 // reports it as ErrInvalidConn and closes the connection.
 var errPacketBound = errors.New("mysql packet over the row bound")
@@ -59,6 +70,8 @@ type packetBound struct {
 	limit   atomic.Int64 // the largest packet let through; 0: no bound
 	tripped atomic.Bool  // a packet was refused
 	key     any          // the driver connection, in packetBounds
+	raw     bool         // TLS: count bytes since the bound was set, not packets
+	read    atomic.Int64 // raw: bytes read since the bound was set
 
 	hdr     [3]byte // the length of the header being read
 	hdrN    int     // bytes of the header read so far (of 4)
@@ -72,6 +85,14 @@ func (p *packetBound) Read(b []byte) (int, error) {
 		return 0, p.held
 	}
 	n, err := p.Conn.Read(b)
+	if p.raw {
+		if lim := p.limit.Load(); lim > 0 && p.read.Add(int64(n)) > lim+rawSlack(lim) {
+			p.tripped.Store(true)
+			p.held = errPacketBound
+			return 0, errPacketBound
+		}
+		return n, err
+	}
 	for i := 0; i < n; {
 		if p.body > 0 {
 			k := int(min(int64(n-i), p.body))
@@ -142,32 +163,40 @@ func (b boundConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	return c, nil
 }
 
-// boundable reports whether cfg's connections carry plain packets: no TLS, no
-// compression.
-func boundable(cfg *mysql.Config) bool {
-	return cfg.TLS == nil && (cfg.TLSConfig == "" || cfg.TLSConfig == "false") && !strings.Contains(cfg.FormatDSN(), "compress=true")
+// usesTLS reports whether cfg's connections carry TLS records rather than packets.
+func usesTLS(cfg *mysql.Config) bool {
+	return cfg.TLS != nil || (cfg.TLSConfig != "" && cfg.TLSConfig != "false")
 }
 
-// dialBounded dials as the driver does and wraps the socket in a packetBound.
-func dialBounded(ctx context.Context, network, addr string) (net.Conn, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
+// compressed reports whether cfg asks for the compressed protocol (the driver keeps the
+// flag unexported; its DSN form says it).
+func compressed(cfg *mysql.Config) bool {
+	return strings.Contains(cfg.FormatDSN(), "compress=true")
+}
+
+// dialBounded returns a dial that dials as the driver does and wraps the socket in a
+// packetBound (raw: one that counts bytes, for TLS).
+func dialBounded(raw bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetKeepAlive(true) //nolint:errcheck // as the driver: best effort
+		}
+		p := &packetBound{Conn: c, raw: raw}
+		if slot, ok := ctx.Value(dialSlot{}).(**packetBound); ok {
+			*slot = p
+		}
+		return p, nil
 	}
-	if tc, ok := c.(*net.TCPConn); ok {
-		tc.SetKeepAlive(true) //nolint:errcheck // as the driver: best effort
-	}
-	p := &packetBound{Conn: c}
-	if slot, ok := ctx.Value(dialSlot{}).(**packetBound); ok {
-		*slot = p
-	}
-	return p, nil
 }
 
 // rowBound returns what sets the largest packet c will read (n <= 0: none) and what
-// tells an error caused by it. A connection without a packetBound (TLS, compression) is
-// not bounded.
+// tells an error caused by it. A connection without a packetBound (one the DSN's own
+// dialer makes) is not bounded.
 func (*mysqlDialect) rowBound(c *sql.Conn) (func(n int64), func(error) bool, error) {
 	var p *packetBound
 	err := c.Raw(func(dc any) error {
@@ -180,7 +209,11 @@ func (*mysqlDialect) rowBound(c *sql.Conn) (func(n int64), func(error) bool, err
 		return func(int64) {}, func(error) bool { return false }, err
 	}
 	p.tripped.Store(false)
-	return func(n int64) { p.limit.Store(max(n, 0)) }, func(error) bool { return p.tripped.Load() }, nil
+	set := func(n int64) {
+		p.read.Store(0)
+		p.limit.Store(max(n, 0))
+	}
+	return set, func(error) bool { return p.tripped.Load() }, nil
 }
 
 // rowSlack is how many bytes a row of these columns (nil: not known yet) may take on the
