@@ -157,12 +157,17 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 	}
 	qctx, cancel := withTimeout(ctx, lim.Timeout)
 	defer cancel()
+	start := time.Now()
 	res, err := s.run(qctx, p, db, query, lim)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if errors.Is(err, ErrTimeout) {
+			if notOurCancel(qctx, start, lim.Timeout) {
+				return nil, &FaultError{Op: s.d.name() + " cancelled the statement", Hint: "find what cancels or kills statements on the server (an administrator, a monitor), then resume",
+					Err: fmt.Errorf("stopped after %s, before its limit (%s) and not by us", time.Since(start).Round(time.Millisecond), limitText(lim.Timeout))}
+			}
 			return nil, ErrTimeout // the server itself stopped the statement: it is there
 		}
 		if qctx.Err() != nil {
@@ -176,6 +181,30 @@ func (s *serverEngine) Query(ctx context.Context, db, query string, lim Limits) 
 		return nil, s.redact(err)
 	}
 	return res, nil
+}
+
+// cancelSlack is how much earlier than its limit the server may stop a statement for it:
+// MariaDB's limit is sent in seconds with three decimals, rounded.
+const cancelSlack = 50 * time.Millisecond
+
+// notOurCancel reports whether a statement the server says was cancelled (PostgreSQL's
+// 57014, MySQL's 1317: the same codes as its statement limit) was cancelled by someone
+// else: our deadline had not passed and the statement had not run for its limit. A
+// cancel we did not send is not a timeout verdict: the same query may well finish (the
+// attack: pg_cancel_backend or KILL QUERY from another session turned a 4 s query under a
+// 10 s limit into "query timed out").
+func notOurCancel(qctx context.Context, start time.Time, limit time.Duration) bool {
+	if qctx.Err() != nil {
+		return false
+	}
+	return limit <= 0 || time.Since(start)+cancelSlack < limit
+}
+
+func limitText(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return d.String()
 }
 
 // probe pings the server of database db after a statement ran out of time without the
