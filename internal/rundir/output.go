@@ -15,22 +15,50 @@ import (
 var ErrOutputInRun = errors.New("output path is inside the run directory's own files")
 
 // CheckOutput refuses out, a file an output is about to be written to, when it would
-// land on run's own files. Inside the run directory only a new top-level file may be
-// written, and report.html (the run's report, which eval writes itself and no hash
-// covers); never a file the run writes (summary.json, manifest.json, args.json, ...),
-// nothing inside a system folder, and never a folder. Paths are compared after
-// resolving symlinks of the folders on the way, so neither a relative path nor a
+// land on run's own files, or on those of another run directory (a folder holding a
+// manifest.json or summary.json) that out is in or in a system folder of: `report A --md
+// B/D/records.jsonl` replaced run B's records. Inside a run directory only a new
+// top-level file may be written, and report.html (the run's report, which eval writes
+// itself and no hash covers); never a file the run writes (summary.json, manifest.json,
+// args.json, ...), nothing inside a system folder, and never a folder. Paths are compared
+// after resolving symlinks of the folders on the way, so neither a relative path nor a
 // symlinked folder gets around it.
 func CheckOutput(run, out string) error {
-	root, err := realPath(run)
-	if err != nil {
-		return nil // no run directory to protect: loading it reports that
-	}
 	real, err := realPath(filepath.Dir(out))
 	if err != nil {
 		return nil // the output's folder does not exist: writing reports that
 	}
 	target := filepath.Join(real, filepath.Base(out))
+	if root, err := realPath(run); err == nil {
+		if err := checkOutputIn(root, run, out, target); err != nil {
+			return err
+		}
+	}
+	// Another run the output would land on or in: itself, its folder, or the run of a
+	// system folder.
+	for _, dir := range []string{target, real, filepath.Dir(real)} {
+		if isRunDir(dir) {
+			if err := checkOutputIn(dir, dir, out, target); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isRunDir reports whether dir holds a run's manifest.json or summary.json.
+func isRunDir(dir string) bool {
+	for _, f := range []string{ManifestFile, SummaryFile} {
+		if fi, err := os.Lstat(filepath.Join(dir, f)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOutputIn applies CheckOutput's rules for the run directory root (named run) to
+// target, out resolved.
+func checkOutputIn(root, run, out, target string) error {
 	rel, err := filepath.Rel(root, target)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return nil // outside the run

@@ -13,9 +13,11 @@ import (
 func TestCheckOutput(t *testing.T) {
 	base := t.TempDir()
 	run := filepath.Join(base, "r")
-	for _, p := range []string{"summary.json", "manifest.json", "args.json", "D/records.jsonl", "D/statistics.json"} {
-		os.MkdirAll(filepath.Dir(filepath.Join(run, p)), 0o755)
-		os.WriteFile(filepath.Join(run, p), []byte("{}"), 0o644)
+	for _, r := range []string{run, filepath.Join(base, "other")} { // "other": another run, not the one reported
+		for _, p := range []string{"summary.json", "manifest.json", "args.json", "D/records.jsonl", "D/statistics.json"} {
+			os.MkdirAll(filepath.Dir(filepath.Join(r, p)), 0o755)
+			os.WriteFile(filepath.Join(r, p), []byte("{}"), 0o644)
+		}
 	}
 	os.Symlink(run, filepath.Join(base, "link"))
 	os.Symlink(filepath.Join(run, "D"), filepath.Join(base, "dlink"))
@@ -38,6 +40,14 @@ func TestCheckOutput(t *testing.T) {
 		{"r/summary.md", true},  // a new file beside summary.json
 		{"report.html", true},
 		{"elsewhere/x.md", true}, // a folder that does not exist: the write reports it
+		// Another run's files (the attack: `report A --md B/D/records.jsonl` replaced B's records).
+		{"other/D/records.jsonl", false},
+		{"other/summary.json", false},
+		{"other/D/new.md", false},
+		{"other/D", false},
+		{"other", false},
+		{"other/summary.md", true},
+		{"other/report.html", true},
 	}
 	for _, tt := range tests {
 		out := filepath.Join(base, tt.out)
