@@ -311,6 +311,11 @@ func dbError(err error) error {
 		case sqlite3.ErrCantOpen, sqlite3.ErrIoErr:
 			// The file vanished or became unreadable while the run used it.
 			return &FaultError{Op: "cannot read sqlite database", Err: err}
+		case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
+			// The file is damaged or is not a database (overwritten during the run, or
+			// never one): no query's verdict, gold or predicted, means anything on it.
+			return &FaultError{Op: "sqlite database file is damaged or not a database", Err: err,
+				Hint: "restore the database file (a benchmark database must not change during a run)"}
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			// Another process holds a write lock past the busy timeout (go-sqlite3's
 			// default, 5 s, each try): says nothing about the query, so never a verdict.

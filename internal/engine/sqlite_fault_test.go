@@ -100,7 +100,7 @@ func TestSQLiteWALWithoutSHMOnReadOnlyFolder(t *testing.T) {
 // Attack: the busy and locked codes are faults wherever they come from, and a fault's
 // hint defaults to restarting the server only when it has none.
 func TestSQLiteBusyCodesAreFaults(t *testing.T) {
-	for _, code := range []int{5 /* SQLITE_BUSY */, 6 /* SQLITE_LOCKED */} {
+	for _, code := range []int{5 /* SQLITE_BUSY */, 6 /* SQLITE_LOCKED */, 11 /* SQLITE_CORRUPT */, 26 /* SQLITE_NOTADB */} {
 		err := dbError(sqliteErr(code))
 		if !errors.Is(err, ErrInfrastructure) {
 			t.Errorf("sqlite code %d: %v, want a fault", code, err)
@@ -112,3 +112,33 @@ func TestSQLiteBusyCodesAreFaults(t *testing.T) {
 }
 
 func sqliteErr(code int) error { return sqlite3.Error{Code: sqlite3.ErrNo(code)} }
+
+// TestSQLiteDamagedIsFault (issue 45, attack campaign of round 54): a database file
+// overwritten during a run, or never a database, made every later question a
+// gold_error ("file is not a database") and the run exited 0 with a score. It is a fault
+// now: the run stops, naming the file, and resumes once the file is restored.
+func TestSQLiteDamagedIsFault(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	// A database the run had not opened yet when it was overwritten (the attack: the
+	// second database of two, damaged while the first question ran).
+	path := makeDB(t, "damaged.sqlite", fixtureStmts...)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte(strings.Repeat("X", 100))) // the header, as the attack did
+	f.Close()
+	garbage := filepath.Join(t.TempDir(), "garbage.sqlite")
+	os.WriteFile(garbage, []byte(strings.Repeat("not a database ", 600)), 0o644)
+	for _, p := range []string{path, garbage} {
+		_, err := e.Query(context.Background(), p, "SELECT * FROM t", Limits{Timeout: 5 * time.Second})
+		var de *DBError
+		if !errors.Is(err, ErrInfrastructure) || errors.As(err, &de) {
+			t.Errorf("%s: %v; want a fault, not a query error", filepath.Base(p), err)
+		}
+		if h := FaultHint(err); !strings.Contains(h, "restore the database file") {
+			t.Errorf("%s: hint %q (%v)", filepath.Base(p), h, err)
+		}
+	}
+}
