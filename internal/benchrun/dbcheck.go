@@ -19,6 +19,12 @@ import (
 // (BIRD's questions on Spider's formula_1, which shares the name, scored EX 48.48).
 var ErrWrongDatabase = errors.New("database does not match the dataset's schema")
 
+// ErrWrongTables is Prepare's error when the tables file lists none of the dataset's
+// databases: it is another dataset's, and exact set match would read its foreign keys
+// from nowhere (Spider's dev with BIRD's dev_tables.json: ESM 67.08 instead of 70.06,
+// silently; Spider's evaluation.py stops with a KeyError).
+var ErrWrongTables = errors.New("tables file does not describe the dataset's databases")
+
 // dbSource is where a run's databases are, for the checks below: SQLite files, DuckDB
 // files or a server's databases. To check another kind of database, give its find and
 // read.
@@ -78,6 +84,9 @@ func checkDatabasesIn(ctx context.Context, ds *dataset.Dataset, src dbSource) er
 	if err != nil {
 		return fmt.Errorf("check databases against %s: %w", ds.Tables, err)
 	}
+	if err := checkTablesListed(ds, declared); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, q := range ds.Questions {
 		if seen[q.DBID] {
@@ -112,6 +121,33 @@ func checkDatabasesIn(ctx context.Context, ds *dataset.Dataset, src dbSource) er
 		}
 	}
 	return nil
+}
+
+// checkTablesListed refuses a tables file that lists none of the db_ids of ds's
+// questions. One that lists some is kept: those it lacks are not checked, as before.
+func checkTablesListed(ds *dataset.Dataset, declared map[string]*dbschema.Schema) error {
+	var ids []string
+	seen := map[string]bool{}
+	for _, q := range ds.Questions {
+		if seen[q.DBID] {
+			continue
+		}
+		if declared[q.DBID] != nil {
+			return nil
+		}
+		seen[q.DBID] = true
+		ids = append(ids, q.DBID)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	more := ""
+	if len(ids) > 3 {
+		more = fmt.Sprintf(" and %d more", len(ids)-3)
+		ids = ids[:3]
+	}
+	return fmt.Errorf("%w: %s lists none of the dataset's databases (%s%s): it is another dataset's; give this one's own tables file (--tables)",
+		ErrWrongTables, ds.Tables, strings.Join(ids, ", "), more)
 }
 
 // missingSchema lists what of want got lacks or, with types, declares otherwise, in

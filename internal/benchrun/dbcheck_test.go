@@ -53,6 +53,27 @@ func TestCheckDatabasesRefusesAnotherDatabase(t *testing.T) {
 	}
 }
 
+// TestCheckDatabasesRefusesAnotherTablesFile (issue 45, round 54's attacks): Spider's
+// dev judged with BIRD's dev_tables.json, which lists none of Spider's databases, scored
+// ESM 67.08 instead of 70.06 with exit 0 and no warning. It is refused now, naming the
+// file; Spider with its own tables file passes (above).
+func TestCheckDatabasesRefusesAnotherTablesFile(t *testing.T) {
+	data := sharedData(t)
+	ctx := context.Background()
+	birdTables := filepath.Join(data, "bird", "dev_tables.json")
+	if _, err := os.Stat(birdTables); err != nil {
+		t.Skipf("no %s: %v", birdTables, err)
+	}
+	ds, err := dataset.Load(ctx, "spider:"+filepath.Join(data, "spider"), dataset.Options{Tables: birdTables, NoHardness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = checkDatabases(ctx, ds)
+	if !errors.Is(err, ErrWrongTables) || !strings.Contains(err.Error(), "dev_tables.json lists none") {
+		t.Errorf("Spider with BIRD's tables file: err = %v, want ErrWrongTables naming the file", err)
+	}
+}
+
 // TestMissingSchema: what a database lacks of the declared schema, in the declared order;
 // SQLite's own tables and Spider's coarse "number" are not compared.
 func TestMissingSchema(t *testing.T) {
