@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/dataset"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/llmjudge"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/report"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // evalConfig is the flags of eval (demo fills it too): the run layer's Config, where the
@@ -114,6 +115,11 @@ queries (docs/spider2.md).`,
 			}
 			if cfg.Resume && cfg.Out == "" {
 				return usagef("--resume needs the --out of the run to continue")
+			}
+			if cfg.Out != "" {
+				if err := rundir.CheckNotInsideRun(cfg.Out, false); err != nil {
+					return err
+				}
 			}
 			if err := checkEvalLimits(cfg.Timeout, cfg.MaxRows, cfg.Workers); err != nil {
 				return err

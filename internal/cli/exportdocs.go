@@ -8,6 +8,7 @@ import (
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/benchrun"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
+	"github.com/nl2sqlbench/nl2sqlbench/internal/rundir"
 )
 
 // newExportDocsCmd: `export-docs` writes an SQLite database as JSON documents for
@@ -30,6 +31,9 @@ first gold SQL run on SQLite.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if db == "" || out == "" {
 				return usagef("export-docs needs --db FILE and --out DIR")
+			}
+			if err := rundir.CheckNotInsideRun(out, true); err != nil {
+				return err
 			}
 			if err := checkTimeout("--timeout", timeout); err != nil {
 				return err

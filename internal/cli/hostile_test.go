@@ -158,17 +158,20 @@ func resourceCases() []hostileCase {
  "column_types": ["text", "number", "text"], "primary_keys": [], "foreign_keys": []}]`
 	}
 	var cs []hostileCase
-	// A broken database fails the gold SQL of its questions: they are excluded from
-	// the scores (verdict gold_error) and the run goes on, exit 0, with a warning that
-	// names the first failure.
-	for name, d := range map[string]struct{ data, why string }{
-		"zero bytes":       {"", "no such table: t"},
-		"text file":        {"SELECT 1\n", "file is not a database"},
-		"sqlite header":    {"SQLite format 3\x00", "shop.sqlite"},
-		"truncated sqlite": {"SQLite format 3\x00\x10\x00\x01\x01\x00\x40\x20\x20" + strings.Repeat("\x00", 200), "shop.sqlite"},
+	// An empty file is an empty database to SQLite: the gold SQL of its questions fails
+	// (verdict gold_error, excluded from the scores) and the run goes on, exit 0.
+	cs = append(cs, hostileCase{name: "db/zero bytes", role: "db", file: "shop.sqlite", data: []byte{}, code: 0,
+		where: []string{"gold_error", "database shop under", "no such table: t"}})
+	// A file that is damaged or no database is an infrastructure fault, never a verdict
+	// (round 54: they were gold_errors, and a score without those questions): the run
+	// stops, naming the file and what to do, exit 1.
+	for name, data := range map[string]string{
+		"text file":        "SELECT 1\n",
+		"sqlite header":    "SQLite format 3\x00",
+		"truncated sqlite": "SQLite format 3\x00\x10\x00\x01\x01\x00\x40\x20\x20" + strings.Repeat("\x00", 200),
 	} {
-		cs = append(cs, hostileCase{name: "db/" + name, role: "db", file: "shop.sqlite", data: []byte(d.data), code: 0,
-			where: []string{"gold_error", "database shop under", d.why}})
+		cs = append(cs, hostileCase{name: "db/" + name, role: "db", file: "shop.sqlite", data: []byte(data), code: 1,
+			where: []string{"damaged or not a database", "restore the database file", "--resume"}})
 	}
 	valid := tables(`, [0, "id"], [0, "name"]`)
 	for name, d := range map[string]struct {
