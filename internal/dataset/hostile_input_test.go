@@ -46,3 +46,25 @@ func TestHugeDatasetValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyGoldAlternatives (issue 45, round 54's attacks): one question listing
+// 300,000 gold queries (3.6 MB) took 622 MB in eval, each gold run for every prediction.
+// More than MaxGoldAlternatives is refused naming the line; exactly that many load.
+func TestTooManyGoldAlternatives(t *testing.T) {
+	dir := t.TempDir()
+	line := func(n int) string {
+		golds := strings.TrimSuffix(strings.Repeat(`"SELECT 2", `, n), ", ")
+		return `{"question_id": "q", "db_id": "d", "question": "x", "gold": [` + golds + `]}` + "\n"
+	}
+	ok := filepath.Join(dir, "ok.jsonl")
+	os.WriteFile(ok, []byte(line(MaxGoldAlternatives)), 0o644)
+	if _, err := Load(t.Context(), "jsonl:"+ok, Options{NoHardness: true}); err != nil {
+		t.Errorf("%d gold queries: %v", MaxGoldAlternatives, err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(line(1)+line(300000)), 0o644)
+	_, err := Load(t.Context(), "jsonl:"+bad, Options{NoHardness: true})
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), bad+":2:") || !strings.Contains(err.Error(), "300000 gold queries") {
+		t.Errorf("300,000 gold queries: %v; want ErrMalformed naming line 2 and the count", err)
+	}
+}

@@ -19,7 +19,7 @@ import (
 //	question     the natural-language question.
 //	evidence     optional external knowledge, as BIRD has.
 //	gold         required: the gold SQL, a string, or an array of equally acceptable
-//	             gold queries (a prediction matching any one is correct). "SQL" or
+//	             gold queries, at most 100 (a prediction matching any one is correct). "SQL" or
 //	             "query" are accepted in its place.
 //	difficulty   optional label used to break results down; default "unknown".
 //
