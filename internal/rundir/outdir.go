@@ -55,6 +55,15 @@ func PlanOut(out string, resume, force bool) (OutDir, error) {
 	if err != nil {
 		return d, fmt.Errorf("create run directory: %w", err)
 	}
+	// MkdirTemp makes the folder 0700, and once swapped in it was the run's: a replaced
+	// run (and runs/demo, replaced on every demo) became unreadable to the group. Made
+	// again under its unique name, it gets the mode of any new run (0755 under the umask).
+	if err := os.Remove(work); err != nil {
+		return d, fmt.Errorf("create run directory: %w", err)
+	}
+	if err := os.Mkdir(work, 0o755); err != nil {
+		return d, fmt.Errorf("create run directory: %w", err)
+	}
 	d.Work = work
 	return d, nil
 }

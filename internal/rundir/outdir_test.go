@@ -66,6 +66,14 @@ func TestOutDirCommit(t *testing.T) {
 		} else {
 			d.Abandon()
 		}
+		// A replaced run has a new run's mode (MkdirTemp's 0700 made it unreadable to
+		// the group: round 54's new-user trial), whatever the umask.
+		ref := filepath.Join(t.TempDir(), "ref")
+		os.Mkdir(ref, 0o755)
+		fr, _ := os.Stat(ref)
+		if fi, err := os.Stat(out); keep && (err != nil || fr == nil || fi.Mode().Perm() != fr.Mode().Perm()) {
+			t.Errorf("replaced run's mode %v (%v), want a new folder's", fi.Mode().Perm(), err)
+		}
 		entries, _ := os.ReadDir(out)
 		if len(entries) != 1 || entries[0].Name() != want {
 			t.Errorf("commit %v: %s holds %v, want only %s", keep, out, entries, want)
