@@ -61,13 +61,17 @@ func TestHintsRunAsTyped(t *testing.T) {
 		want        []string // parts of the output
 	}{
 		{"eval's report hint, built binary", "./nl2sqlbench", eval,
-			[]string{"HTML report: ./nl2sqlbench report '" + out + "' --html '" + filepath.Join(out, "report.html") + "'"}},
+			[]string{"HTML report: ./nl2sqlbench report '" + out + "' --html '" + filepath.Join(out, "report.html") + "'",
+				"): ./nl2sqlbench eval --resume --out '" + out + "' --details;"}},
 		{"eval's report hint, go run", "/tmp/go-build42/b001/exe/nl2sqlbench", eval,
 			[]string{"HTML report: go run ./cmd/nl2sqlbench report '" + out + "' --html"}},
 		{"usage error", "./bin/nl2sqlbench", []string{"eval", "--detials"},
 			[]string{"usage: ./bin/nl2sqlbench eval --dataset", "example: ./bin/nl2sqlbench eval --dataset", "every flag: ./bin/nl2sqlbench eval --help"}},
 		{"usage error, on PATH", "nl2sqlbench", []string{"report"},
 			[]string{"usage: nl2sqlbench report RUN_DIR", "every flag: nl2sqlbench report --help"}},
+		// The --details hint, run as printed: the finished run's tables, nothing judged again.
+		{"eval's --details hint, run", "./nl2sqlbench", []string{"eval", "--resume", "--out", out, "--details"},
+			[]string{"run directory: " + out, "HTML report: ./nl2sqlbench report"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stdout, stderr := runAs(t, tc.argv0, tc.args...)

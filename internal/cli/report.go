@@ -39,7 +39,7 @@ name files you trust instead:
   --dataset FILE  the run's question file, for what records do not hold (BIRD's evidence);
                   it must hold the run's questions at their indexes`,
 		Example: `  nl2sqlbench report runs/spider-dev --html report.html --md summary.md
-  nl2sqlbench report runs/bird-dev --html report.html --db-root data/bird/dev_databases --dataset data/bird/dev.json`,
+  nl2sqlbench report runs/bird-dev --html bird.html --db-root ../shared/data/bird/dev_databases --dataset ../shared/data/bird/mini_dev_sqlite.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkMaxRows("--max-rows", opt.Exec.MaxRows); err != nil {
