@@ -77,6 +77,7 @@ type Result struct {
 	Summary *rundir.Summary // summary.json
 	Systems []SystemResult  // in Plan.Systems order
 	Elapsed time.Duration   // judging and timing
+	Resumed int             // records taken from the run being resumed, all systems together
 }
 
 // SystemResult is one system's records (resumed ones first) and statistics.json.
@@ -108,6 +109,7 @@ func Eval(ctx context.Context, p *Plan, resumed [][]record.Record, sink Sink, ob
 		res.Systems[i] = SystemResult{Name: s.Name, Dir: s.Dir}
 		if resumed != nil {
 			res.Systems[i].Records = resumed[i]
+			res.Resumed += len(resumed[i])
 		}
 		// One allocation for every record to come (808 bytes each), not a slice regrown
 		// and copied as records arrive.

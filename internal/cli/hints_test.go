@@ -71,7 +71,7 @@ func TestHintsRunAsTyped(t *testing.T) {
 			[]string{"usage: nl2sqlbench report RUN_DIR", "every flag: nl2sqlbench report --help"}},
 		// The --details hint, run as printed: the finished run's tables, nothing judged again.
 		{"eval's --details hint, run", "./nl2sqlbench", []string{"eval", "--resume", "--out", out, "--details"},
-			[]string{"run directory: " + out, "HTML report: ./nl2sqlbench report"}},
+			[]string{"nothing left to judge: the run was complete; run directory: " + out, "HTML report: ./nl2sqlbench report"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stdout, stderr := runAs(t, tc.argv0, tc.args...)

@@ -22,8 +22,12 @@ func printSummary(w io.Writer, res *benchrun.Result, questions int, out string, 
 	if err := write(w, sum); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%s x %s judged in %.2fs; run directory: %s\n",
-		plural(questions, "question"), plural(len(res.Systems), "system"), res.Elapsed.Seconds(), out)
+	judged := fmt.Sprintf("judged in %.2fs", res.Elapsed.Seconds())
+	if res.Resumed > 0 && res.Resumed >= questions*len(res.Systems) {
+		judged = "nothing left to judge: the run was complete" // --resume of a finished run
+	}
+	_, err := fmt.Fprintf(w, "\n%s x %s %s; run directory: %s\n",
+		plural(questions, "question"), plural(len(res.Systems), "system"), judged, out)
 	if err != nil {
 		return err
 	}
