@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -193,9 +195,20 @@ func evaluate(ctx context.Context, e *env, cfg benchrun.Config, o runOutput) (*b
 			}
 		}()
 	}
+	// --force replaces the run whole, a report made from it too; say so rather than let a
+	// report the summary's hint had the user write there vanish (round 54's trial).
+	oldReport := ""
+	if o.Force && !o.WritesReport {
+		if fi, err := os.Lstat(filepath.Join(out, rundir.ReportFile)); err == nil && fi.Mode().IsRegular() {
+			oldReport = filepath.Join(out, rundir.ReportFile)
+		}
+	}
 	res, p, err := benchrun.EvalInto(ctx, cfg, dst, obs)
 	if err != nil {
 		return nil, err
+	}
+	if oldReport != "" {
+		fmt.Fprintf(e.stderr, "note: --force replaced the earlier run in %s, and with it %s, the report made from it\n", out, oldReport)
 	}
 	sum := res.Summary
 	if o.Quiet {

@@ -65,6 +65,11 @@ func TestHintsRunAsTyped(t *testing.T) {
 				"): ./nl2sqlbench eval --resume --out '" + out + "' --details;"}},
 		{"eval's report hint, go run", "/tmp/go-build42/b001/exe/nl2sqlbench", eval,
 			[]string{"HTML report: go run ./cmd/nl2sqlbench report '" + out + "' --html"}},
+		// The report hint run as printed, then the run replaced: it says the report went too.
+		{"report as hinted", "./nl2sqlbench", []string{"report", out, "--html", filepath.Join(out, "report.html")},
+			[]string{"html report: " + filepath.Join(out, "report.html")}},
+		{"eval --force over a report", "./nl2sqlbench", eval,
+			[]string{"note: --force replaced the earlier run in " + out + ", and with it " + filepath.Join(out, "report.html")}},
 		{"usage error", "./bin/nl2sqlbench", []string{"eval", "--detials"},
 			[]string{"usage: ./bin/nl2sqlbench eval --dataset", "example: ./bin/nl2sqlbench eval --dataset", "every flag: ./bin/nl2sqlbench eval --help"}},
 		{"usage error, on PATH", "nl2sqlbench", []string{"report"},
