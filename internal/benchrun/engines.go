@@ -184,7 +184,7 @@ func (o *Engines) openDuckDB(workers int, sqlite engine.Engine) (engine.Engine, 
 	if workers > 1 {
 		threads = 1 // workers queries at once each get a thread, not a thread per CPU
 	}
-	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: o.DuckDBLib, Threads: threads})
+	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: o.DuckDBLib, Threads: threads, Isolate: engine.DuckDBIsolationSupported})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--engine duckdb: %w", err)
 	}

@@ -18,7 +18,7 @@ func spider2DuckDB(p *Plan) (eng *engine.DuckDB, why string) {
 	if !spider2NeedsDuckDB(p) {
 		return nil, ""
 	}
-	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: p.Config.DuckDBLib, Threads: duckThreads(p.Config.Workers)})
+	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: p.Config.DuckDBLib, Threads: duckThreads(p.Config.Workers), Isolate: engine.DuckDBIsolationSupported})
 	if err != nil {
 		return nil, err.Error()
 	}

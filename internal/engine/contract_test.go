@@ -115,7 +115,7 @@ func contractTargets(t *testing.T) []contractTarget {
 		t.Logf("%s not set: PostgreSQL skipped (bash .ci/servers.sh starts a server)", pgDSNVar)
 	}
 	if lib := os.Getenv(engine.LibDuckDBEnv); lib != "" {
-		targets = append(targets, duckTarget(t, lib))
+		targets = append(targets, duckTargets(t, lib)...)
 	} else {
 		t.Logf("%s not set: DuckDB skipped (export %s=\"$(bash .ci/duckdb.sh)\")", engine.LibDuckDBEnv, engine.LibDuckDBEnv)
 	}

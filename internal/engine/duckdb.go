@@ -33,6 +33,9 @@ type DuckDB struct {
 	// memGate lets a statement stopped at the memory limit run again alone
 	// (duckdb_memory.go).
 	memGate sync.RWMutex
+
+	// pool runs the statements in worker processes when opt.Isolate (duckdb_worker.go).
+	pool *duckPool
 }
 
 var _ Engine = (*DuckDB)(nil)
@@ -46,6 +49,13 @@ type DuckDBOptions struct {
 	// MemoryLimit is DuckDB's memory_limit per database ("" means 1GB). A query that
 	// needs more fails (nothing is spilled next to the database file).
 	MemoryLimit string
+	// Isolate runs each statement in a worker process whose address space is capped
+	// (duckdb_worker.go): memory_limit does not bound one expression's temporaries.
+	// Linux only (DuckDBIsolationSupported).
+	Isolate bool
+	// WorkerMemory is the address space a worker may map beyond what it holds once
+	// started; 0 means DefaultDuckDBWorkerMemory. Only with Isolate.
+	WorkerMemory int64
 }
 
 // NewDuckDB loads the DuckDB library (opt.Lib, else $NL2SQLBENCH_LIBDUCKDB) and returns
@@ -64,7 +74,20 @@ func NewDuckDB(opt DuckDBOptions) (*DuckDB, error) {
 	if opt.MemoryLimit == "" {
 		opt.MemoryLimit = "1GB"
 	}
-	return &DuckDB{opt: opt, version: v, dbs: map[string]unsafe.Pointer{}}, nil
+	d := &DuckDB{opt: opt, version: v, dbs: map[string]unsafe.Pointer{}}
+	if opt.Isolate {
+		if !DuckDBIsolationSupported {
+			return nil, fmt.Errorf("duckdb worker processes need Linux (this is %s)", runtime.GOOS)
+		}
+		if d.opt.WorkerMemory <= 0 {
+			d.opt.WorkerMemory = DefaultDuckDBWorkerMemory
+		}
+		cfg := duckWorkerConfig{Lib: opt.Lib, MemoryLimit: opt.MemoryLimit, Threads: opt.Threads, Memory: d.opt.WorkerMemory}
+		if d.pool, err = newDuckPool(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 // Version is the loaded library's DuckDB version, e.g. "v1.5.0".
@@ -72,6 +95,9 @@ func (d *DuckDB) Version() string { return d.version }
 
 // Close closes every database the engine opened.
 func (d *DuckDB) Close() error {
+	if d.pool != nil {
+		d.pool.close()
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for p, db := range d.dbs {
@@ -145,6 +171,12 @@ func (d *DuckDB) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	first, err := singleStatement(query)
 	if err != nil {
 		return nil, err
+	}
+	if d.pool != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return d.pool.query(ctx, path, first, lim)
 	}
 	db, err := d.open(path)
 	if err != nil {

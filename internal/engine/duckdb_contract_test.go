@@ -18,8 +18,9 @@ var duckFixture = []string{
 	`INSERT INTO k VALUES ('x', 1), ('y', 1)`,
 }
 
-// duckTarget builds the DuckDB fixture file (read-write, once) and the engine on it.
-func duckTarget(t *testing.T, lib string) contractTarget {
+// duckTarget builds the DuckDB fixture file (read-write, once) and the engine on it,
+// and the same engine running its statements in worker processes (duckdb_worker.go).
+func duckTargets(t *testing.T, lib string) []contractTarget {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), contractDB+".duckdb")
 	if err := engine.CreateDuckDB(lib, path, duckFixture...); err != nil {
@@ -30,5 +31,13 @@ func duckTarget(t *testing.T, lib string) contractTarget {
 		t.Fatal(err)
 	}
 	t.Logf("DuckDB %s from %s", eng.Version(), lib)
-	return contractTarget{"duckdb", eng, path}
+	targets := []contractTarget{{"duckdb", eng, path}}
+	if engine.DuckDBIsolationSupported {
+		iso, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: lib, Isolate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets = append(targets, contractTarget{"duckdb-isolated", iso, path})
+	}
+	return targets
 }

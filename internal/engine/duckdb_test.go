@@ -17,15 +17,16 @@ import (
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
-// newDuck builds a DuckDB file from stmts in a fresh directory and an engine on it.
-func newDuck(tb testing.TB, stmts ...string) (*engine.DuckDB, string) {
+// newDuck builds a DuckDB file from stmts in a fresh directory and an engine on it,
+// running statements in worker processes when iso (duckdb_worker.go).
+func newDuck(tb testing.TB, iso bool, stmts ...string) (*engine.DuckDB, string) {
 	tb.Helper()
 	lib := testutil.LibDuckDB(tb)
 	path := filepath.Join(tb.TempDir(), "db.duckdb")
 	if err := engine.CreateDuckDB(lib, path, stmts...); err != nil {
 		tb.Fatal(err)
 	}
-	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: lib})
+	eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: lib, Isolate: iso})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -33,9 +34,20 @@ func newDuck(tb testing.TB, stmts ...string) (*engine.DuckDB, string) {
 	return eng, path
 }
 
+// bothDuckModes runs f in-process and, where supported, with worker processes: the
+// engine's behaviour must not depend on where a statement runs.
+func bothDuckModes(t *testing.T, f func(t *testing.T, iso bool)) {
+	t.Run("in-process", func(t *testing.T) { f(t, false) })
+	if engine.DuckDBIsolationSupported {
+		t.Run("isolated", func(t *testing.T) { f(t, true) })
+	}
+}
+
 // TestDuckDBValues holds the type mapping documented in duckdb_values.go.
-func TestDuckDBValues(t *testing.T) {
-	eng, db := newDuck(t,
+func TestDuckDBValues(t *testing.T) { bothDuckModes(t, testDuckDBValues) }
+
+func testDuckDBValues(t *testing.T, iso bool) {
+	eng, db := newDuck(t, iso,
 		`CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')`,
 		`CREATE TABLE v (m mood, d DECIMAL(10, 2), big DECIMAL(30, 3))`,
 		`INSERT INTO v VALUES ('happy', 55.00, -123456789012345678901.5), (NULL, -0.05, 0)`)
@@ -101,8 +113,10 @@ func TestDuckDBValues(t *testing.T) {
 
 // TestDuckDBUnsupportedType: a column of a type the engine does not read is an
 // infrastructure fault naming the column (the task is unjudged, never wrong).
-func TestDuckDBUnsupportedType(t *testing.T) {
-	eng, db := newDuck(t)
+func TestDuckDBUnsupportedType(t *testing.T) { bothDuckModes(t, testDuckDBUnsupportedType) }
+
+func testDuckDBUnsupportedType(t *testing.T, iso bool) {
+	eng, db := newDuck(t, iso)
 	for _, q := range []string{"SELECT [1, 2] AS l", "SELECT {'a': 1} AS s", "SELECT INTERVAL 3 DAY AS i"} {
 		_, err := eng.Query(context.Background(), db, q, engine.Limits{})
 		if !errors.Is(err, engine.ErrInfrastructure) || !strings.Contains(err.Error(), "CAST it to VARCHAR") {
@@ -117,8 +131,10 @@ func TestDuckDBUnsupportedType(t *testing.T) {
 
 // TestDuckDBReadOnly: nothing a query does changes the database directory: writes,
 // ATTACH (which would create a file), COPY, reading other files, settings, extensions.
-func TestDuckDBReadOnly(t *testing.T) {
-	eng, db := newDuck(t, `CREATE TABLE t (id INTEGER)`, `INSERT INTO t VALUES (1), (2)`)
+func TestDuckDBReadOnly(t *testing.T) { bothDuckModes(t, testDuckDBReadOnly) }
+
+func testDuckDBReadOnly(t *testing.T, iso bool) {
+	eng, db := newDuck(t, iso, `CREATE TABLE t (id INTEGER)`, `INSERT INTO t VALUES (1), (2)`)
 	dir := filepath.Dir(db)
 	before := duckDirSums(t, dir)
 	other := filepath.Join(dir, "other.duckdb")
@@ -176,8 +192,10 @@ func duckDirSums(tb testing.TB, dir string) string {
 
 // TestDuckDBInterruptWhileStreaming: a timeout or a cancellation also stops a query
 // that is streaming a huge result (not only one still computing), promptly.
-func TestDuckDBInterruptWhileStreaming(t *testing.T) {
-	eng, db := newDuck(t)
+func TestDuckDBInterruptWhileStreaming(t *testing.T) { bothDuckModes(t, testDuckDBInterruptWhileStreaming) }
+
+func testDuckDBInterruptWhileStreaming(t *testing.T, iso bool) {
+	eng, db := newDuck(t, iso)
 	const q = "SELECT x, x * 2 AS y FROM range(2000000000) r(x)"
 	start := time.Now()
 	_, err := eng.Query(context.Background(), db, q, engine.Limits{Timeout: 200 * time.Millisecond, MaxBytes: -1})
@@ -208,8 +226,10 @@ func TestDuckDBInterruptWhileStreaming(t *testing.T) {
 
 // TestDuckDBOpenErrors: a missing file or a file that is not a DuckDB database is an
 // infrastructure fault; no library is a clear error naming both ways to give one.
-func TestDuckDBOpenErrors(t *testing.T) {
-	eng, _ := newDuck(t)
+func TestDuckDBOpenErrors(t *testing.T) { bothDuckModes(t, testDuckDBOpenErrors) }
+
+func testDuckDBOpenErrors(t *testing.T, iso bool) {
+	eng, _ := newDuck(t, iso)
 	dir := t.TempDir()
 	if _, err := eng.Query(context.Background(), filepath.Join(dir, "nope.duckdb"), "SELECT 1", engine.Limits{}); !errors.Is(err, engine.ErrInfrastructure) || !errors.Is(err, engine.ErrNoDatabase) {
 		t.Errorf("missing file: %v", err)
@@ -249,7 +269,7 @@ func BenchmarkDuckDBOpenQuery(b *testing.B) {
 // BenchmarkDuckDBSmallSelect is BenchmarkSmallSelect on DuckDB: one small SELECT on an
 // open database (DuckDB: a connection per query).
 func BenchmarkDuckDBSmallSelect(b *testing.B) {
-	eng, db := newDuck(b, "CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)",
+	eng, db := newDuck(b, false, "CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)",
 		"INSERT INTO t SELECT x, 'name' || x FROM range(1, 11) r(x)")
 	lim := engine.Limits{Timeout: 5 * time.Second, MaxRows: 1000}
 	b.ReportAllocs()
@@ -264,7 +284,7 @@ func BenchmarkDuckDBSmallSelect(b *testing.B) {
 // BenchmarkDuckDBMillionRows is BenchmarkMillionRows on DuckDB: a 1,000,000-row result of
 // an integer and a text column.
 func BenchmarkDuckDBMillionRows(b *testing.B) {
-	eng, db := newDuck(b)
+	eng, db := newDuck(b, false)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := eng.Query(context.Background(), db, "SELECT x, 'row' || x FROM range(1, 1000001) r(x)", engine.Limits{})

@@ -1,0 +1,358 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// DuckDB's memory_limit does not count the temporaries of evaluating one expression (four
+// 250 MB repeats concatenated took 4.2 GB under a 1GB limit), and no DuckDB setting does.
+// With DuckDBOptions.Isolate every statement runs instead in a worker process: this same
+// binary, started with duckWorkerEnv set (duckdb_worker_serve.go's init), which caps its
+// own address space (RLIMIT_AS) at what it mapped on start plus DuckDBOptions.WorkerMemory.
+// An allocation refused there becomes DuckDB's "Out of Memory Error", and the statement
+// fails as over the byte limit (row_limit), as one over memory_limit does; the worker
+// lives on. A worker runs one statement at a time, so a statement never fails for a
+// neighbour's memory. The parent kills a worker whose statement's ctx ended (and one
+// that overran its timeout by duckWorkerGrace), and starts another when needed.
+//
+// A worker that dies running a statement (a crash in DuckDB) is replaced and the
+// statement run once more; dying twice is the statement's outcome (a DBError saying so),
+// as a crash is reproducible and nothing else ran in that process. A death whose last
+// words are the Go runtime's or C++'s out-of-memory message is over the byte limit.
+
+// DuckDBIsolationSupported reports whether Isolate works here (it reads /proc).
+const DuckDBIsolationSupported = runtime.GOOS == "linux"
+
+// DefaultDuckDBWorkerMemory is DuckDBOptions.WorkerMemory's default: room for
+// memory_limit's 1GB, a result at the 256 MiB byte cap, and the expressions' temporaries.
+const DefaultDuckDBWorkerMemory int64 = 2 << 30
+
+const (
+	// duckWorkerGrace is how long past its timeout a statement may go before its worker is
+	// killed (the worker interrupts DuckDB itself at the timeout).
+	duckWorkerGrace = 5 * time.Second
+	// duckWorkerStart bounds a worker's start: exec, loading the library, the handshake.
+	duckWorkerStart = 60 * time.Second
+	// duckWorkerIdle bounds the idle workers kept for the next statements.
+	duckWorkerIdle = 8
+)
+
+// duckPool starts, keeps and stops worker processes.
+type duckPool struct {
+	exe string
+	cfg duckWorkerConfig
+
+	mu     sync.Mutex
+	idle   []*duckWorker
+	closed bool
+}
+
+// duckWorker is one worker process and the parent's ends of its two pipes.
+type duckWorker struct {
+	cmd    *exec.Cmd
+	req    *os.File
+	w      wireWriter
+	r      *wireReader
+	stderr *tailBuffer
+	exited chan struct{} // closed once the process is reaped
+}
+
+func newDuckPool(cfg duckWorkerConfig) (*duckPool, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("duckdb worker: find this program: %w", err)
+	}
+	return &duckPool{exe: exe, cfg: cfg}, nil
+}
+
+// query runs one statement in a worker; see the comment at the top for crashes.
+func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Result, error) {
+	req := duckRequest{Path: path, Query: q, Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxBytes: lim.byteCap()}
+	var died error
+	for range 2 {
+		res, err, crash := p.once(ctx, req)
+		if crash == nil {
+			return res, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if isOutOfMemoryDeath(crash.Error()) {
+			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
+		}
+		died = crash
+	}
+	return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + died.Error(), Class: ClassOther}
+}
+
+// isOutOfMemoryDeath reads a dead worker's last words: the Go runtime's fatal error or
+// C++'s std::bad_alloc.
+func isOutOfMemoryDeath(s string) bool {
+	return strings.Contains(s, "out of memory") || strings.Contains(s, "bad_alloc")
+}
+
+// reply is a worker's answer to one request; wire is set when there was none.
+type reply struct {
+	res    *Result
+	err    error
+	retire bool
+	wire   error
+}
+
+// once runs req in one worker. crash is set when the worker died (or broke the protocol)
+// running it: err is then nil.
+func (p *duckPool) once(ctx context.Context, req duckRequest) (res *Result, err, crash error) {
+	w, err := p.get(ctx)
+	if err != nil {
+		return nil, err, nil
+	}
+	ch := make(chan reply, 1)
+	go func() {
+		w.w.request(req)
+		if err := w.w.Flush(); err != nil {
+			ch <- reply{wire: err}
+			return
+		}
+		ch <- w.read(req)
+	}()
+	var backstop <-chan time.Time
+	if req.Timeout > 0 {
+		t := time.NewTimer(req.Timeout + duckWorkerGrace)
+		defer t.Stop()
+		backstop = t.C
+	}
+	select {
+	case rp := <-ch:
+		if rp.wire != nil {
+			w.kill()
+			return nil, nil, w.death(rp.wire)
+		}
+		if rp.retire {
+			w.stop()
+		} else {
+			p.put(w)
+		}
+		return rp.res, rp.err, nil
+	case <-ctx.Done():
+		w.kill()
+		<-ch
+		return nil, ctx.Err(), nil
+	case <-backstop:
+		w.kill()
+		<-ch
+		return nil, ErrTimeout, nil
+	}
+}
+
+// read reads the response to req.
+func (w *duckWorker) read(req duckRequest) reply {
+	var rp reply
+	switch m := w.r.byte(); m {
+	case wireResult:
+		rp.res, _ = w.r.result(req)
+	case wireError:
+		rp.err = w.r.error()
+	default:
+		if w.r.err == nil {
+			w.r.fail(fmt.Errorf("unexpected response %d", m))
+		}
+	}
+	rp.retire = w.r.byte() == 1
+	if w.r.err != nil {
+		return reply{wire: w.r.err}
+	}
+	return rp
+}
+
+// get returns an idle worker, or starts one.
+func (p *duckPool) get(ctx context.Context) (*duckWorker, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errors.New("duckdb engine is closed")
+	}
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	return p.start(ctx)
+}
+
+// put keeps w for the next statement, or stops it.
+func (p *duckPool) put(w *duckWorker) {
+	p.mu.Lock()
+	if !p.closed && len(p.idle) < duckWorkerIdle {
+		p.idle = append(p.idle, w)
+		w = nil
+	}
+	p.mu.Unlock()
+	if w != nil {
+		w.stop()
+	}
+}
+
+// close stops the idle workers; a busy one stops when its statement ends.
+func (p *duckPool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, w := range idle {
+		w.stop()
+	}
+}
+
+// start starts a worker and waits for its handshake: DuckDB's version, or why it could
+// not open DuckDB (a FaultError: nothing the statement did).
+func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
+	fault := func(err error) error { return &FaultError{Op: "start duckdb worker", Err: err} }
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fault(err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fault(err)
+	}
+	cmd := exec.Command(p.exe)
+	cmd.Env = append(os.Environ(), duckWorkerEnv+"=1")
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	w := &duckWorker{cmd: cmd, req: reqW, stderr: &tailBuffer{max: 4 << 10}, exited: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	// Its own process group: a Ctrl-C in the terminal reaches the parent, which stops it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	reqR.Close()
+	respW.Close()
+	if err != nil {
+		reqW.Close()
+		respR.Close()
+		return nil, fault(err)
+	}
+	go func() {
+		cmd.Wait()
+		respR.Close()
+		close(w.exited)
+	}()
+	w.w = wireWriter{bufio.NewWriterSize(reqW, 64<<10)}
+	w.r = &wireReader{r: bufio.NewReaderSize(respR, 64<<10)}
+	if err := w.handshake(ctx, p.cfg); err != nil {
+		w.kill()
+		return nil, err
+	}
+	return w, nil
+}
+
+// handshake sends the configuration and reads the worker's answer.
+func (w *duckWorker) handshake(ctx context.Context, cfg duckWorkerConfig) error {
+	ch := make(chan error, 1)
+	go func() {
+		w.w.config(cfg)
+		if err := w.w.Flush(); err != nil {
+			ch <- w.death(err)
+			return
+		}
+		switch m := w.r.byte(); {
+		case m == wireResult:
+			w.r.str() // the version: the parent loaded the same library
+		case m == wireError && w.r.err == nil:
+			if err := w.r.error(); w.r.err == nil {
+				ch <- err // why the worker could not open DuckDB
+				return
+			}
+		case w.r.err == nil:
+			w.r.fail(fmt.Errorf("unexpected handshake %d", m))
+		}
+		if w.r.err != nil {
+			ch <- w.death(w.r.err)
+			return
+		}
+		ch <- nil
+	}()
+	t := time.NewTimer(duckWorkerStart)
+	defer t.Stop()
+	select {
+	case err := <-ch:
+		if err != nil {
+			return &FaultError{Op: "start duckdb worker", Err: err}
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return &FaultError{Op: "start duckdb worker", Err: fmt.Errorf("no answer in %v", duckWorkerStart)}
+	}
+}
+
+// death describes a worker that stopped answering: how it ended and its last words.
+func (w *duckWorker) death(cause error) error {
+	select {
+	case <-w.exited:
+	case <-time.After(5 * time.Second):
+		w.kill()
+		<-w.exited
+	}
+	msg := cause.Error()
+	if st := w.cmd.ProcessState; st != nil {
+		msg = st.String()
+	}
+	if tail := strings.TrimSpace(w.stderr.String()); tail != "" {
+		msg += ": " + tail
+	}
+	return errors.New(msg)
+}
+
+// kill ends the worker at once and reaps it.
+func (w *duckWorker) kill() {
+	w.cmd.Process.Kill()
+	w.req.Close()
+	<-w.exited
+}
+
+// stop ends an idle worker: it exits when its request pipe closes.
+func (w *duckWorker) stop() {
+	w.req.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(5 * time.Second):
+		w.kill()
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it: a worker's stderr.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

@@ -1,0 +1,190 @@
+package engine
+
+/*
+#include "duckdb_api.h"
+*/
+import "C"
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// The worker's side of duckdb_worker.go: a process that reads a configuration, opens
+// DuckDB, caps its own address space, then runs one statement at a time.
+
+// duckWorkerEnv marks a process its parent started as a DuckDB worker.
+const duckWorkerEnv = "NL2SQLBENCH_DUCKDB_WORKER"
+
+// init turns this process into a DuckDB worker when its parent started it as one. It is
+// an init, not a call in main, so that every binary linking the engine (the command and
+// each package's test binary) is its own worker without a hook to forget. It is the one
+// place below main that exits the process: a worker is not a command, and nothing of the
+// program it was linked into runs.
+func init() {
+	if os.Getenv(duckWorkerEnv) == "1" {
+		os.Exit(serveDuckWorker())
+	}
+}
+
+// duckWorkerMaxDBs bounds the databases one worker keeps open: each holds its own
+// threads and buffer pool, inside the worker's address-space cap.
+const duckWorkerMaxDBs = 4
+
+// serveDuckWorker is the worker's main loop; its result is the exit status.
+func serveDuckWorker() int {
+	// The parent stops its workers; a Ctrl-C meant for the parent must not look like a
+	// crash of the statement running here.
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	in, out := os.NewFile(3, "duckdb-requests"), os.NewFile(4, "duckdb-responses")
+	if in == nil || out == nil {
+		fmt.Fprintf(os.Stderr, "%s is set: this process only runs as nl2sqlbench's DuckDB worker, started by nl2sqlbench itself; unset it\n", duckWorkerEnv)
+		return 2
+	}
+	r := &wireReader{r: bufio.NewReaderSize(in, 64<<10)}
+	w := wireWriter{bufio.NewWriterSize(out, 64<<10)}
+	cfg := r.config()
+	if r.err != nil {
+		fmt.Fprintf(os.Stderr, "duckdb worker: read configuration: %v\n", r.err)
+		return 2
+	}
+	d, err := NewDuckDB(DuckDBOptions{Lib: cfg.Lib, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit})
+	if err == nil {
+		err = limitAddressSpace(cfg.Memory)
+	}
+	if err != nil {
+		w.error(err)
+		w.Flush()
+		return 0
+	}
+	w.WriteByte(wireResult)
+	w.str(d.Version())
+	if w.Flush() != nil {
+		return 1
+	}
+	for {
+		if _, err := r.r.Peek(1); err == io.EOF {
+			return 0 // the parent closed its end: done
+		}
+		q := r.request()
+		if r.err != nil {
+			fmt.Fprintf(os.Stderr, "duckdb worker: read request: %v\n", r.err)
+			return 2
+		}
+		res, err, retire := d.workerRun(q, cfg.Memory)
+		if err != nil {
+			w.error(err)
+		} else {
+			w.result(res)
+		}
+		flag := byte(0)
+		if retire {
+			flag = 1
+		}
+		w.WriteByte(flag)
+		if w.Flush() != nil {
+			return 1
+		}
+		if retire {
+			return 0
+		}
+	}
+}
+
+// workerRun runs one request. retire is true after an error that leaves DuckDB unusable
+// (an internal or fatal error invalidates its database): the worker then exits.
+func (d *DuckDB) workerRun(q duckRequest, memory int64) (res *Result, err error, retire bool) {
+	db, err := d.openFew(q.Path)
+	if err != nil {
+		return nil, err, false
+	}
+	lim := Limits{Timeout: q.Timeout, MaxRows: q.MaxRows, MaxBytes: q.MaxBytes}
+	if q.MaxBytes == 0 {
+		lim.MaxBytes = -1 // the request's 0 is no cap; Limits' 0 is the default cap
+	}
+	res, err = d.run(context.Background(), db, q.Path, q.Query, lim)
+	var dbe *DBError
+	switch {
+	case errors.Is(err, errDuckMemory):
+		// One statement at a time here: no neighbour shares the limit, so it is its own.
+		return nil, fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s", ErrByteLimit, d.opt.MemoryLimit, byteSize(memory)), false
+	case errors.As(err, &dbe):
+		m := strings.ToLower(dbe.Message)
+		if strings.HasPrefix(m, "internal error") || strings.HasPrefix(m, "fatal error") {
+			dbe.Message += fmt.Sprintf(" (DuckDB's internal error, in a worker whose memory is capped at %s: most often an allocation over the cap)", byteSize(memory))
+			return nil, dbe, true
+		}
+	}
+	return res, err, false
+}
+
+// openFew is open, closing every other database first when duckWorkerMaxDBs are open.
+// Only a worker calls it: it runs one statement at a time, so none is in use.
+func (d *DuckDB) openFew(path string) (unsafe.Pointer, error) {
+	d.mu.Lock()
+	if _, ok := d.dbs[path]; !ok && len(d.dbs) >= duckWorkerMaxDBs {
+		for p, db := range d.dbs {
+			C.ddb_close(&db)
+			delete(d.dbs, p)
+		}
+	}
+	d.mu.Unlock()
+	return d.open(path)
+}
+
+// limitAddressSpace caps the process's address space at what it has mapped now (the Go
+// runtime, the DuckDB library) plus extra bytes: DuckDB turns an allocation refused there
+// into its "Out of Memory Error", which memory_limit alone does not give for the
+// temporaries of one expression. extra <= 0 is no cap.
+func limitAddressSpace(extra int64) error {
+	if extra <= 0 {
+		return nil
+	}
+	base, err := vmSize()
+	if err != nil {
+		return fmt.Errorf("cap the duckdb worker's memory: %w", err)
+	}
+	lim := uint64(base + extra)
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		return fmt.Errorf("cap the duckdb worker's memory: setrlimit: %w", err)
+	}
+	return nil
+}
+
+// vmSize is the process's mapped address space in bytes (VmSize in /proc/self/status).
+func vmSize() (int64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("read VmSize: %w", err)
+			}
+			return kb << 10, nil
+		}
+	}
+	return 0, errors.New("no VmSize in /proc/self/status")
+}
+
+// byteSize writes n bytes for a message: "2 GiB", "300 MiB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
