@@ -192,7 +192,9 @@ func duckDirSums(tb testing.TB, dir string) string {
 
 // TestDuckDBInterruptWhileStreaming: a timeout or a cancellation also stops a query
 // that is streaming a huge result (not only one still computing), promptly.
-func TestDuckDBInterruptWhileStreaming(t *testing.T) { bothDuckModes(t, testDuckDBInterruptWhileStreaming) }
+func TestDuckDBInterruptWhileStreaming(t *testing.T) {
+	bothDuckModes(t, testDuckDBInterruptWhileStreaming)
+}
 
 func testDuckDBInterruptWhileStreaming(t *testing.T, iso bool) {
 	eng, db := newDuck(t, iso)
