@@ -26,7 +26,8 @@
 // or NL2SQLBENCH_LIBDUCKDB; .ci/duckdb.sh fetches it): no Go module and no link-time
 // dependency, so builds and tests without the library work. It opens files READ_ONLY,
 // runs only what DuckDB prepares as a SELECT, interrupts with duckdb_interrupt, and
-// streams chunks under the row and byte caps (docs/spider2.md#duckdb).
+// streams chunks under the row and byte caps (docs/spider2.md#duckdb). With Isolate, each
+// statement runs in a worker process with a capped address space (duckdb_worker.go).
 //
 // # Errors
 //

@@ -17,8 +17,9 @@ import (
 // limit (sqlite_heap.go). Never a verdict from a neighbour's memory.
 //
 // Not bounded by it: the temporaries of evaluating an expression (a string built from
-// four 250 MB repeats took 4.2 GB RSS under a 1GB limit): DuckDB does not count them,
-// and only a child process with its own address-space limit would (not done).
+// four 250 MB repeats took 4.2 GB RSS under a 1GB limit): DuckDB does not count them.
+// Isolate's worker processes bound those (duckdb_worker.go); there a worker runs one
+// statement at a time, and the gate is not used.
 
 // errDuckMemory marks a statement that DuckDB stopped at its memory_limit.
 var errDuckMemory = errors.New("duckdb memory_limit reached")

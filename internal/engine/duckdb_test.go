@@ -256,22 +256,38 @@ func BenchmarkDuckDBOpenQuery(b *testing.B) {
 	if err := engine.CreateDuckDB(lib, path, "CREATE TABLE t (id INTEGER)", "INSERT INTO t VALUES (1)"); err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: lib})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := eng.Query(context.Background(), path, "SELECT id FROM t", engine.Limits{}); err != nil {
-			b.Fatal(err)
-		}
-		eng.Close()
+	for _, m := range duckModes {
+		b.Run(m.name, func(b *testing.B) {
+			for b.Loop() {
+				eng, err := engine.NewDuckDB(engine.DuckDBOptions{Lib: lib, Isolate: m.iso})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := eng.Query(context.Background(), path, "SELECT id FROM t", engine.Limits{}); err != nil {
+					b.Fatal(err)
+				}
+				eng.Close()
+			}
+		})
 	}
 }
 
+// duckModes names the two ways of running a statement, for sub-benchmarks.
+var duckModes = []struct {
+	name string
+	iso  bool
+}{{"in-process", false}, {"isolated", true}}
+
 // BenchmarkDuckDBSmallSelect is BenchmarkSmallSelect on DuckDB: one small SELECT on an
-// open database (DuckDB: a connection per query).
+// open database (DuckDB: a connection per query), in-process and in a worker process.
 func BenchmarkDuckDBSmallSelect(b *testing.B) {
-	eng, db := newDuck(b, false, "CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)",
+	for _, m := range duckModes {
+		b.Run(m.name, func(b *testing.B) { benchDuckSmallSelect(b, m.iso) })
+	}
+}
+
+func benchDuckSmallSelect(b *testing.B, iso bool) {
+	eng, db := newDuck(b, iso, "CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)",
 		"INSERT INTO t SELECT x, 'name' || x FROM range(1, 11) r(x)")
 	lim := engine.Limits{Timeout: 5 * time.Second, MaxRows: 1000}
 	b.ReportAllocs()
@@ -284,9 +300,15 @@ func BenchmarkDuckDBSmallSelect(b *testing.B) {
 }
 
 // BenchmarkDuckDBMillionRows is BenchmarkMillionRows on DuckDB: a 1,000,000-row result of
-// an integer and a text column.
+// an integer and a text column, in-process and through a worker's pipe.
 func BenchmarkDuckDBMillionRows(b *testing.B) {
-	eng, db := newDuck(b, false)
+	for _, m := range duckModes {
+		b.Run(m.name, func(b *testing.B) { benchDuckMillionRows(b, m.iso) })
+	}
+}
+
+func benchDuckMillionRows(b *testing.B, iso bool) {
+	eng, db := newDuck(b, iso)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := eng.Query(context.Background(), db, "SELECT x, 'row' || x FROM range(1, 1000001) r(x)", engine.Limits{})
