@@ -23,6 +23,7 @@ targets=(
   "./internal/match FuzzESM"
   "./internal/match FuzzETMNormalize"
   "./internal/engine FuzzSQLiteQuery"
+  "./internal/engine FuzzDuckWire"
   "./internal/pandascsv FuzzReadCSV"
   "./internal/audit FuzzAnalyse"
   "./internal/audit FuzzGoldText"
