@@ -56,6 +56,10 @@ type DuckDBOptions struct {
 	// WorkerMemory is the address space a worker may map beyond what it holds once
 	// started; 0 means DefaultDuckDBWorkerMemory. Only with Isolate.
 	WorkerMemory int64
+	// WorkerStatements is how many statements a worker runs before a new one takes over
+	// (whatever DuckDB or the allocators kept grows no further); 0 means
+	// DefaultDuckDBWorkerStatements. Only with Isolate.
+	WorkerStatements int
 }
 
 // NewDuckDB loads the DuckDB library (opt.Lib, else $NL2SQLBENCH_LIBDUCKDB) and returns
@@ -82,12 +86,25 @@ func NewDuckDB(opt DuckDBOptions) (*DuckDB, error) {
 		if d.opt.WorkerMemory <= 0 {
 			d.opt.WorkerMemory = DefaultDuckDBWorkerMemory
 		}
-		cfg := duckWorkerConfig{Lib: opt.Lib, MemoryLimit: opt.MemoryLimit, Threads: opt.Threads, Memory: d.opt.WorkerMemory}
+		if d.opt.WorkerStatements <= 0 {
+			d.opt.WorkerStatements = DefaultDuckDBWorkerStatements
+		}
+		cfg := duckWorkerConfig{Lib: opt.Lib, MemoryLimit: opt.MemoryLimit, Threads: opt.Threads,
+			Memory: d.opt.WorkerMemory, Statements: d.opt.WorkerStatements}
 		if d.pool, err = newDuckPool(cfg); err != nil {
 			return nil, err
 		}
 	}
 	return d, nil
+}
+
+// WorkerPeak is the largest peak RSS, in bytes, of the worker processes that have ended
+// (all of them after Close); 0 without Isolate.
+func (d *DuckDB) WorkerPeak() int64 {
+	if d.pool == nil {
+		return 0
+	}
+	return d.pool.peak.Load()
 }
 
 // Version is the loaded library's DuckDB version, e.g. "v1.5.0".

@@ -33,6 +33,7 @@ type duckWorkerConfig struct {
 	Lib, MemoryLimit string
 	Threads          int
 	Memory           int64 // the address space the worker may add after it starts
+	Statements       int   // the worker exits after this many (0: no limit)
 }
 
 type wireWriter struct{ *bufio.Writer }
@@ -135,10 +136,11 @@ func (w wireWriter) config(c duckWorkerConfig) {
 	w.str(c.MemoryLimit)
 	w.uint(uint64(c.Threads))
 	w.int(c.Memory)
+	w.uint(uint64(c.Statements))
 }
 
 func (r *wireReader) config() duckWorkerConfig {
-	return duckWorkerConfig{Lib: r.str(), MemoryLimit: r.str(), Threads: int(r.uint()), Memory: r.int()}
+	return duckWorkerConfig{Lib: r.str(), MemoryLimit: r.str(), Threads: int(r.uint()), Memory: r.int(), Statements: int(r.uint())}
 }
 
 func (w wireWriter) request(q duckRequest) {
@@ -262,6 +264,7 @@ const (
 	wireErrRowLimit
 	wireErrNotReadOnly
 	wireErrNoDatabase
+	wireErrMemory // the statement met the worker's memory cap (errWorkerMemory)
 )
 
 // wireSentinels maps codes to the sentinel a reconstructed error wraps; the order is
@@ -270,7 +273,7 @@ var wireSentinels = []struct {
 	code byte
 	err  error
 }{
-	{wireErrTimeout, ErrTimeout}, {wireErrByteLimit, ErrByteLimit}, {wireErrRowLimit, ErrRowLimit},
+	{wireErrTimeout, ErrTimeout}, {wireErrMemory, errWorkerMemory}, {wireErrByteLimit, ErrByteLimit}, {wireErrRowLimit, ErrRowLimit},
 	{wireErrNotReadOnly, ErrNotReadOnly}, {wireErrNoDatabase, ErrNoDatabase},
 }
 
@@ -321,8 +324,11 @@ func (r *wireReader) error() error {
 
 func (r *wireReader) error1(code byte) error {
 	msg := r.str()
-	if code == wireErrTimeout {
+	switch code {
+	case wireErrTimeout:
 		return ErrTimeout
+	case wireErrMemory:
+		return &wireErr{msg: msg, is: ErrByteLimit, memory: true}
 	}
 	for _, s := range wireSentinels {
 		if s.code == code {
@@ -335,8 +341,19 @@ func (r *wireReader) error1(code byte) error {
 // wireErr is an error that crossed the wire: the worker's message, matching the
 // sentinel it matched there.
 type wireErr struct {
-	msg string
-	is  error
+	msg    string
+	is     error
+	memory bool // the worker's memory cap: see isWorkerMemory
+}
+
+// errWorkerMemory marks, in the worker, a statement stopped by its memory cap; across the
+// wire it is a wireErr with memory set, matching ErrByteLimit.
+var errWorkerMemory error = &limitError{msg: ErrByteLimit.Error()}
+
+// isWorkerMemory reports whether err is a statement stopped by its worker's memory cap.
+func isWorkerMemory(err error) bool {
+	var w *wireErr
+	return errors.As(err, &w) && w.memory
 }
 
 func (e *wireErr) Error() string { return e.msg }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -37,6 +38,10 @@ const DuckDBIsolationSupported = runtime.GOOS == "linux"
 // memory_limit's 1GB, a result at the 256 MiB byte cap, and the expressions' temporaries.
 const DefaultDuckDBWorkerMemory int64 = 2 << 30
 
+// DefaultDuckDBWorkerStatements is DuckDBOptions.WorkerStatements' default: a new worker
+// (25 ms to start) every thousand statements.
+const DefaultDuckDBWorkerStatements = 1000
+
 const (
 	// duckWorkerGrace is how long past its timeout a statement may go before its worker is
 	// killed (the worker interrupts DuckDB itself at the timeout).
@@ -49,8 +54,10 @@ const (
 
 // duckPool starts, keeps and stops worker processes.
 type duckPool struct {
-	exe string
-	cfg duckWorkerConfig
+	exe  string
+	args []string // none but in tests
+	cfg  duckWorkerConfig
+	peak atomic.Int64 // the largest peak RSS of a reaped worker, in bytes
 
 	mu     sync.Mutex
 	idle   []*duckWorker
@@ -61,38 +68,44 @@ type duckPool struct {
 type duckWorker struct {
 	cmd    *exec.Cmd
 	req    *os.File
+	resp   *os.File
 	w      wireWriter
 	r      *wireReader
 	stderr *tailBuffer
 	exited chan struct{} // closed once the process is reaped
+	runs   int           // statements sent to it
 }
 
 func newDuckPool(cfg duckWorkerConfig) (*duckPool, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("duckdb worker: find this program: %w", err)
-	}
-	return &duckPool{exe: exe, cfg: cfg}, nil
+	// /proc/self/exe is this very program even if its file was replaced or removed since.
+	return &duckPool{exe: "/proc/self/exe", cfg: cfg}, nil
 }
 
-// query runs one statement in a worker; see the comment at the top for crashes.
+// query runs one statement in a worker; see the comment at the top for crashes. A
+// statement that meets the memory cap in a worker that ran others before is run again in
+// a new one: what an earlier statement left mapped (DuckDB's allocator keeps freed
+// memory) must not decide its verdict.
 func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Result, error) {
 	req := duckRequest{Path: path, Query: q, Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxBytes: lim.byteCap()}
-	var died error
-	for range 2 {
-		res, err, crash := p.once(ctx, req)
-		if crash == nil {
+	fresh := false
+	for deaths := 0; ; {
+		res, err, crash, used := p.once(ctx, req, fresh)
+		switch {
+		case crash == nil && isWorkerMemory(err) && used && !fresh:
+			fresh = true // once more, in a new worker
+		case crash == nil:
 			return res, err
-		}
-		if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
-		}
-		if isOutOfMemoryDeath(crash.Error()) {
+		case isOutOfMemoryDeath(crash.Error()) && (!used || fresh):
 			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
+		default:
+			if deaths++; deaths == 2 {
+				return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + crash.Error(), Class: ClassOther}
+			}
+			fresh = true
 		}
-		died = crash
 	}
-	return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + died.Error(), Class: ClassOther}
 }
 
 // isOutOfMemoryDeath reads a dead worker's last words: the Go runtime's fatal error or
@@ -109,13 +122,16 @@ type reply struct {
 	wire   error
 }
 
-// once runs req in one worker. crash is set when the worker died (or broke the protocol)
-// running it: err is then nil.
-func (p *duckPool) once(ctx context.Context, req duckRequest) (res *Result, err, crash error) {
-	w, err := p.get(ctx)
+// once runs req in one worker, a new one if fresh. crash is set when the worker died (or
+// broke the protocol) running it: err is then nil. used says the worker had run other
+// statements before.
+func (p *duckPool) once(ctx context.Context, req duckRequest, fresh bool) (res *Result, err, crash error, used bool) {
+	w, err := p.get(ctx, fresh)
 	if err != nil {
-		return nil, err, nil
+		return nil, err, nil, false
 	}
+	used = w.runs > 0
+	w.runs++
 	ch := make(chan reply, 1)
 	go func() {
 		w.w.request(req)
@@ -135,22 +151,22 @@ func (p *duckPool) once(ctx context.Context, req duckRequest) (res *Result, err,
 	case rp := <-ch:
 		if rp.wire != nil {
 			w.kill()
-			return nil, nil, w.death(rp.wire)
+			return nil, nil, w.death(rp.wire), used
 		}
 		if rp.retire {
 			w.stop()
 		} else {
 			p.put(w)
 		}
-		return rp.res, rp.err, nil
+		return rp.res, rp.err, nil, used
 	case <-ctx.Done():
 		w.kill()
 		<-ch
-		return nil, ctx.Err(), nil
+		return nil, ctx.Err(), nil, used
 	case <-backstop:
 		w.kill()
 		<-ch
-		return nil, ErrTimeout, nil
+		return nil, ErrTimeout, nil, used
 	}
 }
 
@@ -174,14 +190,14 @@ func (w *duckWorker) read(req duckRequest) reply {
 	return rp
 }
 
-// get returns an idle worker, or starts one.
-func (p *duckPool) get(ctx context.Context) (*duckWorker, error) {
+// get returns an idle worker, or starts one (always when fresh).
+func (p *duckPool) get(ctx context.Context, fresh bool) (*duckWorker, error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return nil, errors.New("duckdb engine is closed")
 	}
-	if n := len(p.idle); n > 0 {
+	if n := len(p.idle); n > 0 && !fresh {
 		w := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
@@ -229,7 +245,7 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 		reqW.Close()
 		return nil, fault(err)
 	}
-	cmd := exec.Command(p.exe)
+	cmd := exec.Command(p.exe, p.args...)
 	cmd.Env = append(os.Environ(), duckWorkerEnv+"=1")
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	w := &duckWorker{cmd: cmd, req: reqW, stderr: &tailBuffer{max: 4 << 10}, exited: make(chan struct{})}
@@ -244,9 +260,14 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 		respR.Close()
 		return nil, fault(err)
 	}
+	// respR is closed by kill and stop, not here: a worker that answered and exited
+	// may still have its answer in the pipe.
+	w.resp = respR
 	go func() {
 		cmd.Wait()
-		respR.Close()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			p.notePeak(ru.Maxrss << 10) // Linux counts KiB
+		}
 		close(w.exited)
 	}()
 	w.w = wireWriter{bufio.NewWriterSize(reqW, 64<<10)}
@@ -322,6 +343,7 @@ func (w *duckWorker) kill() {
 	w.cmd.Process.Kill()
 	w.req.Close()
 	<-w.exited
+	w.resp.Close()
 }
 
 // stop ends an idle worker: it exits when its request pipe closes.
@@ -329,8 +351,19 @@ func (w *duckWorker) stop() {
 	w.req.Close()
 	select {
 	case <-w.exited:
+		w.resp.Close()
 	case <-time.After(5 * time.Second):
 		w.kill()
+	}
+}
+
+// notePeak records a reaped worker's peak RSS.
+func (p *duckPool) notePeak(rss int64) {
+	for {
+		old := p.peak.Load()
+		if rss <= old || p.peak.CompareAndSwap(old, rss) {
+			return
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,8 +59,14 @@ func serveDuckWorker() int {
 		return 2
 	}
 	d, err := NewDuckDB(DuckDBOptions{Lib: cfg.Lib, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit})
+	var base int64
 	if err == nil {
-		err = limitAddressSpace(cfg.Memory)
+		base, err = limitAddressSpace(cfg.Memory)
+	}
+	if cfg.Memory > 0 {
+		// The Go heap holds a result and the garbage of reading it; under the cap it must
+		// be collected, not grown into room DuckDB needs (Go cannot give address space back).
+		debug.SetMemoryLimit(cfg.Memory / 4)
 	}
 	if err != nil {
 		w.error(err)
@@ -71,7 +78,7 @@ func serveDuckWorker() int {
 	if w.Flush() != nil {
 		return 1
 	}
-	for {
+	for n := 1; ; n++ {
 		if _, err := r.r.Peek(1); err == io.EOF {
 			return 0 // the parent closed its end: done
 		}
@@ -81,6 +88,13 @@ func serveDuckWorker() int {
 			return 2
 		}
 		res, err, retire := d.workerRun(q, cfg.Memory)
+		retire = retire || n == cfg.Statements
+		if !retire && cfg.Memory > 0 {
+			// DuckDB's allocator keeps what it freed mapped: a worker that grew by half its
+			// cap makes way for a new one rather than leave less room to the next statement.
+			vm, verr := vmSize()
+			retire = verr != nil || vm-base > cfg.Memory/2
+		}
 		if err != nil {
 			w.error(err)
 		} else {
@@ -115,8 +129,10 @@ func (d *DuckDB) workerRun(q duckRequest, memory int64) (res *Result, err error,
 	var dbe *DBError
 	switch {
 	case errors.Is(err, errDuckMemory):
-		// One statement at a time here: no neighbour shares the limit, so it is its own.
-		return nil, fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s", ErrByteLimit, d.opt.MemoryLimit, byteSize(memory)), false
+		// One statement at a time here: no neighbour shares the limit. What an earlier
+		// statement left mapped might have, so the worker retires and the parent runs the
+		// statement again in a new one unless this one was new (duckdb_worker.go).
+		return nil, fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s", errWorkerMemory, d.opt.MemoryLimit, byteSize(memory)), true
 	case errors.As(err, &dbe):
 		m := strings.ToLower(dbe.Message)
 		if strings.HasPrefix(m, "internal error") || strings.HasPrefix(m, "fatal error") {
@@ -141,23 +157,22 @@ func (d *DuckDB) openFew(path string) (unsafe.Pointer, error) {
 	return d.open(path)
 }
 
-// limitAddressSpace caps the process's address space at what it has mapped now (the Go
-// runtime, the DuckDB library) plus extra bytes: DuckDB turns an allocation refused there
+// limitAddressSpace caps the process's address space at what it has mapped now, base (the
+// Go runtime, the DuckDB library), plus extra bytes: DuckDB turns an allocation refused there
 // into its "Out of Memory Error", which memory_limit alone does not give for the
 // temporaries of one expression. extra <= 0 is no cap.
-func limitAddressSpace(extra int64) error {
+func limitAddressSpace(extra int64) (base int64, err error) {
 	if extra <= 0 {
-		return nil
+		return 0, nil
 	}
-	base, err := vmSize()
-	if err != nil {
-		return fmt.Errorf("cap the duckdb worker's memory: %w", err)
+	if base, err = vmSize(); err != nil {
+		return 0, fmt.Errorf("cap the duckdb worker's memory: %w", err)
 	}
 	lim := uint64(base + extra)
 	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
-		return fmt.Errorf("cap the duckdb worker's memory: setrlimit: %w", err)
+		return 0, fmt.Errorf("cap the duckdb worker's memory: setrlimit: %w", err)
 	}
-	return nil
+	return base, nil
 }
 
 // vmSize is the process's mapped address space in bytes (VmSize in /proc/self/status).
