@@ -46,9 +46,30 @@ func TestEvalEngineDuckDB(t *testing.T) {
 		}
 	}
 
+	if engine.DuckDBIsolationSupported {
+		evalDuckDBExpressionMemory(t, lib, questions, root)
+	}
+
 	t.Setenv(engine.LibDuckDBEnv, "")
 	code, _, stderr := run("eval", "--dataset", "jsonl:"+questions, "--db-root", root, "--engine", "duckdb", "--pred", "sys="+preds, "--out", filepath.Join(dir, "run2"))
 	if code == 0 || !strings.Contains(stderr, "--duckdb-lib") || !strings.Contains(stderr, engine.LibDuckDBEnv) {
 		t.Errorf("no library: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// evalDuckDBExpressionMemory (issue 45): a prediction whose one expression builds two
+// 1.2 GB strings. DuckDB's memory_limit does not count them: in-process, eval peaked at
+// 7.1 GB and judged it incorrect 25 s later. Each statement now runs in a worker process
+// with a capped address space, so it is refused at once as over the cap (row_limit,
+// naming it; 0.6 s and 190 MB peak for the whole eval), and the next question is judged.
+func evalDuckDBExpressionMemory(t *testing.T, lib, questions, root string) {
+	dir := t.TempDir()
+	preds := filepath.Join(dir, "p.txt")
+	os.WriteFile(preds, []byte("SELECT length(repeat(repeat('abcdefghij', 1000000), 120) || repeat(repeat('abcdefghij', 1000000), 120)) FROM item LIMIT 1\nSELECT SUM(price) FROM item\nSELECT 1\n"), 0o644)
+	out := filepath.Join(dir, "run")
+	runCLI(t, "eval", "--dataset", "jsonl:"+questions, "--db-root", root, "--engine", "duckdb", "--duckdb-lib", lib, "--pred", "sys="+preds, "--out", out)
+	recs := readRecords(t, filepath.Join(out, "sys", "records.jsonl"))
+	if len(recs) != 3 || recs[0].ErrorCategory != record.RowLimit || !strings.Contains(recs[0].ErrorMessage, "worker's 2 GiB") || recs[1].Verdict != record.Correct {
+		t.Fatalf("a 2.4 GB expression: %+v", recs)
 	}
 }
