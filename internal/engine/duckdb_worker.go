@@ -21,10 +21,14 @@ import (
 // binary, started with duckWorkerEnv set (duckdb_worker_serve.go's init), which caps its
 // own address space (RLIMIT_AS) at what it mapped on start plus DuckDBOptions.WorkerMemory.
 // An allocation refused there becomes DuckDB's "Out of Memory Error", and the statement
-// fails as over the byte limit (row_limit), as one over memory_limit does; the worker
-// lives on. A worker runs one statement at a time, so a statement never fails for a
-// neighbour's memory. The parent kills a worker whose statement's ctx ended (and one
-// that overran its timeout by duckWorkerGrace), and starts another when needed.
+// fails as over the byte limit (row_limit), as one over memory_limit does. A worker runs
+// one statement at a time, so a statement never fails for a neighbour's memory; and as
+// DuckDB's allocator and the Go heap keep what they freed mapped, a statement stopped at
+// the cap in a worker that ran others is run again in a new one, and a worker retires
+// (exits after answering) once it grew by half its cap, after WorkerStatements
+// statements, or after a DuckDB internal error. The parent kills a worker whose
+// statement's ctx ended (and one that overran its timeout by duckWorkerGrace), and
+// starts another when needed.
 //
 // A worker that dies running a statement (a crash in DuckDB) is replaced and the
 // statement run once more; dying twice is the statement's outcome (a DBError saying so),
