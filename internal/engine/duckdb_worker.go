@@ -75,7 +75,7 @@ type duckWorker struct {
 	resp   *os.File
 	w      wireWriter
 	r      *wireReader
-	stderr *tailBuffer
+	stderr *stderrLog
 	exited chan struct{} // closed once the process is reaped
 	runs   int           // statements sent to it
 }
@@ -93,29 +93,23 @@ func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Resu
 	req := duckRequest{Path: path, Query: q, Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxBytes: lim.byteCap()}
 	fresh := false
 	for deaths := 0; ; {
-		res, err, crash, used := p.once(ctx, req, fresh)
+		res, err, death, used := p.once(ctx, req, fresh)
 		switch {
-		case crash == nil && isWorkerMemory(err) && used && !fresh:
+		case death == nil && isWorkerMemory(err) && used && !fresh:
 			fresh = true // once more, in a new worker
-		case crash == nil:
+		case death == nil:
 			return res, err
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
-		case isOutOfMemoryDeath(crash.Error()) && (!used || fresh):
+		case death.outOfMemory() && (!used || fresh):
 			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
 		default:
 			if deaths++; deaths == 2 {
-				return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + crash.Error(), Class: ClassOther}
+				return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + death.Error(), Class: ClassOther}
 			}
 			fresh = true
 		}
 	}
-}
-
-// isOutOfMemoryDeath reads a dead worker's last words: the Go runtime's fatal error or
-// C++'s std::bad_alloc.
-func isOutOfMemoryDeath(s string) bool {
-	return strings.Contains(s, "out of memory") || strings.Contains(s, "bad_alloc")
 }
 
 // reply is a worker's answer to one request; wire is set when there was none.
@@ -126,10 +120,10 @@ type reply struct {
 	wire   error
 }
 
-// once runs req in one worker, a new one if fresh. crash is set when the worker died (or
+// once runs req in one worker, a new one if fresh. death is set when the worker died (or
 // broke the protocol) running it: err is then nil. used says the worker had run other
 // statements before.
-func (p *duckPool) once(ctx context.Context, req duckRequest, fresh bool) (res *Result, err, crash error, used bool) {
+func (p *duckPool) once(ctx context.Context, req duckRequest, fresh bool) (res *Result, err error, death *workerDeath, used bool) {
 	w, err := p.get(ctx, fresh)
 	if err != nil {
 		return nil, err, nil, false
@@ -252,7 +246,7 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 	cmd := exec.Command(p.exe, p.args...)
 	cmd.Env = append(os.Environ(), duckWorkerEnv+"=1")
 	cmd.ExtraFiles = []*os.File{reqR, respW}
-	w := &duckWorker{cmd: cmd, req: reqW, stderr: &tailBuffer{max: 4 << 10}, exited: make(chan struct{})}
+	w := &duckWorker{cmd: cmd, req: reqW, stderr: &stderrLog{half: 2 << 10}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	// Its own process group: a Ctrl-C in the terminal reaches the parent, which stops it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -325,21 +319,41 @@ func (w *duckWorker) handshake(ctx context.Context, cfg duckWorkerConfig) error 
 }
 
 // death describes a worker that stopped answering: how it ended and its last words.
-func (w *duckWorker) death(cause error) error {
+func (w *duckWorker) death(cause error) *workerDeath {
 	select {
 	case <-w.exited:
 	case <-time.After(5 * time.Second):
 		w.kill()
 		<-w.exited
 	}
-	msg := cause.Error()
+	d := &workerDeath{status: cause.Error(), words: w.stderr.String()}
 	if st := w.cmd.ProcessState; st != nil {
-		msg = st.String()
+		d.status = st.String()
 	}
-	if tail := strings.TrimSpace(w.stderr.String()); tail != "" {
-		msg += ": " + tail
+	return d
+}
+
+// workerDeath is how a worker ended (its exit status, or why the pipe failed) and what
+// it wrote to stderr (the start and the end of it).
+type workerDeath struct{ status, words string }
+
+// Error is the status and the first line the worker wrote: the Go runtime's "fatal
+// error: ...", or C++'s "terminate called after ...", not the stacks that follow.
+func (d *workerDeath) Error() string {
+	first, _, _ := strings.Cut(strings.TrimSpace(d.words), "\n")
+	if len(first) > 300 {
+		first = first[:300] + "..."
 	}
-	return errors.New(msg)
+	if first == "" {
+		return d.status
+	}
+	return d.status + ": " + first
+}
+
+// outOfMemory reads the worker's last words: the Go runtime's fatal error or C++'s
+// std::bad_alloc.
+func (d *workerDeath) outOfMemory() bool {
+	return strings.Contains(d.words, "out of memory") || strings.Contains(d.words, "bad_alloc")
 }
 
 // kill ends the worker at once and reaps it.
@@ -371,25 +385,38 @@ func (p *duckPool) notePeak(rss int64) {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it: a worker's stderr.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+// stderrLog keeps the first and the last half bytes written to it: a worker's stderr,
+// whose first line says why it died and whose end may too.
+type stderrLog struct {
+	mu         sync.Mutex
+	half       int
+	head, tail []byte
+	cut        bool // bytes were dropped between head and tail
 }
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
+func (l *stderrLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(p)
+	if room := l.half - len(l.head); room > 0 {
+		k := min(room, len(p))
+		l.head = append(l.head, p[:k]...)
+		p = p[k:]
 	}
-	return len(p), nil
+	l.tail = append(l.tail, p...)
+	if over := len(l.tail) - l.half; over > 0 {
+		l.tail = append(l.tail[:0], l.tail[over:]...)
+		l.cut = true
+	}
+	return n, nil
 }
 
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
+func (l *stderrLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sep := ""
+	if l.cut {
+		sep = "\n...\n"
+	}
+	return string(l.head) + sep + string(l.tail)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,4 +28,27 @@ func TestDuckWorkerAnswerOutlivesExit(t *testing.T) {
 		t.Fatalf("answer after the worker's exit: %+v", rp)
 	}
 	w.stop()
+}
+
+// TestWorkerDeathWords: a dead worker's error is its status and its first line of
+// stderr, even when a long stack trace follows; the out-of-memory reading sees the
+// start and the end of what it wrote.
+func TestWorkerDeathWords(t *testing.T) {
+	l := &stderrLog{half: 64}
+	l.Write([]byte("fatal error: out of memory\n\nruntime stack:\n"))
+	for range 100 {
+		l.Write([]byte("runtime.throw({0x1234, 0x5})\n\t/usr/local/go/src/runtime/panic.go:1094 +0x48\n"))
+	}
+	l.Write([]byte("exit status 2\n"))
+	d := &workerDeath{status: "exit status 2", words: l.String()}
+	if got := d.Error(); got != "exit status 2: fatal error: out of memory" {
+		t.Errorf("Error() = %q", got)
+	}
+	if !d.outOfMemory() || len(l.String()) > 200 || !strings.Contains(l.String(), "\n...\n") {
+		t.Errorf("out of memory %v, words %q", d.outOfMemory(), l.String())
+	}
+	cpp := &workerDeath{status: "signal: aborted", words: "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n"}
+	if !cpp.outOfMemory() || (&workerDeath{status: "signal: segmentation fault"}).outOfMemory() {
+		t.Errorf("bad_alloc or a segfault read wrong")
+	}
 }
