@@ -2,22 +2,24 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/nl2sqlbench/nl2sqlbench/internal/engine"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/record"
 	"github.com/nl2sqlbench/nl2sqlbench/internal/testutil"
 )
 
-// TestEvalEngineDuckDB: --engine duckdb runs gold and predictions of a JSONL dataset on
-// <db-root>/<db>/<db>.duckdb files; a question whose database has no DuckDB file is
-// skipped; no library is a usage-level error naming --duckdb-lib and the variable.
-func TestEvalEngineDuckDB(t *testing.T) {
-	lib := testutil.LibDuckDB(t)
-	dir := t.TempDir()
-	root := filepath.Join(dir, "dbs")
+// duckShop writes a DuckDB database "shop" under dir/dbs and three questions on it (the
+// third on a database with no file) to dir/q.jsonl.
+func duckShop(t *testing.T, lib string) (dir, root, questions string) {
+	dir = t.TempDir()
+	root = filepath.Join(dir, "dbs")
 	if err := os.MkdirAll(filepath.Join(root, "shop"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -26,11 +28,20 @@ func TestEvalEngineDuckDB(t *testing.T) {
 		"INSERT INTO item VALUES ('pen', 1.50), ('book', 12.00), ('cup', 3.25)"); err != nil {
 		t.Fatal(err)
 	}
-	questions := filepath.Join(dir, "q.jsonl")
+	questions = filepath.Join(dir, "q.jsonl")
 	os.WriteFile(questions, []byte(`{"question_id": "q1", "db_id": "shop", "question": "Cheapest item?", "gold": "SELECT name FROM item ORDER BY price LIMIT 1"}
 {"question_id": "q2", "db_id": "shop", "question": "Total price?", "gold": "SELECT SUM(price) FROM item"}
 {"question_id": "q3", "db_id": "gone", "question": "Anything?", "gold": "SELECT 1"}
 `), 0o644)
+	return dir, root, questions
+}
+
+// TestEvalEngineDuckDB: --engine duckdb runs gold and predictions of a JSONL dataset on
+// <db-root>/<db>/<db>.duckdb files; a question whose database has no DuckDB file is
+// skipped; no library is a usage-level error naming --duckdb-lib and the variable.
+func TestEvalEngineDuckDB(t *testing.T) {
+	lib := testutil.LibDuckDB(t)
+	dir, root, questions := duckShop(t, lib)
 	preds := filepath.Join(dir, "p.txt")
 	os.WriteFile(preds, []byte("SELECT name FROM item WHERE price = (SELECT MIN(price) FROM item)\nSELECT SUM(price) - 1 FROM item\nSELECT 1\n"), 0o644)
 	out := filepath.Join(dir, "run")
@@ -72,4 +83,70 @@ func evalDuckDBExpressionMemory(t *testing.T, lib, questions, root string) {
 	if len(recs) != 3 || recs[0].ErrorCategory != record.RowLimit || !strings.Contains(recs[0].ErrorMessage, "worker's 2 GiB") || recs[1].Verdict != record.Correct {
 		t.Fatalf("a 2.4 GB expression: %+v", recs)
 	}
+}
+
+// TestEvalDuckDBWorkersEndWithRun (round 55's attack): the command's DuckDB workers run in
+// their own process group, so a signal for the terminal's group reaches only the command,
+// which stops them. A SIGHUP (a closed terminal) ended the command without a resume hint
+// and left the worker running its statement, orphaned; a SIGKILL left it too. Now SIGHUP
+// stops the run as Ctrl-C does, and a worker dies with its parent however it ends.
+func TestEvalDuckDBWorkersEndWithRun(t *testing.T) {
+	t.Parallel()
+	if !engine.DuckDBIsolationSupported {
+		t.Skip("DuckDB worker processes need Linux")
+	}
+	lib := testutil.LibDuckDB(t)
+	dir, root, questions := duckShop(t, lib)
+	preds := filepath.Join(dir, "slow.txt")
+	os.WriteFile(preds, []byte("SELECT count(*) FROM range(100000000) a, range(100000000) b WHERE a.range + b.range = 7\nSELECT 1\nSELECT 1\n"), 0o644)
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL} {
+		out := filepath.Join(dir, "run-"+sig.String())
+		cmd := exec.Command(testBinary(t), "eval", "--dataset", "jsonl:"+questions, "--db-root", root, "--engine", "duckdb",
+			"--duckdb-lib", lib, "--pred", "sys="+preds, "--out", out, "--workers", "1", "--timeout", "120s")
+		var stderr testutil.SyncBuffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The gold of q1 is quick: once a worker has run for a second, it runs the prediction.
+		var workers []int
+		for deadline := time.Now().Add(time.Minute); len(workers) == 0; {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("%v: no DuckDB worker within a minute:\n%s", sig, stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+			workers = testutil.DuckDBWorkers(t, cmd.Process.Pid)
+		}
+		time.Sleep(time.Second)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if sig == syscall.SIGHUP && (err == nil || !strings.Contains(stderr.String(), "--resume")) {
+			t.Errorf("SIGHUP: %v, want a stopped run with a resume hint:\n%s", err, stderr.String())
+		}
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if left := stillRunning(workers); len(left) == 0 {
+				break
+			} else if time.Now().After(deadline) {
+				t.Errorf("%v: workers %v still run 5 s after their command ended", sig, left)
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				break
+			}
+		}
+	}
+}
+
+// stillRunning is the pids of pids that are still processes (not zombies).
+func stillRunning(pids []int) []int {
+	var left []int
+	for _, pid := range pids {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			left = append(left, pid)
+		}
+	}
+	return left
 }

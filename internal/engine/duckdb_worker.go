@@ -92,7 +92,8 @@ func newDuckPool(cfg duckWorkerConfig) (*duckPool, error) {
 func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Result, error) {
 	req := duckRequest{Path: path, Query: q, Timeout: lim.Timeout, MaxRows: lim.MaxRows, MaxBytes: lim.byteCap()}
 	fresh := false
-	for deaths := 0; ; {
+	var first *workerDeath
+	for {
 		res, err, death, used := p.once(ctx, req, fresh)
 		switch {
 		case death == nil && isWorkerMemory(err) && used && !fresh:
@@ -103,11 +104,15 @@ func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Resu
 			return nil, ctx.Err()
 		case death.outOfMemory() && (!used || fresh):
 			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
+		case first == nil:
+			first, fresh = death, true // once more, in a new worker
+		case first.killed() || death.killed():
+			// SIGKILL comes from outside (the kernel's out-of-memory killer, a user), never
+			// from the statement: not a verdict.
+			return nil, &FaultError{Op: "duckdb worker", Err: fmt.Errorf("killed from outside twice running the statement (%v; %v)", first, death),
+				Hint: "look for the system's out-of-memory killer (dmesg) or whoever sends SIGKILL"}
 		default:
-			if deaths++; deaths == 2 {
-				return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + death.Error(), Class: ClassOther}
-			}
-			fresh = true
+			return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + death.Error(), Class: ClassOther}
 		}
 	}
 }
@@ -148,8 +153,9 @@ func (p *duckPool) once(ctx context.Context, req duckRequest, fresh bool) (res *
 	select {
 	case rp := <-ch:
 		if rp.wire != nil {
+			d := w.death(rp.wire) // before kill: how it ended, not our SIGKILL
 			w.kill()
-			return nil, nil, w.death(rp.wire), used
+			return nil, nil, d, used
 		}
 		if rp.retire {
 			w.stop()
@@ -249,7 +255,9 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 	w := &duckWorker{cmd: cmd, req: reqW, stderr: &stderrLog{half: 2 << 10}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	// Its own process group: a Ctrl-C in the terminal reaches the parent, which stops it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: it dies with the parent, even mid-statement (a parent killed outright
+	// cannot stop it; Go ends no thread that started a process, so it fires only then).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	err = cmd.Start()
 	reqR.Close()
 	respW.Close()
@@ -329,13 +337,23 @@ func (w *duckWorker) death(cause error) *workerDeath {
 	d := &workerDeath{status: cause.Error(), words: w.stderr.String()}
 	if st := w.cmd.ProcessState; st != nil {
 		d.status = st.String()
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			d.signal = ws.Signal()
+		}
 	}
 	return d
 }
 
 // workerDeath is how a worker ended (its exit status, or why the pipe failed) and what
 // it wrote to stderr (the start and the end of it).
-type workerDeath struct{ status, words string }
+type workerDeath struct {
+	status, words string
+	signal        syscall.Signal // the signal that ended it; 0 if none did
+}
+
+// killed reports a death by SIGKILL: this package sends it only to workers it gave up on,
+// which are never read as deaths, so it came from outside.
+func (d *workerDeath) killed() bool { return d.signal == syscall.SIGKILL }
 
 // Error is the status and the first line the worker wrote: the Go runtime's "fatal
 // error: ...", or C++'s "terminate called after ...", not the stacks that follow.
