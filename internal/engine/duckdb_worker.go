@@ -3,6 +3,8 @@ package engine
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -58,9 +60,10 @@ const (
 
 // duckPool starts, keeps and stops worker processes.
 type duckPool struct {
-	exe  string
-	args []string // none but in tests
-	cfg  duckWorkerConfig
+	exe   string
+	args  []string // none but in tests
+	cfg   duckWorkerConfig
+	token string // the worker's duckWorkerEnv, sent again on the pipe
 	peak atomic.Int64 // the largest peak RSS of a reaped worker, in bytes
 
 	mu     sync.Mutex
@@ -82,7 +85,11 @@ type duckWorker struct {
 
 func newDuckPool(cfg duckWorkerConfig) (*duckPool, error) {
 	// /proc/self/exe is this very program even if its file was replaced or removed since.
-	return &duckPool{exe: "/proc/self/exe", cfg: cfg}, nil
+	b := make([]byte, duckWorkerTokenLen/2)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("duckdb worker token: %w", err)
+	}
+	return &duckPool{exe: "/proc/self/exe", cfg: cfg, token: hex.EncodeToString(b)}, nil
 }
 
 // query runs one statement in a worker; see the comment at the top for crashes. A
@@ -250,7 +257,7 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 		return nil, fault(err)
 	}
 	cmd := exec.Command(p.exe, p.args...)
-	cmd.Env = append(os.Environ(), duckWorkerEnv+"=1")
+	cmd.Env = append(os.Environ(), duckWorkerEnv+"="+p.token)
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	w := &duckWorker{cmd: cmd, req: reqW, stderr: &stderrLog{half: 2 << 10}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
@@ -278,7 +285,7 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 	}()
 	w.w = wireWriter{bufio.NewWriterSize(reqW, 64<<10)}
 	w.r = &wireReader{r: bufio.NewReaderSize(respR, 64<<10)}
-	if err := w.handshake(ctx, p.cfg); err != nil {
+	if err := w.handshake(ctx, p.token, p.cfg); err != nil {
 		w.kill()
 		return nil, err
 	}
@@ -286,9 +293,10 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 }
 
 // handshake sends the configuration and reads the worker's answer.
-func (w *duckWorker) handshake(ctx context.Context, cfg duckWorkerConfig) error {
+func (w *duckWorker) handshake(ctx context.Context, token string, cfg duckWorkerConfig) error {
 	ch := make(chan error, 1)
 	go func() {
+		w.w.str(token)
 		w.w.config(cfg)
 		if err := w.w.Flush(); err != nil {
 			ch <- w.death(err)

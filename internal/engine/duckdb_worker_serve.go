@@ -17,14 +17,19 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
 // The worker's side of duckdb_worker.go: a process that reads a configuration, opens
 // DuckDB, caps its own address space, then runs one statement at a time.
 
-// duckWorkerEnv marks a process its parent started as a DuckDB worker.
+// duckWorkerEnv marks a process its parent started as a DuckDB worker: its value is a
+// token of duckWorkerTokenLen hex digits, which the parent sends again as the first
+// thing on the pipe. Any other value is not this, and ignored.
 const duckWorkerEnv = "NL2SQLBENCH_DUCKDB_WORKER"
+
+const duckWorkerTokenLen = 32
 
 // init turns this process into a DuckDB worker when its parent started it as one. It is
 // an init, not a call in main, so that every binary linking the engine (the command and
@@ -32,9 +37,41 @@ const duckWorkerEnv = "NL2SQLBENCH_DUCKDB_WORKER"
 // place below main that exits the process: a worker is not a command, and nothing of the
 // program it was linked into runs.
 func init() {
-	if os.Getenv(duckWorkerEnv) == "1" {
-		os.Exit(serveDuckWorker())
+	if tok := os.Getenv(duckWorkerEnv); isWorkerToken(tok) {
+		os.Exit(serveDuckWorker(tok))
 	}
+}
+
+// isWorkerToken reports whether s has the form of a worker token.
+func isWorkerToken(s string) bool {
+	if len(s) != duckWorkerTokenLen {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// duckWorkerHello bounds how long a worker waits for its configuration.
+const duckWorkerHello = 10 * time.Second
+
+// workerPipes returns the pipes a parent gives a worker as fds 3 and 4, or why this
+// process was not started as one (the variable set by hand in a shell, say).
+func workerPipes() (in, out *os.File, err error) {
+	for _, fd := range []int{3, 4} {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+			return nil, nil, fmt.Errorf("file descriptor %d is not a pipe", fd)
+		}
+	}
+	// Non-blocking, so that reads have deadlines (os.NewFile then uses the poller).
+	if err := syscall.SetNonblock(3, true); err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(3, "duckdb-requests"), os.NewFile(4, "duckdb-responses"), nil
 }
 
 // duckWorkerMaxDBs bounds the databases one worker keeps open: each holds its own
@@ -42,22 +79,27 @@ func init() {
 const duckWorkerMaxDBs = 4
 
 // serveDuckWorker is the worker's main loop; its result is the exit status.
-func serveDuckWorker() int {
+func serveDuckWorker(token string) int {
 	// The parent stops its workers; a Ctrl-C meant for the parent must not look like a
 	// crash of the statement running here.
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
-	in, out := os.NewFile(3, "duckdb-requests"), os.NewFile(4, "duckdb-responses")
-	if in == nil || out == nil {
-		fmt.Fprintf(os.Stderr, "%s is set: this process only runs as nl2sqlbench's DuckDB worker, started by nl2sqlbench itself; unset it\n", duckWorkerEnv)
+	notStarted := func(why error) int {
+		fmt.Fprintf(os.Stderr, "%s is set, but this process was not started by nl2sqlbench as its DuckDB worker (%v): unset %s\n", duckWorkerEnv, why, duckWorkerEnv)
 		return 2
+	}
+	in, out, err := workerPipes()
+	if err != nil {
+		return notStarted(err)
 	}
 	r := &wireReader{r: bufio.NewReaderSize(in, 64<<10)}
 	w := wireWriter{bufio.NewWriterSize(out, 64<<10)}
+	in.SetReadDeadline(time.Now().Add(duckWorkerHello))
+	tok := string(r.bytes(duckWorkerTokenLen))
 	cfg := r.config()
-	if r.err != nil {
-		fmt.Fprintf(os.Stderr, "duckdb worker: read configuration: %v\n", r.err)
-		return 2
+	if r.err != nil || tok != token {
+		return notStarted(fmt.Errorf("no configuration from a parent: %v", r.err))
 	}
+	in.SetReadDeadline(time.Time{})
 	d, err := NewDuckDB(DuckDBOptions{Lib: cfg.Lib, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit})
 	var base int64
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -168,5 +169,45 @@ func TestDuckDBWorkerRetires(t *testing.T) {
 		if err != nil || res.Text(0, 0) != want {
 			t.Fatalf("statement %d: %v", i, err)
 		}
+	}
+}
+
+// TestDuckDBWorkerVariableByHand (round 55's attack): NL2SQLBENCH_DUCKDB_WORKER set in a
+// user's shell. "1" once turned any program linking the engine into a worker that read
+// junk from whatever fd 3 was (or hung on it, or exited 0 saying nothing). Now only a
+// token-shaped value with a parent's pipes makes a worker; "1" is ignored (the program
+// runs as itself), and a token without a parent's pipes or its handshake exits 2 saying
+// what is wrong.
+func TestDuckDBWorkerVariableByHand(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	run := func(val string, extra ...*os.File) (string, error) {
+		cmd := exec.Command(self, "-test.run=^$")
+		cmd.Env = append(os.Environ(), "NL2SQLBENCH_DUCKDB_WORKER="+val)
+		cmd.ExtraFiles = extra
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("1"); err != nil || !strings.Contains(out, "PASS") {
+		t.Errorf("=1: %v %q, want the program to run as itself", err, out)
+	}
+	token := strings.Repeat("ab", 16)
+	if out, err := run(token); err == nil || !strings.Contains(out, "not started by nl2sqlbench") || !strings.Contains(out, "not a pipe") {
+		t.Errorf("a token, no pipes: %v %q", err, out)
+	}
+	// A parent's pipes, but the wrong token on them.
+	r3, w3, _ := os.Pipe()
+	r4, w4, _ := os.Pipe()
+	defer r4.Close()
+	go func() {
+		w3.Write([]byte{32})
+		w3.Write([]byte(strings.Repeat("cd", 16)))
+		w3.Close()
+	}()
+	if out, err := run(token, r3, w4); err == nil || !strings.Contains(out, "not started by nl2sqlbench") {
+		t.Errorf("the wrong token: %v %q", err, out)
 	}
 }
