@@ -63,8 +63,8 @@ type duckPool struct {
 	exe   string
 	args  []string // none but in tests
 	cfg   duckWorkerConfig
-	token string // the worker's duckWorkerEnv, sent again on the pipe
-	peak atomic.Int64 // the largest peak RSS of a reaped worker, in bytes
+	token string       // the worker's duckWorkerEnv, sent again on the pipe
+	peak  atomic.Int64 // the largest peak RSS of a reaped worker, in bytes
 
 	mu     sync.Mutex
 	idle   []*duckWorker
