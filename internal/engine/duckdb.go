@@ -202,11 +202,12 @@ func (d *DuckDB) Query(ctx context.Context, path, query string, lim Limits) (*Re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return d.gated(ctx, func() (*Result, error) { return d.run(ctx, db, path, first, lim) })
+	return d.gated(ctx, func() (*Result, error) { return d.run(ctx, db, path, first, lim, nil) })
 }
 
-// run runs query (one statement) on the database db at path, once.
-func (d *DuckDB) run(ctx context.Context, db unsafe.Pointer, path, first string, lim Limits) (*Result, error) {
+// run runs query (one statement) on the database db at path, once. Its rows go to the
+// sink open returns, or with a nil open into the Result returned.
+func (d *DuckDB) run(ctx context.Context, db unsafe.Pointer, path, first string, lim Limits, open func([]string) rowSink) (*Result, error) {
 	qctx, cancel := withTimeout(ctx, lim.Timeout)
 	defer cancel()
 	var conn unsafe.Pointer
@@ -225,7 +226,7 @@ func (d *DuckDB) run(ctx context.Context, db unsafe.Pointer, path, first string,
 		case <-stop:
 		}
 	}()
-	res, err := duckRun(qctx, conn, first, lim.MaxRows, lim.byteCap())
+	res, err := duckRun(qctx, conn, first, lim.MaxRows, lim.byteCap(), open)
 	close(stop)
 	<-stopped
 	if err != nil {
@@ -240,8 +241,9 @@ func (d *DuckDB) run(ctx context.Context, db unsafe.Pointer, path, first string,
 // duckStatementSelect is DUCKDB_STATEMENT_TYPE_SELECT: the only statement type run.
 const duckStatementSelect = 1
 
-// duckRun prepares, checks and runs query on conn and reads its result.
-func duckRun(ctx context.Context, conn unsafe.Pointer, query string, maxRows int, maxBytes int64) (*Result, error) {
+// duckRun prepares, checks and runs query on conn and reads its result (into open's
+// sink; nil: into the Result returned).
+func duckRun(ctx context.Context, conn unsafe.Pointer, query string, maxRows int, maxBytes int64, open func([]string) rowSink) (*Result, error) {
 	cq := C.CString(query)
 	defer C.free(unsafe.Pointer(cq))
 	var st unsafe.Pointer
@@ -265,7 +267,17 @@ func duckRun(ctx context.Context, conn unsafe.Pointer, query string, maxRows int
 		return nil, duckError(C.GoString(C.ddb_result_error(&r)))
 	}
 	defer C.ddb_destroy_result(&r)
-	return duckRead(ctx, &r, maxRows, maxBytes)
+	var b *ResultBuilder
+	if open == nil {
+		open = func(names []string) rowSink { b = NewResultBuilder(names); return b }
+	}
+	if err := duckStream(ctx, &r, open, maxRows, maxBytes); err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, nil // the rows went to the caller's sink
+	}
+	return b.Result(), nil
 }
 
 // duckError is DuckDB's message as a DBError, its class read from DuckDB's wording (the

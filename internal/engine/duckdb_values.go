@@ -123,33 +123,44 @@ func duckColumns(r *C.ddb_result) ([]duckCol, error) {
 	return cols, nil
 }
 
-// duckRead streams the result chunk by chunk into a Result, stopping at the row and
-// byte caps, and at ctx's end (the watcher has interrupted DuckDB by then).
-func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64) (*Result, error) {
+// rowSink receives a result row by row: a ResultBuilder, or in a DuckDB worker the pipe
+// to its parent (wireSink), so that the worker never holds the result.
+type rowSink interface {
+	AppendNull()
+	AppendValue(v any)
+	EndRow() error
+	NumRows() int
+	Bytes() int64
+}
+
+// duckStream streams the result chunk by chunk into the sink open returns for its
+// columns, stopping at the row and byte caps (counted as a ResultBuilder counts them),
+// and at ctx's end (the watcher has interrupted DuckDB by then).
+func duckStream(ctx context.Context, r *C.ddb_result, open func(names []string) rowSink, maxRows int, maxBytes int64) error {
 	cols, err := duckColumns(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.name
 	}
-	b := NewResultBuilder(names)
+	b := open(names)
 	data := make([]unsafe.Pointer, len(cols))
 	valid := make([]*uint64, len(cols))
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		chunk := C.ddb_fetch_chunk(r)
 		if chunk == nil {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 			if e := C.ddb_result_error(r); e != nil {
-				return nil, duckError(C.GoString(e))
+				return duckError(C.GoString(e))
 			}
-			return b.Result(), nil
+			return nil
 		}
 		n := int(C.ddb_data_chunk_get_size(chunk))
 		for i := range cols {
@@ -180,7 +191,7 @@ func duckRead(ctx context.Context, r *C.ddb_result, maxRows int, maxBytes int64)
 			return nil
 		}()
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 }

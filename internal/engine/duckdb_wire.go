@@ -168,34 +168,62 @@ const (
 	wireEnd
 )
 
-// result writes res cell by cell.
-func (w wireWriter) result(res *Result) {
-	w.WriteByte(wireResult)
-	w.uint(uint64(len(res.Columns)))
-	for _, c := range res.Columns {
-		w.str(c)
+// wireAbort, where a row or a cell would start, means the statement failed after rows
+// were sent: the error follows, and the rows are dropped. It is no Kind.
+const wireAbort byte = 0xff
+
+// wireSink writes a result to the pipe as DuckDB gives it (a rowSink), so the worker
+// never holds it; it counts rows and bytes as a ResultBuilder does, for the caps.
+type wireSink struct {
+	w            wireWriter
+	started, row bool // the header is written; a row is begun
+	rows         int
+	bytes        int64
+}
+
+// header writes the result's header; it is the open of duckStream.
+func (s *wireSink) header(names []string) rowSink {
+	s.started = true
+	s.w.WriteByte(wireResult)
+	s.w.uint(uint64(len(names)))
+	for _, n := range names {
+		s.w.str(n)
 	}
-	for i := range res.NumRows() {
-		w.WriteByte(wireRow)
-		for j := range res.NumCols() {
-			k := res.Kind(i, j)
-			w.WriteByte(byte(k))
-			switch k {
-			case Int:
-				w.int(res.Int(i, j))
-			case Float:
-				w.uint(math.Float64bits(res.Float(i, j)))
-			case Text, Blob, Decimal:
-				w.bytes(res.Bytes(i, j))
-			}
-		}
+	return s
+}
+
+func (s *wireSink) cell(k Kind, size int) {
+	if !s.row {
+		s.w.WriteByte(wireRow)
+		s.row = true
 	}
-	w.WriteByte(wireEnd)
+	s.w.WriteByte(byte(k))
+	s.bytes += int64(size) + cellOverhead
+}
+
+func (s *wireSink) AppendNull()                 { s.cell(Null, 0) }
+func (s *wireSink) AppendInt(v int64)           { s.cell(Int, 0); s.w.int(v) }
+func (s *wireSink) AppendFloat(v float64)       { s.cell(Float, 0); s.w.uint(math.Float64bits(v)) }
+func (s *wireSink) AppendText(v string)         { s.cell(Text, len(v)); s.w.str(v) }
+func (s *wireSink) AppendBlob(v []byte)         { s.cell(Blob, len(v)); s.w.bytes(v) }
+func (s *wireSink) AppendDecimal(v DecimalText) { s.cell(Decimal, len(v)); s.w.str(string(v)) }
+func (s *wireSink) AppendValue(v any)           { appendValue(s, v) }
+func (s *wireSink) NumRows() int                { return s.rows }
+func (s *wireSink) Bytes() int64                { return s.bytes }
+
+func (s *wireSink) EndRow() error {
+	if !s.row {
+		s.w.WriteByte(wireRow) // a row of no columns
+	}
+	s.row = false
+	s.rows++
+	return nil
 }
 
 // result reads a result under the request's own caps (the worker applied them already:
-// a result over them is the wire's error, not the statement's).
-func (r *wireReader) result(q duckRequest) (*Result, error) {
+// a result over them is the wire's failure, not the statement's). stmt is the
+// statement's error when it failed after sending rows; a failure of the wire is r.err.
+func (r *wireReader) result(q duckRequest) (res *Result, stmt error) {
 	n := r.uint()
 	if n > 1<<16 {
 		r.fail(fmt.Errorf("%d columns", n))
@@ -216,6 +244,8 @@ func (r *wireReader) result(q duckRequest) (*Result, error) {
 		switch m := r.byte(); m {
 		case wireEnd:
 			return b.Result(), nil
+		case wireAbort:
+			return nil, r.error()
 		case wireRow:
 		default:
 			r.fail(fmt.Errorf("unexpected marker %d", m))
@@ -225,7 +255,7 @@ func (r *wireReader) result(q duckRequest) (*Result, error) {
 			r.fail(fmt.Errorf("more than the %d rows the request allows", q.MaxRows))
 		}
 		for range len(names) {
-			switch k := Kind(r.byte()); k {
+			switch k := r.byte(); Kind(k) {
 			case Null:
 				b.AppendNull()
 			case Int:
@@ -239,7 +269,13 @@ func (r *wireReader) result(q duckRequest) (*Result, error) {
 			case Decimal:
 				b.AppendDecimal(DecimalText(r.bytes(maxValue)))
 			default:
+				if k == wireAbort && r.err == nil {
+					return nil, r.error()
+				}
 				r.fail(fmt.Errorf("unknown kind %d", k))
+			}
+			if r.err != nil {
+				break
 			}
 			if q.MaxBytes > 0 && b.Bytes() > q.MaxBytes+cellOverhead {
 				r.fail(fmt.Errorf("more than the %d bytes the request allows", q.MaxBytes))
@@ -251,7 +287,7 @@ func (r *wireReader) result(q duckRequest) (*Result, error) {
 			}
 		}
 	}
-	return nil, r.err
+	return nil, nil
 }
 
 // The errors a worker reports, by what the parent's callers test with errors.Is.
@@ -277,9 +313,8 @@ var wireSentinels = []struct {
 	{wireErrNotReadOnly, ErrNotReadOnly}, {wireErrNoDatabase, ErrNoDatabase},
 }
 
-// error writes err as a code, a class, a fault's operation and a message.
-func (w wireWriter) error(err error) {
-	w.WriteByte(wireError)
+// errorBody writes err as a code, a class, a fault's operation and a message.
+func (w wireWriter) errorBody(err error) {
 	var dbe *DBError
 	var fe *FaultError
 	switch {
@@ -308,7 +343,7 @@ func (w wireWriter) error(err error) {
 	w.str(err.Error())
 }
 
-// error reads an error written by wireWriter.error.
+// error reads an error written by wireWriter.errorBody.
 func (r *wireReader) error() error {
 	code := r.byte()
 	switch code {

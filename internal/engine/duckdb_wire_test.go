@@ -10,6 +10,19 @@ import (
 	"time"
 )
 
+// writeResult sends res as a worker does, through a wireSink.
+func writeResult(w wireWriter, res *Result) {
+	s := &wireSink{w: w}
+	s.header(res.Columns)
+	for i := range res.NumRows() {
+		for j := range res.NumCols() {
+			s.AppendValue(res.Value(i, j))
+		}
+		s.EndRow()
+	}
+	w.WriteByte(wireEnd)
+}
+
 func wireRoundTrip(t *testing.T, write func(wireWriter)) *wireReader {
 	t.Helper()
 	var buf bytes.Buffer
@@ -30,13 +43,13 @@ func TestDuckWireResult(t *testing.T) {
 	}
 	want := NewResult([]string{"i", "f", "t", "b", "d", "n"}, rows)
 	req := duckRequest{MaxRows: 10, MaxBytes: 1 << 20}
-	r := wireRoundTrip(t, func(w wireWriter) { w.result(want) })
+	r := wireRoundTrip(t, func(w wireWriter) { writeResult(w, want) })
 	if m := r.byte(); m != wireResult {
 		t.Fatalf("marker %d", m)
 	}
 	got, err := r.result(req)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
 	}
 	if !got.Equal(want) || got.TextIsUTF8() || !slicesEqual(got.Columns, want.Columns) {
 		t.Errorf("round trip:\n got %v\nwant %v (utf8 %v)", got, want, got.TextIsUTF8())
@@ -73,7 +86,7 @@ func TestDuckWireErrors(t *testing.T) {
 		{errors.New("something else"), func(e error) bool { return e.Error() == "something else" }},
 	}
 	for _, c := range cases {
-		r := wireRoundTrip(t, func(w wireWriter) { w.error(c.err) })
+		r := wireRoundTrip(t, func(w wireWriter) { w.WriteByte(wireError); w.errorBody(c.err) })
 		if m := r.byte(); m != wireError {
 			t.Fatalf("marker %d", m)
 		}
@@ -83,18 +96,53 @@ func TestDuckWireErrors(t *testing.T) {
 	}
 }
 
+// TestDuckWireAbort: a statement that fails after rows were sent (the byte cap met in
+// the middle of a row) reaches the parent as the statement's error, its rows dropped,
+// and the pipe stays usable for the next answer.
+func TestDuckWireAbort(t *testing.T) {
+	r := wireRoundTrip(t, func(w wireWriter) {
+		s := &wireSink{w: w}
+		s.header([]string{"a", "b"})
+		s.AppendInt(1)
+		s.AppendText("x")
+		s.EndRow()
+		s.AppendInt(2) // the second row stops half way
+		w.WriteByte(wireAbort)
+		w.errorBody(byteLimitError(100))
+		w.WriteByte(0) // the retire flag
+		writeResult(w, NewResult([]string{"c"}, [][]any{{int64(7)}}))
+	})
+	req := duckRequest{MaxBytes: 1 << 20}
+	if m := r.byte(); m != wireResult {
+		t.Fatalf("marker %d", m)
+	}
+	res, err := r.result(req)
+	if res != nil || !errors.Is(err, ErrByteLimit) || r.err != nil {
+		t.Fatalf("aborted result: %v %v, wire %v", res, err, r.err)
+	}
+	if r.byte() != 0 || r.byte() != wireResult {
+		t.Fatalf("the next answer is not where it should be: %v", r.err)
+	}
+	if res, err := r.result(req); err != nil || r.err != nil || res.Int(0, 0) != 7 {
+		t.Errorf("next answer: %v %v %v", res, err, r.err)
+	}
+}
+
 // TestDuckWireHostile: a broken or oversized frame is an error, never a panic nor an
 // allocation the request did not allow.
 func TestDuckWireHostile(t *testing.T) {
 	res := NewResult([]string{"a"}, [][]any{{strings.Repeat("x", 1000)}, {"y"}})
 	var full bytes.Buffer
 	w := wireWriter{bufio.NewWriter(&full)}
-	w.result(res)
+	writeResult(w, res)
 	w.Flush()
 	b := full.Bytes()[1:]
 	read := func(data []byte, req duckRequest) error {
-		_, err := (&wireReader{r: bufio.NewReader(bytes.NewReader(data))}).result(req)
-		return err
+		r := &wireReader{r: bufio.NewReader(bytes.NewReader(data))}
+		if _, stmt := r.result(req); stmt != nil {
+			t.Fatalf("a statement error from a broken frame: %v", stmt)
+		}
+		return r.err
 	}
 	if err := read(b, duckRequest{MaxBytes: 1 << 20}); err != nil {
 		t.Fatalf("whole frame: %v", err)

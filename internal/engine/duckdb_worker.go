@@ -186,7 +186,7 @@ func (w *duckWorker) read(req duckRequest) reply {
 	var rp reply
 	switch m := w.r.byte(); m {
 	case wireResult:
-		rp.res, _ = w.r.result(req)
+		rp.res, rp.err = w.r.result(req)
 	case wireError:
 		rp.err = w.r.error()
 	default:

@@ -105,13 +105,16 @@ func serveDuckWorker(token string) int {
 	if err == nil {
 		base, err = limitAddressSpace(cfg.Memory)
 	}
+	rss, _ := procStatus("VmRSS")
 	if cfg.Memory > 0 {
-		// The Go heap holds a result and the garbage of reading it; under the cap it must
-		// be collected, not grown into room DuckDB needs (Go cannot give address space back).
+		// Rows stream out, but reading them leaves garbage (a value's Go copy); under the
+		// cap it must be collected, not grown into room DuckDB needs (Go keeps the address
+		// space it mapped).
 		debug.SetMemoryLimit(cfg.Memory / 4)
 	}
 	if err != nil {
-		w.error(err)
+		w.WriteByte(wireError)
+		w.errorBody(err)
 		w.Flush()
 		return 0
 	}
@@ -129,19 +132,22 @@ func serveDuckWorker(token string) int {
 			fmt.Fprintf(os.Stderr, "duckdb worker: read request: %v\n", r.err)
 			return 2
 		}
-		res, err, retire := d.workerRun(q, cfg.Memory)
-		retire = retire || n == cfg.Statements
-		if !retire && cfg.Memory > 0 {
-			// DuckDB's allocator keeps what it freed mapped: a worker that grew by half its
-			// cap makes way for a new one rather than leave less room to the next statement.
-			vm, verr := vmSize()
-			retire = verr != nil || vm-base > cfg.Memory/2
+		sink := &wireSink{w: w}
+		err, retire := d.workerRun(q, cfg.Memory, sink.header)
+		switch {
+		case err != nil && sink.started:
+			w.WriteByte(wireAbort) // rows were sent: the parent drops them
+			w.errorBody(err)
+		case err != nil:
+			w.WriteByte(wireError)
+			w.errorBody(err)
+		default:
+			if !sink.started {
+				sink.header(nil)
+			}
+			w.WriteByte(wireEnd)
 		}
-		if err != nil {
-			w.error(err)
-		} else {
-			w.result(res)
-		}
+		retire = retire || n == cfg.Statements || swollen(base, rss, cfg.Memory)
 		flag := byte(0)
 		if retire {
 			flag = 1
@@ -156,33 +162,34 @@ func serveDuckWorker(token string) int {
 	}
 }
 
-// workerRun runs one request. retire is true after an error that leaves DuckDB unusable
-// (an internal or fatal error invalidates its database): the worker then exits.
-func (d *DuckDB) workerRun(q duckRequest, memory int64) (res *Result, err error, retire bool) {
+// workerRun runs one request, its rows going to the sink open returns. retire is true
+// after an error that leaves DuckDB unusable (an internal or fatal error invalidates its
+// database) or the worker's memory in doubt: the worker then exits.
+func (d *DuckDB) workerRun(q duckRequest, memory int64, open func([]string) rowSink) (err error, retire bool) {
 	db, err := d.openFew(q.Path)
 	if err != nil {
-		return nil, err, false
+		return err, false
 	}
 	lim := Limits{Timeout: q.Timeout, MaxRows: q.MaxRows, MaxBytes: q.MaxBytes}
 	if q.MaxBytes == 0 {
 		lim.MaxBytes = -1 // the request's 0 is no cap; Limits' 0 is the default cap
 	}
-	res, err = d.run(context.Background(), db, q.Path, q.Query, lim)
+	_, err = d.run(context.Background(), db, q.Path, q.Query, lim, open)
 	var dbe *DBError
 	switch {
 	case errors.Is(err, errDuckMemory):
 		// One statement at a time here: no neighbour shares the limit. What an earlier
 		// statement left mapped might have, so the worker retires and the parent runs the
 		// statement again in a new one unless this one was new (duckdb_worker.go).
-		return nil, fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s", errWorkerMemory, d.opt.MemoryLimit, byteSize(memory)), true
+		return fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s", errWorkerMemory, d.opt.MemoryLimit, byteSize(memory)), true
 	case errors.As(err, &dbe):
 		m := strings.ToLower(dbe.Message)
 		if strings.HasPrefix(m, "internal error") || strings.HasPrefix(m, "fatal error") {
 			dbe.Message += fmt.Sprintf(" (DuckDB's internal error, in a worker whose memory is capped at %s: most often an allocation over the cap)", byteSize(memory))
-			return nil, dbe, true
+			return dbe, true
 		}
 	}
-	return res, err, false
+	return err, false
 }
 
 // openFew is open, closing every other database first when duckWorkerMaxDBs are open.
@@ -207,7 +214,7 @@ func limitAddressSpace(extra int64) (base int64, err error) {
 	if extra <= 0 {
 		return 0, nil
 	}
-	if base, err = vmSize(); err != nil {
+	if base, err = procStatus("VmSize"); err != nil {
 		return 0, fmt.Errorf("cap the duckdb worker's memory: %w", err)
 	}
 	lim := uint64(base + extra)
@@ -217,22 +224,43 @@ func limitAddressSpace(extra int64) (base int64, err error) {
 	return base, nil
 }
 
-// vmSize is the process's mapped address space in bytes (VmSize in /proc/self/status).
-func vmSize() (int64, error) {
+// duckWorkerKeepRSS is how much a worker's resident memory may grow over its start and
+// the worker still wait for the next statement: DuckDB's allocator and the Go heap keep
+// what a large statement used, and an idle worker must not hold it.
+const duckWorkerKeepRSS = 256 << 20
+
+// swollen reports whether the worker should make way for a new one: its address space
+// grew by half its cap (less room left to the next statement), or its resident memory by
+// duckWorkerKeepRSS. baseVM and baseRSS are what it had at start.
+func swollen(baseVM, baseRSS, memory int64) bool {
+	if memory <= 0 {
+		return false
+	}
+	vm, err := procStatus("VmSize")
+	if err != nil || vm-baseVM > memory/2 {
+		return true
+	}
+	rss, err := procStatus("VmRSS")
+	return err != nil || rss-baseRSS > duckWorkerKeepRSS
+}
+
+// procStatus is a size in bytes from /proc/self/status: VmSize (the mapped address
+// space), VmRSS (the resident memory).
+func procStatus(field string) (int64, error) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmSize:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("read VmSize: %w", err)
+				return 0, fmt.Errorf("read %s: %w", field, err)
 			}
 			return kb << 10, nil
 		}
 	}
-	return 0, errors.New("no VmSize in /proc/self/status")
+	return 0, fmt.Errorf("no %s in /proc/self/status", field)
 }
 
 // byteSize writes n bytes for a message: "2 GiB", "300 MiB".

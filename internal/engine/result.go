@@ -313,7 +313,21 @@ func (b *ResultBuilder) AppendDecimal(d DecimalText) {
 // AppendValue appends a Go value: nil, int64, float64, string, []byte, DecimalText, or (for drivers
 // that produce them) other integer and float types, bool (as 0/1) and anything else as
 // its fmt.Sprint text.
-func (b *ResultBuilder) AppendValue(v any) {
+func (b *ResultBuilder) AppendValue(v any) { appendValue(b, v) }
+
+// cellAppender takes a result's values one kind at a time: a ResultBuilder, or a DuckDB
+// worker's pipe (duckdb_wire.go).
+type cellAppender interface {
+	AppendNull()
+	AppendInt(int64)
+	AppendFloat(float64)
+	AppendText(string)
+	AppendBlob([]byte)
+	AppendDecimal(DecimalText)
+}
+
+// appendValue is AppendValue for any cellAppender.
+func appendValue(b cellAppender, v any) {
 	switch x := v.(type) {
 	case nil:
 		b.AppendNull()
