@@ -117,7 +117,10 @@ func duckColumns(r *C.ddb_result) ([]duckCol, error) {
 			if !bad {
 				name = "type id " + strconv.Itoa(c.typ)
 			}
-			return nil, &FaultError{Op: "read duckdb result", Err: fmt.Errorf("column %q has DuckDB type %s, which nl2sqlbench does not read; CAST it to VARCHAR", c.name, name)}
+			// Not the database's fault, but no verdict either: the result cannot be compared.
+			// The default hint (restart the server) would send the user the wrong way.
+			return nil, &FaultError{Op: "read duckdb result", Err: fmt.Errorf("column %q has DuckDB type %s, which nl2sqlbench does not read; CAST it to VARCHAR", c.name, name),
+				Hint: "the statement returns a DuckDB " + name + " column, which nl2sqlbench cannot compare: cast it to VARCHAR in the SQL, or leave the question out"}
 		}
 	}
 	return cols, nil
