@@ -317,3 +317,16 @@ func benchDuckMillionRows(b *testing.B, iso bool) {
 		}
 	}
 }
+
+// TestDuckDBByteCapOneValue: one value larger than the byte cap is the byte limit, in
+// both modes (through a worker it once crossed the pipe whole and was read as a broken
+// frame, then as the worker dying twice: a DBError).
+func TestDuckDBByteCapOneValue(t *testing.T) { bothDuckModes(t, testDuckDBByteCapOneValue) }
+
+func testDuckDBByteCapOneValue(t *testing.T, iso bool) {
+	eng, db := newDuck(t, iso)
+	_, err := eng.Query(context.Background(), db, "SELECT 1 AS a, repeat('x', 1000000) AS b", engine.Limits{MaxBytes: 100})
+	if !errors.Is(err, engine.ErrByteLimit) || !strings.Contains(err.Error(), "100 bytes") {
+		t.Errorf("a 1 MB value under a 100-byte cap: %v, want ErrByteLimit naming 100 bytes", err)
+	}
+}

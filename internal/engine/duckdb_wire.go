@@ -173,10 +173,13 @@ const (
 const wireAbort byte = 0xff
 
 // wireSink writes a result to the pipe as DuckDB gives it (a rowSink), so the worker
-// never holds it; it counts rows and bytes as a ResultBuilder does, for the caps.
+// never holds it; it counts rows and bytes as a ResultBuilder does, for the caps. A value
+// that would take the result over max bytes is counted but not sent: duckStream then
+// stops at the cap, and the parent never receives more than it asked for.
 type wireSink struct {
 	w            wireWriter
-	started, row bool // the header is written; a row is begun
+	max          int64 // the byte cap; 0 is none
+	started, row bool  // the header is written; a row is begun
 	rows         int
 	bytes        int64
 }
@@ -192,21 +195,51 @@ func (s *wireSink) header(names []string) rowSink {
 	return s
 }
 
-func (s *wireSink) cell(k Kind, size int) {
+// cell counts a value and, unless it takes the result over the cap, starts writing it.
+func (s *wireSink) cell(k Kind, size int) bool {
+	s.bytes += int64(size) + cellOverhead
+	if s.max > 0 && s.bytes > s.max {
+		return false
+	}
 	if !s.row {
 		s.w.WriteByte(wireRow)
 		s.row = true
 	}
 	s.w.WriteByte(byte(k))
-	s.bytes += int64(size) + cellOverhead
+	return true
 }
 
-func (s *wireSink) AppendNull()                 { s.cell(Null, 0) }
-func (s *wireSink) AppendInt(v int64)           { s.cell(Int, 0); s.w.int(v) }
-func (s *wireSink) AppendFloat(v float64)       { s.cell(Float, 0); s.w.uint(math.Float64bits(v)) }
-func (s *wireSink) AppendText(v string)         { s.cell(Text, len(v)); s.w.str(v) }
-func (s *wireSink) AppendBlob(v []byte)         { s.cell(Blob, len(v)); s.w.bytes(v) }
-func (s *wireSink) AppendDecimal(v DecimalText) { s.cell(Decimal, len(v)); s.w.str(string(v)) }
+func (s *wireSink) AppendNull() { s.cell(Null, 0) }
+
+func (s *wireSink) AppendInt(v int64) {
+	if s.cell(Int, 0) {
+		s.w.int(v)
+	}
+}
+
+func (s *wireSink) AppendFloat(v float64) {
+	if s.cell(Float, 0) {
+		s.w.uint(math.Float64bits(v))
+	}
+}
+
+func (s *wireSink) AppendText(v string) {
+	if s.cell(Text, len(v)) {
+		s.w.str(v)
+	}
+}
+
+func (s *wireSink) AppendBlob(v []byte) {
+	if s.cell(Blob, len(v)) {
+		s.w.bytes(v)
+	}
+}
+
+func (s *wireSink) AppendDecimal(v DecimalText) {
+	if s.cell(Decimal, len(v)) {
+		s.w.str(string(v))
+	}
+}
 func (s *wireSink) AppendValue(v any)           { appendValue(s, v) }
 func (s *wireSink) NumRows() int                { return s.rows }
 func (s *wireSink) Bytes() int64                { return s.bytes }
@@ -277,7 +310,7 @@ func (r *wireReader) result(q duckRequest) (res *Result, stmt error) {
 			if r.err != nil {
 				break
 			}
-			if q.MaxBytes > 0 && b.Bytes() > q.MaxBytes+cellOverhead {
+			if q.MaxBytes > 0 && b.Bytes() > q.MaxBytes {
 				r.fail(fmt.Errorf("more than the %d bytes the request allows", q.MaxBytes))
 			}
 		}

@@ -128,6 +128,32 @@ func TestDuckWireAbort(t *testing.T) {
 	}
 }
 
+// TestDuckWireSinkCap: a worker never sends a value that takes the result over its byte
+// cap (it used to send it whole, then stop: a 1 MB value under a 100-byte cap crossed the
+// pipe, and the parent read it as a broken frame); the statement stops at the cap, as
+// in-process, and the parent sees the byte limit.
+func TestDuckWireSinkCap(t *testing.T) {
+	r := wireRoundTrip(t, func(w wireWriter) {
+		s := &wireSink{w: w, max: 100}
+		s.header([]string{"a"})
+		s.AppendText("small")
+		s.EndRow()
+		s.AppendText(strings.Repeat("x", 1<<20))
+		if s.Bytes() <= 100 {
+			t.Errorf("the sink did not count the value: %d bytes", s.Bytes())
+		}
+		w.WriteByte(wireAbort) // what the worker writes once duckStream stops at the cap
+		w.errorBody(byteLimitError(100))
+	})
+	if m := r.byte(); m != wireResult {
+		t.Fatalf("marker %d", m)
+	}
+	res, err := r.result(duckRequest{MaxBytes: 100})
+	if res != nil || !errors.Is(err, ErrByteLimit) || r.err != nil {
+		t.Errorf("a 1 MB value under a 100-byte cap: %v %v, wire %v", res, err, r.err)
+	}
+}
+
 // TestDuckWireHostile: a broken or oversized frame is an error, never a panic nor an
 // allocation the request did not allow.
 func TestDuckWireHostile(t *testing.T) {

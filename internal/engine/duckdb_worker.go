@@ -113,10 +113,10 @@ func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Resu
 			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
 		case first == nil:
 			first, fresh = death, true // once more, in a new worker
-		case first.killed() || death.killed():
-			// SIGKILL comes from outside (the kernel's out-of-memory killer, a user), never
-			// from the statement: not a verdict.
-			return nil, &FaultError{Op: "duckdb worker", Err: fmt.Errorf("killed from outside twice running the statement (%v; %v)", first, death),
+		case first.fault || death.fault:
+			// SIGKILL comes from outside (the kernel's out-of-memory killer, a user), and a
+			// broken protocol is ours: never the statement's verdict.
+			return nil, &FaultError{Op: "duckdb worker", Err: fmt.Errorf("ended twice running the statement, not by the statement (%v; %v)", first, death),
 				Hint: "look for the system's out-of-memory killer (dmesg) or whoever sends SIGKILL"}
 		default:
 			return nil, &DBError{Message: "the DuckDB worker process died running the statement, twice: " + death.Error(), Class: ClassOther}
@@ -336,19 +336,22 @@ func (w *duckWorker) handshake(ctx context.Context, token string, cfg duckWorker
 
 // death describes a worker that stopped answering: how it ended and its last words.
 func (w *duckWorker) death(cause error) *workerDeath {
+	d := &workerDeath{status: cause.Error()}
 	select {
 	case <-w.exited:
-	case <-time.After(5 * time.Second):
-		w.kill()
-		<-w.exited
-	}
-	d := &workerDeath{status: cause.Error(), words: w.stderr.String()}
-	if st := w.cmd.ProcessState; st != nil {
-		d.status = st.String()
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			d.signal = ws.Signal()
+		if st := w.cmd.ProcessState; st != nil {
+			d.status = st.String()
+			ws, ok := st.Sys().(syscall.WaitStatus)
+			// SIGKILL comes from outside: this package sends it only to workers it gave
+			// up on, which are not read as deaths, or just below.
+			d.fault = ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 		}
+	case <-time.After(5 * time.Second):
+		// Alive, but it broke the protocol (cause): the worker's fault, not the statement's.
+		w.kill()
+		d.status, d.fault = "broke the protocol ("+cause.Error()+"), killed", true
 	}
+	d.words = w.stderr.String()
 	return d
 }
 
@@ -356,12 +359,9 @@ func (w *duckWorker) death(cause error) *workerDeath {
 // it wrote to stderr (the start and the end of it).
 type workerDeath struct {
 	status, words string
-	signal        syscall.Signal // the signal that ended it; 0 if none did
+	// fault: nothing the statement did (a SIGKILL from outside, the protocol broken).
+	fault bool
 }
-
-// killed reports a death by SIGKILL: this package sends it only to workers it gave up on,
-// which are never read as deaths, so it came from outside.
-func (d *workerDeath) killed() bool { return d.signal == syscall.SIGKILL }
 
 // Error is the status and the first line the worker wrote: the Go runtime's "fatal
 // error: ...", or C++'s "terminate called after ...", not the stacks that follow.

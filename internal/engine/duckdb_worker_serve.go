@@ -132,7 +132,7 @@ func serveDuckWorker(token string) int {
 			fmt.Fprintf(os.Stderr, "duckdb worker: read request: %v\n", r.err)
 			return 2
 		}
-		sink := &wireSink{w: w}
+		sink := &wireSink{w: w, max: q.MaxBytes}
 		err, retire := d.workerRun(q, cfg.Memory, sink.header)
 		switch {
 		case err != nil && sink.started:
