@@ -240,9 +240,9 @@ func (s *wireSink) AppendDecimal(v DecimalText) {
 		s.w.str(string(v))
 	}
 }
-func (s *wireSink) AppendValue(v any)           { appendValue(s, v) }
-func (s *wireSink) NumRows() int                { return s.rows }
-func (s *wireSink) Bytes() int64                { return s.bytes }
+func (s *wireSink) AppendValue(v any) { appendValue(s, v) }
+func (s *wireSink) NumRows() int      { return s.rows }
+func (s *wireSink) Bytes() int64      { return s.bytes }
 
 func (s *wireSink) EndRow() error {
 	if !s.row {
