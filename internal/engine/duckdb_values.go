@@ -208,7 +208,10 @@ func duckValid(mask *uint64, k int) bool {
 	return w>>(k%64)&1 == 1
 }
 
-// value reads row k of a vector of column c's type.
+// value reads row k of a vector of column c's type. A VARCHAR or BLOB is a view of the
+// chunk's memory, not a copy: the sink copies it (a ResultBuilder into its arena) or
+// writes it (a worker's pipe) before the chunk is destroyed. A copy here cost a second
+// copy of every text, and in a worker under its memory cap a 300 MB value did not fit.
 func (c *duckCol) value(p unsafe.Pointer, k int) any {
 	switch c.typ {
 	case duckBoolean:
@@ -234,12 +237,13 @@ func (c *duckCol) value(p unsafe.Pointer, k int) any {
 	case duckDecimal:
 		return c.decimal(p, k)
 	case duckVarchar:
-		return string(duckBytes(p, k))
-	case duckBlob:
 		b := duckBytes(p, k)
-		out := make([]byte, len(b)) // non-nil even when empty: an empty BLOB is not NULL
-		copy(out, b)
-		return out
+		if len(b) == 0 {
+			return ""
+		}
+		return unsafe.String(&b[0], len(b))
+	case duckBlob:
+		return duckBytes(p, k) // non-nil even when empty: an empty BLOB is not NULL
 	case duckEnum:
 		i := duckInt(c.inner, p, k).(int64)
 		if i < 0 || int(i) >= len(c.dict) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -110,7 +111,7 @@ func (p *duckPool) query(ctx context.Context, path, q string, lim Limits) (*Resu
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case death.outOfMemory() && (!used || fresh):
-			return nil, fmt.Errorf("%w: the duckdb worker ran out of its %s running the statement", ErrByteLimit, byteSize(p.cfg.Memory))
+			return nil, fmt.Errorf("%w: the statement needs more memory than DuckDB's memory_limit (%s) or its worker's %s (the worker ran out)", ErrByteLimit, p.cfg.MemoryLimit, byteSize(p.cfg.Memory))
 		case first == nil:
 			first, fresh = death, true // once more, in a new worker
 		case first.fault || death.fault:
@@ -257,6 +258,9 @@ func (p *duckPool) start(ctx context.Context) (*duckWorker, error) {
 		return nil, fault(err)
 	}
 	cmd := exec.Command(p.exe, p.args...)
+	if p.args == nil {
+		cmd.Args[0] = filepath.Base(os.Args[0]) + "-duckdb-worker" // what ps shows
+	}
 	cmd.Env = append(os.Environ(), duckWorkerEnv+"="+p.token)
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	w := &duckWorker{cmd: cmd, req: reqW, stderr: &stderrLog{half: 2 << 10}, exited: make(chan struct{})}

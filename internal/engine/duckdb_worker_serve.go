@@ -103,7 +103,9 @@ func serveDuckWorker(token string) int {
 	d, err := NewDuckDB(DuckDBOptions{Lib: cfg.Lib, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit})
 	var base int64
 	if err == nil {
-		base, err = limitAddressSpace(cfg.Memory)
+		// From here on cfg.Memory is what the worker really has (a user's ulimit -v may
+		// leave less), for the messages and for swollen.
+		base, cfg.Memory, err = limitAddressSpace(cfg.Memory)
 	}
 	rss, _ := procStatus("VmRSS")
 	if cfg.Memory > 0 {
@@ -210,18 +212,29 @@ func (d *DuckDB) openFew(path string) (unsafe.Pointer, error) {
 // Go runtime, the DuckDB library), plus extra bytes: DuckDB turns an allocation refused there
 // into its "Out of Memory Error", which memory_limit alone does not give for the
 // temporaries of one expression. extra <= 0 is no cap.
-func limitAddressSpace(extra int64) (base int64, err error) {
+//
+// A limit the user set already (ulimit -v) is kept where it is lower: the cap is never
+// raised above it (it could not be above a hard limit), and extra is then what is left
+// under it. The result is the extra the worker really has.
+func limitAddressSpace(extra int64) (base, room int64, err error) {
 	if extra <= 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	if base, err = procStatus("VmSize"); err != nil {
-		return 0, fmt.Errorf("cap the duckdb worker's memory: %w", err)
+		return 0, 0, fmt.Errorf("cap the duckdb worker's memory: %w", err)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &old); err != nil {
+		return 0, 0, fmt.Errorf("cap the duckdb worker's memory: getrlimit: %w", err)
 	}
 	lim := uint64(base + extra)
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
-		return 0, fmt.Errorf("cap the duckdb worker's memory: setrlimit: %w", err)
+	if old.Cur < lim { // RLIM_INFINITY is the largest uint64: never lower
+		lim = old.Cur
 	}
-	return base, nil
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		return 0, 0, fmt.Errorf("cap the duckdb worker's memory: setrlimit: %w", err)
+	}
+	return base, int64(lim) - base, nil
 }
 
 // duckWorkerKeepRSS is how much a worker's resident memory may grow over its start and

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -210,4 +211,49 @@ func TestDuckDBWorkerVariableByHand(t *testing.T) {
 	if out, err := run(token, r3, w4); err == nil || !strings.Contains(out, "not started by nl2sqlbench") {
 		t.Errorf("the wrong token: %v %q", err, out)
 	}
+}
+
+// TestDuckDBWorkerUnderUserLimit (round 55's second attack): under a user's hard
+// `ulimit -v` below what a worker asks for (its start, about 1.8 GB, plus 2 GiB), every
+// DuckDB statement failed to start its worker ("setrlimit: operation not permitted");
+// under a soft one the worker raised its own limit past the user's. A worker now keeps
+// a lower limit and says how much room it has. The test runs itself again under the
+// limit (RLIMIT_AS is the process's).
+func TestDuckDBWorkerUnderUserLimit(t *testing.T) {
+	if os.Getenv("NL2SQLBENCH_TEST_ULIMIT") == "" {
+		t.Parallel()
+		isoDuck(t, 0) // skips without the library or Linux
+		self, err := os.Executable()
+		if err != nil {
+			t.Skip(err)
+		}
+		cmd := exec.Command(self, "-test.run=^TestDuckDBWorkerUnderUserLimit$", "-test.v")
+		cmd.Env = append(os.Environ(), "NL2SQLBENCH_TEST_ULIMIT=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("under a user's limit: %v\n%s", err, out)
+		}
+		return
+	}
+	b, _ := os.ReadFile("/proc/self/status")
+	var vm int64
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmSize:"); ok {
+			vm, _ = strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		}
+	}
+	lim := uint64(vm<<10) + 1<<30 // a hard limit under what a worker would ask for
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		t.Skip(err)
+	}
+	eng, db := isoDuck(t, 0)
+	if res, err := eng.Query(context.Background(), db, "SELECT 1", engine.Limits{}); err != nil || res.Int(0, 0) != 1 {
+		t.Fatalf("SELECT 1 under a user's limit: %v %v", res, err)
+	}
+	const over = "SELECT length(repeat(repeat('abcdefghij', 1000000), 120) || repeat(repeat('abcdefghij', 1000000), 120)) FROM t"
+	_, err := eng.Query(context.Background(), db, over, engine.Limits{Timeout: time.Minute})
+	if !errors.Is(err, engine.ErrByteLimit) || strings.Contains(err.Error(), "2 GiB") {
+		t.Fatalf("a 2.4 GB expression under a user's limit: %v, want the byte limit naming the room left, not 2 GiB", err)
+	}
+	t.Log(err)
 }
