@@ -107,7 +107,10 @@ func serveDuckWorker(token string) int {
 		// leave less), for the messages and for swollen.
 		base, cfg.Memory, err = limitAddressSpace(cfg.Memory)
 	}
-	rss, _ := procStatus("VmRSS")
+	var rss int64
+	if s, err := procStatus("VmRSS"); err == nil {
+		rss = s[0]
+	}
 	if cfg.Memory > 0 {
 		// Rows stream out, but reading them leaves garbage (a value's Go copy); under the
 		// cap it must be collected, not grown into room DuckDB needs (Go keeps the address
@@ -220,9 +223,11 @@ func limitAddressSpace(extra int64) (base, room int64, err error) {
 	if extra <= 0 {
 		return 0, 0, nil
 	}
-	if base, err = procStatus("VmSize"); err != nil {
+	s, err := procStatus("VmSize")
+	if err != nil {
 		return 0, 0, fmt.Errorf("cap the duckdb worker's memory: %w", err)
 	}
+	base = s[0]
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &old); err != nil {
 		return 0, 0, fmt.Errorf("cap the duckdb worker's memory: getrlimit: %w", err)
@@ -249,31 +254,31 @@ func swollen(baseVM, baseRSS, memory int64) bool {
 	if memory <= 0 {
 		return false
 	}
-	vm, err := procStatus("VmSize")
-	if err != nil || vm-baseVM > memory/2 {
-		return true
-	}
-	rss, err := procStatus("VmRSS")
-	return err != nil || rss-baseRSS > duckWorkerKeepRSS
+	s, err := procStatus("VmSize", "VmRSS")
+	return err != nil || s[0]-baseVM > memory/2 || s[1]-baseRSS > duckWorkerKeepRSS
 }
 
-// procStatus is a size in bytes from /proc/self/status: VmSize (the mapped address
-// space), VmRSS (the resident memory).
-func procStatus(field string) (int64, error) {
+// procStatus reads sizes in bytes from /proc/self/status, in one read: VmSize (the
+// mapped address space), VmRSS (the resident memory).
+func procStatus(fields ...string) ([]int64, error) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("read %s: %w", field, err)
-			}
-			return kb << 10, nil
+	out := make([]int64, len(fields))
+	for i, f := range fields {
+		_, rest, ok := strings.Cut(string(b), "\n"+f+":")
+		if !ok {
+			return nil, fmt.Errorf("no %s in /proc/self/status", f)
 		}
+		line, _, _ := strings.Cut(rest, "\n")
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "kB")), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		out[i] = kb << 10
 	}
-	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+	return out, nil
 }
 
 // byteSize writes n bytes for a message: "2 GiB", "300 MiB".
