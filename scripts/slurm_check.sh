@@ -330,6 +330,11 @@ requeue_mid_run() {
 			"$shard1/$s/records.jsonl" >"$tmp/before/$s.jsonl" 2>/dev/null || : >"$tmp/before/$s.jsonl"
 	done
 	left=$(cat "$tmp"/before/*.jsonl | wc -l)
+	# slurmd revoked the killed attempt's credential, with a time in whole seconds: an
+	# attempt launched within the same second carries a credential it still takes for
+	# revoked ("Killing non-startable batch JobId=5: Job credential revoked", the task
+	# FAILED; round 55's CI). Slurm itself waits two minutes; two seconds are enough.
+	sleep 2
 	scontrol update JobId="${job}_1" StartTime=now || fail "could not move the requeued task's start to now"
 }
 requeue_mid_run
